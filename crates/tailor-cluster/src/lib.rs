@@ -1,0 +1,15 @@
+//! The destination-cluster model every tailor stage uses: label selectors with apimachinery's
+//! semantics, the cluster description (inline `spec.cluster` or inventory objects), KubeStellar's
+//! property precedence, and Fleet / Kratix target matching.
+//!
+//! Objects arrive as `serde_json::Value`, so the crate does not depend on the YAML layer.
+
+pub mod error;
+mod json;
+pub mod selector;
+
+/// A string-to-string map (labels, annotations, properties). Sorted, so output is deterministic.
+pub type StringMap = std::collections::BTreeMap<String, String>;
+
+pub use error::{FieldError, SelectorError};
+pub use selector::{LabelSelector, Operator, Requirement};
