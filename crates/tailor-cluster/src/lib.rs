@@ -5,11 +5,17 @@
 //! Objects arrive as `serde_json::Value`, so the crate does not depend on the YAML layer.
 
 pub mod error;
+pub mod identifier;
+mod base64;
 mod json;
+pub mod inventory;
+pub mod model;
 pub mod selector;
 
 /// A string-to-string map (labels, annotations, properties). Sorted, so output is deterministic.
 pub type StringMap = std::collections::BTreeMap<String, String>;
 
 pub use error::{FieldError, SelectorError};
+pub use identifier::is_go_identifier;
+pub use model::{collect_properties, Cluster, ClusterGroup, ClusterSpec};
 pub use selector::{LabelSelector, Operator, Requirement};
