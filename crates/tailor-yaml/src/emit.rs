@@ -1,0 +1,885 @@
+//! Writes the node tree the way go-yaml v3 with kyaml's settings does: indent 2, compact
+//! sequences (or wide ones, per document), no line folding, each node in the style it was read
+//! in, fresh strings quoted when another reader could take them for another type.
+
+use crate::node::{Node, Pair, Style, Value};
+use crate::parse::Document;
+use crate::resolve::plain_is_ambiguous;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EmitOptions {
+    /// Indent block sequences under a mapping key by two ("wide"), as kpt writes files whose
+    /// `seqindent` is `wide`; otherwise `- ` sits flush with the key, as kyaml's default.
+    pub wide_sequences: bool,
+}
+
+/// Emits one document's content (with its comments), ending in a newline; no `---`.
+pub fn emit_document(doc: &Document, opts: EmitOptions) -> String {
+    let mut out = String::new();
+    if !doc.head_comment.is_empty() {
+        // go-yaml does not keep the blank line that separated it from the content.
+        write_comment_block(&mut out, &doc.head_comment, 0);
+    }
+    if !doc.empty {
+        emit_node_into(&mut out, &doc.root, 0, opts);
+    }
+    if !doc.foot_comment.is_empty() {
+        write_comment_block(&mut out, &doc.foot_comment, 0);
+    }
+    out
+}
+
+/// Emits a node as a block at `indent` (the first line is indented too), ending in a newline.
+pub fn emit_node_into(out: &mut String, node: &Node, indent: usize, opts: EmitOptions) {
+    let mut e = Emitter { out, opts };
+    e.root(node, indent);
+}
+
+pub fn emit_node(node: &Node, opts: EmitOptions) -> String {
+    let mut out = String::new();
+    emit_node_into(&mut out, node, 0, opts);
+    out
+}
+
+struct Emitter<'o> {
+    out: &'o mut String,
+    opts: EmitOptions,
+}
+
+/// Whether a collection is written in block form (non-empty and not flow).
+fn is_block_collection(n: &Node) -> bool {
+    match &n.value {
+        Value::Mapping(p) => !p.is_empty() && n.style != Style::Flow,
+        Value::Sequence(i) => !i.is_empty() && n.style != Style::Flow,
+        _ => false,
+    }
+}
+
+fn spaces(out: &mut String, n: usize) {
+    for _ in 0..n {
+        out.push(' ');
+    }
+}
+
+/// go-yaml's `writeComment`: every line gets a `#` if it lacks one; blank lines stay blank.
+fn write_comment_block(out: &mut String, text: &str, indent: usize) {
+    for line in text.split('\n') {
+        if line.is_empty() {
+            out.push('\n');
+            continue;
+        }
+        spaces(out, indent);
+        if !line.starts_with('#') {
+            out.push_str("# ");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+fn write_line_comment(out: &mut String, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    if !out.ends_with(' ') && !out.ends_with('\n') && !out.is_empty() {
+        out.push(' ');
+    }
+    let first = text.split('\n').next().unwrap_or("");
+    if !first.starts_with('#') {
+        out.push_str("# ");
+    }
+    out.push_str(first);
+}
+
+impl Emitter<'_> {
+    fn root(&mut self, node: &Node, indent: usize) {
+        if let Some(c) = node.comments() {
+            if !c.head.is_empty() && !is_block_collection(node) {
+                write_comment_block(self.out, &c.head, indent);
+            }
+        }
+        spaces(self.out, indent);
+        if is_block_collection(node) {
+            let props = self.props(node);
+            if !props.is_empty() {
+                self.out.push_str(&props);
+                if let Some(c) = node.comments() {
+                    write_line_comment(self.out, &c.line);
+                }
+                self.out.push('\n');
+                spaces(self.out, indent);
+            }
+            match &node.value {
+                Value::Mapping(pairs) => self.mapping(pairs, indent, true),
+                Value::Sequence(items) => self.sequence(items, indent, true),
+                _ => {}
+            }
+        } else {
+            self.inline_value(node, indent, false);
+            self.end_line();
+        }
+        if let Some(c) = node.comments() {
+            if !c.foot.is_empty() {
+                write_comment_block(self.out, &c.foot, indent);
+            }
+        }
+    }
+
+    fn end_line(&mut self) {
+        if !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
+    /// `&anchor !tag` as written, or empty.
+    fn props(&self, node: &Node) -> String {
+        let mut s = String::new();
+        if let Some(a) = node.anchor() {
+            s.push('&');
+            s.push_str(a);
+        }
+        if let Some(t) = node.tag() {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(t);
+        }
+        s
+    }
+
+    /// A block mapping whose first key is written at the current position when `inline`.
+    fn mapping(&mut self, pairs: &[Pair], indent: usize, inline: bool) {
+        for (i, pair) in pairs.iter().enumerate() {
+            let first = i == 0 && inline;
+            if let Some(c) = pair.key.comments() {
+                if !c.head.is_empty() {
+                    if first {
+                        // Already positioned after `- ` or at the root: put the comment above.
+                        if self.out.ends_with("- ") {
+                            let len = self.out.len();
+                            self.out.truncate(len - 2);
+                            self.end_line_if_needed_for_comment();
+                            let dash_indent = indent.saturating_sub(2);
+                            write_comment_block(self.out, &c.head, indent);
+                            spaces(self.out, dash_indent);
+                            self.out.push_str("- ");
+                        } else {
+                            let len = self.out.len();
+                            let trimmed = self.out.trim_end_matches(' ').len();
+                            self.out.truncate(trimmed.max(len - indent.min(len)));
+                            write_comment_block(self.out, &c.head, indent);
+                            spaces(self.out, indent);
+                        }
+                    } else {
+                        write_comment_block(self.out, &c.head, indent);
+                    }
+                }
+            }
+            if !first {
+                spaces(self.out, indent);
+            }
+            self.key(&pair.key, indent);
+            self.value_after_indicator(&pair.value, indent, true);
+            if let Some(c) = pair.key.comments() {
+                if !c.foot.is_empty() {
+                    write_comment_block(self.out, &c.foot, indent);
+                    if i + 1 < pairs.len() {
+                        self.out.push('\n');
+                    }
+                }
+            }
+        }
+    }
+
+    fn end_line_if_needed_for_comment(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with('\n') {
+            // We were on the `- ` line: the dash was removed, so the line holds only spaces.
+            let trimmed = self.out.trim_end_matches(' ').len();
+            self.out.truncate(trimmed);
+            if !self.out.ends_with('\n') && !self.out.is_empty() {
+                self.out.push('\n');
+            }
+        }
+    }
+
+    fn key(&mut self, key: &Node, indent: usize) {
+        let simple = match &key.value {
+            Value::Scalar(s) => {
+                !s.contains('\n')
+                    && s.len() + key.anchor().map_or(0, str::len) + key.tag().map_or(0, str::len)
+                        <= 128
+            }
+            Value::Alias(_) => true,
+            Value::Mapping(p) => p.is_empty() || key.style == Style::Flow,
+            Value::Sequence(i) => i.is_empty() || key.style == Style::Flow,
+        };
+        if simple {
+            let props = self.props(key);
+            if !props.is_empty() {
+                self.out.push_str(&props);
+                self.out.push(' ');
+            }
+            match &key.value {
+                Value::Alias(a) => {
+                    self.out.push('*');
+                    self.out.push_str(a);
+                    self.out.push(' ');
+                }
+                Value::Scalar(_) => self.scalar(key, indent, Ctx::SimpleKey),
+                _ => self.flow(key),
+            }
+            self.out.push(':');
+        } else {
+            self.out.push_str("? ");
+            if is_block_collection(key) {
+                match &key.value {
+                    Value::Mapping(p) => self.mapping(p, indent + 2, true),
+                    Value::Sequence(i) => self.sequence(i, indent + 2, true),
+                    _ => {}
+                }
+            } else {
+                self.inline_value(key, indent + 2, false);
+                self.end_line();
+            }
+            spaces(self.out, indent);
+            self.out.push(':');
+        }
+    }
+
+    /// Writes a value after `key:` or `-`: inline scalars and flow collections on the same
+    /// line, block collections below. Ends with a newline.
+    fn value_after_indicator(&mut self, value: &Node, indent: usize, in_mapping: bool) {
+        let line_comment = value.comments().map(|c| c.line.as_str()).unwrap_or("");
+        if is_block_collection(value) {
+            let props = self.props(value);
+            if !props.is_empty() {
+                self.out.push(' ');
+                self.out.push_str(&props);
+            }
+            match &value.value {
+                Value::Mapping(pairs) => {
+                    if in_mapping || !props.is_empty() || !line_comment.is_empty() {
+                        write_line_comment(self.out, line_comment);
+                        self.out.push('\n');
+                        let child = indent + 2;
+                        let head = value.comments().map(|c| c.head.as_str()).unwrap_or("");
+                        if !head.is_empty() {
+                            write_comment_block(self.out, head, child);
+                        }
+                        self.mapping(pairs, child, false);
+                    } else {
+                        self.out.push(' ');
+                        self.mapping(pairs, indent + 2, true);
+                    }
+                }
+                Value::Sequence(items) => {
+                    if in_mapping || !props.is_empty() || !line_comment.is_empty() {
+                        write_line_comment(self.out, line_comment);
+                        self.out.push('\n');
+                        let child = if in_mapping && !self.opts.wide_sequences {
+                            indent
+                        } else {
+                            indent + 2
+                        };
+                        self.sequence(items, child, false);
+                    } else {
+                        self.out.push(' ');
+                        self.sequence(items, indent + 2, true);
+                    }
+                }
+                _ => {}
+            }
+            if let Some(c) = value.comments() {
+                if !c.foot.is_empty() {
+                    write_comment_block(self.out, &c.foot, indent);
+                }
+            }
+            return;
+        }
+        self.inline_value(value, indent, true);
+        write_line_comment(self.out, line_comment);
+        self.end_line();
+        if let Some(c) = value.comments() {
+            if !c.foot.is_empty() {
+                write_comment_block(self.out, &c.foot, indent);
+            }
+        }
+    }
+
+    /// A scalar, alias or flow collection on the current line (block scalars continue on the
+    /// following lines). `after_indicator` means a separating space is needed.
+    fn inline_value(&mut self, node: &Node, indent: usize, after_indicator: bool) {
+        let props = self.props(node);
+        if !props.is_empty() {
+            if after_indicator {
+                self.out.push(' ');
+            }
+            self.out.push_str(&props);
+        }
+        let need_space = after_indicator || !props.is_empty();
+        match &node.value {
+            Value::Alias(a) => {
+                if need_space {
+                    self.out.push(' ');
+                }
+                self.out.push('*');
+                self.out.push_str(a);
+            }
+            Value::Scalar(s) => {
+                // go-yaml writes nothing for an empty plain value (`key:`).
+                let style = self.choose_style(node, Ctx::Block);
+                if s.is_empty() && style == Style::Plain {
+                    return;
+                }
+                if need_space {
+                    self.out.push(' ');
+                }
+                self.scalar_styled(s, style, indent, node);
+            }
+            Value::Mapping(_) | Value::Sequence(_) => {
+                if need_space {
+                    self.out.push(' ');
+                }
+                self.flow(node);
+            }
+        }
+    }
+
+    fn sequence(&mut self, items: &[Node], indent: usize, inline: bool) {
+        for (i, item) in items.iter().enumerate() {
+            let first = i == 0 && inline;
+            let comments = item.comments();
+            if let Some(c) = comments {
+                if !c.head.is_empty() {
+                    if first {
+                        let trimmed = self.out.trim_end_matches(' ').len();
+                        self.out.truncate(trimmed);
+                        if self.out.ends_with('-') {
+                            // `- - x` with a comment on the inner item: keep it simple.
+                            self.out.push(' ');
+                        } else {
+                            write_comment_block(self.out, &c.head, indent);
+                            spaces(self.out, indent);
+                        }
+                    } else {
+                        write_comment_block(self.out, &c.head, indent);
+                    }
+                }
+            }
+            if !first {
+                spaces(self.out, indent);
+            }
+            self.out.push('-');
+            let line_comment = comments.map(|c| c.line.as_str()).unwrap_or("");
+            if is_block_collection(item) {
+                let props = self.props(item);
+                if !props.is_empty() || !line_comment.is_empty() {
+                    if !props.is_empty() {
+                        self.out.push(' ');
+                        self.out.push_str(&props);
+                    }
+                    write_line_comment(self.out, line_comment);
+                    self.out.push('\n');
+                    match &item.value {
+                        Value::Mapping(p) => self.mapping(p, indent + 2, false),
+                        Value::Sequence(s) => self.sequence(s, indent + 2, false),
+                        _ => {}
+                    }
+                } else {
+                    self.out.push(' ');
+                    match &item.value {
+                        Value::Mapping(p) => self.mapping(p, indent + 2, true),
+                        Value::Sequence(s) => self.sequence(s, indent + 2, true),
+                        _ => {}
+                    }
+                }
+            } else {
+                self.inline_value(item, indent, true);
+                write_line_comment(self.out, line_comment);
+                self.end_line();
+            }
+            if let Some(c) = comments {
+                if !c.foot.is_empty() {
+                    write_comment_block(self.out, &c.foot, indent);
+                    if i + 1 < items.len() {
+                        self.out.push('\n');
+                    }
+                }
+            }
+        }
+    }
+
+    /// A flow collection on one line, as go-yaml writes it without a width limit.
+    fn flow(&mut self, node: &Node) {
+        match &node.value {
+            Value::Mapping(pairs) => {
+                self.out.push('{');
+                for (i, p) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.flow_item(&p.key, true);
+                    self.out.push(':');
+                    let empty_plain = matches!(&p.value.value, Value::Scalar(s) if s.is_empty())
+                        && self.choose_style(&p.value, Ctx::Flow) == Style::Plain;
+                    if !empty_plain {
+                        self.out.push(' ');
+                        self.flow_item(&p.value, false);
+                    }
+                }
+                self.out.push('}');
+            }
+            Value::Sequence(items) => {
+                self.out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.flow_item(item, false);
+                }
+                self.out.push(']');
+            }
+            _ => self.flow_item(node, false),
+        }
+    }
+
+    fn flow_item(&mut self, node: &Node, key: bool) {
+        let props = self.props(node);
+        if !props.is_empty() {
+            self.out.push_str(&props);
+            self.out.push(' ');
+        }
+        match &node.value {
+            Value::Alias(a) => {
+                self.out.push('*');
+                self.out.push_str(a);
+                if key {
+                    self.out.push(' ');
+                }
+            }
+            Value::Scalar(_) => {
+                let ctx = if key { Ctx::FlowKey } else { Ctx::Flow };
+                self.scalar(node, 0, ctx);
+            }
+            _ => self.flow(node),
+        }
+    }
+
+    fn scalar(&mut self, node: &Node, indent: usize, ctx: Ctx) {
+        let Value::Scalar(s) = &node.value else {
+            return;
+        };
+        let style = self.choose_style(node, ctx);
+        self.scalar_styled(s, style, indent, node);
+    }
+
+    fn choose_style(&self, node: &Node, ctx: Ctx) -> Style {
+        let Value::Scalar(s) = &node.value else {
+            return Style::Plain;
+        };
+        let requested = match node.style {
+            Style::Any => {
+                if s.contains('\n') {
+                    if matches!(ctx, Ctx::Flow | Ctx::FlowKey) {
+                        Style::DoubleQuoted
+                    } else {
+                        Style::Literal
+                    }
+                } else if node.tag().is_none() && plain_is_ambiguous(s) {
+                    Style::DoubleQuoted
+                } else {
+                    Style::Plain
+                }
+            }
+            Style::Plain if s.contains('\n') => Style::Literal,
+            Style::Block | Style::Flow => Style::Plain,
+            other => other,
+        };
+        select_scalar_style(s, requested, ctx)
+    }
+
+    fn scalar_styled(&mut self, s: &str, style: Style, indent: usize, node: &Node) {
+        match style {
+            Style::Plain => self.out.push_str(s),
+            Style::SingleQuoted => write_single_quoted(self.out, s, indent + 2),
+            Style::DoubleQuoted => write_double_quoted(self.out, s),
+            Style::Literal | Style::Folded => {
+                let line_comment = node.comments().map(|c| c.line.as_str()).unwrap_or("");
+                write_block_scalar(
+                    self.out,
+                    s,
+                    style == Style::Literal,
+                    indent + 2,
+                    line_comment,
+                );
+            }
+            _ => self.out.push_str(s),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Block,
+    SimpleKey,
+    Flow,
+    FlowKey,
+}
+
+/// What libyaml's `analyzeScalar` concludes about a value.
+#[derive(Debug, Default)]
+struct Analysis {
+    multiline: bool,
+    flow_plain: bool,
+    block_plain: bool,
+    single_quoted: bool,
+    block: bool,
+}
+
+/// go-yaml's `isPrintable` (characters above U+FFFF are not "printable" to it).
+fn is_printable(c: char) -> bool {
+    let v = c as u32;
+    v == 0x0A
+        || (0x20..=0x7E).contains(&v)
+        || (0xA0..=0xD7FF).contains(&v)
+        || ((0xE000..=0xFFFD).contains(&v) && v != 0xFEFF)
+}
+
+fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+fn analyze(value: &str) -> Analysis {
+    if value.is_empty() {
+        return Analysis {
+            multiline: false,
+            flow_plain: false,
+            block_plain: true,
+            single_quoted: true,
+            block: false,
+        };
+    }
+    let mut block_ind = false;
+    let mut flow_ind = false;
+    let mut line_breaks = false;
+    let mut special = false;
+    let mut tabs = false;
+    let mut leading_space = false;
+    let mut leading_break = false;
+    let mut trailing_space = false;
+    let mut trailing_break = false;
+    let mut break_space = false;
+    let mut space_break = false;
+    let mut prev_space = false;
+    let mut prev_break = false;
+    if value.starts_with("---") || value.starts_with("...") {
+        block_ind = true;
+        flow_ind = true;
+    }
+    let chars: Vec<char> = value.chars().collect();
+    let mut preceded_by_ws = true;
+    for (i, &c) in chars.iter().enumerate() {
+        let followed_by_ws = chars
+            .get(i + 1)
+            .is_none_or(|&n| n == ' ' || n == '\t' || is_line_break(n));
+        if i == 0 {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => {
+                    flow_ind = true;
+                    block_ind = true;
+                }
+                '?' | ':' => {
+                    flow_ind = true;
+                    if followed_by_ws {
+                        block_ind = true;
+                    }
+                }
+                '-' if followed_by_ws => {
+                    flow_ind = true;
+                    block_ind = true;
+                }
+                _ => {}
+            }
+        } else {
+            match c {
+                ',' | '?' | '[' | ']' | '{' | '}' => flow_ind = true,
+                ':' => {
+                    flow_ind = true;
+                    if followed_by_ws {
+                        block_ind = true;
+                    }
+                }
+                '#' if preceded_by_ws => {
+                    flow_ind = true;
+                    block_ind = true;
+                }
+                _ => {}
+            }
+        }
+        if c == '\t' {
+            tabs = true;
+        } else if !is_printable(c) {
+            special = true;
+        }
+        if c == ' ' {
+            if i == 0 {
+                leading_space = true;
+            }
+            if i + 1 == chars.len() {
+                trailing_space = true;
+            }
+            if prev_break {
+                break_space = true;
+            }
+            prev_space = true;
+            prev_break = false;
+        } else if is_line_break(c) {
+            line_breaks = true;
+            if i == 0 {
+                leading_break = true;
+            }
+            if i + 1 == chars.len() {
+                trailing_break = true;
+            }
+            if prev_space {
+                space_break = true;
+            }
+            prev_space = false;
+            prev_break = true;
+        } else {
+            prev_space = false;
+            prev_break = false;
+        }
+        preceded_by_ws = c == ' ' || c == '\t' || is_line_break(c);
+    }
+    let mut a = Analysis {
+        multiline: line_breaks,
+        flow_plain: true,
+        block_plain: true,
+        single_quoted: true,
+        block: true,
+    };
+    if leading_space || leading_break || trailing_space || trailing_break {
+        a.flow_plain = false;
+        a.block_plain = false;
+    }
+    if trailing_space {
+        a.block = false;
+    }
+    if break_space {
+        a.flow_plain = false;
+        a.block_plain = false;
+        a.single_quoted = false;
+    }
+    if space_break || tabs || special {
+        a.flow_plain = false;
+        a.block_plain = false;
+        a.single_quoted = false;
+    }
+    if space_break || special {
+        a.block = false;
+    }
+    if line_breaks {
+        a.flow_plain = false;
+        a.block_plain = false;
+    }
+    if flow_ind {
+        a.flow_plain = false;
+    }
+    if block_ind {
+        a.block_plain = false;
+    }
+    a
+}
+
+/// libyaml's `selectScalarStyle`: fall back from plain to single to double quotes, and from
+/// block styles to double quotes, where the requested style cannot hold the value.
+fn select_scalar_style(value: &str, requested: Style, ctx: Ctx) -> Style {
+    let a = analyze(value);
+    let flow = matches!(ctx, Ctx::Flow | Ctx::FlowKey);
+    let simple_key = matches!(ctx, Ctx::SimpleKey | Ctx::FlowKey);
+    let mut style = requested;
+    if simple_key && a.multiline {
+        style = Style::DoubleQuoted;
+    }
+    if style == Style::Plain {
+        if (flow && !a.flow_plain) || (!flow && !a.block_plain) {
+            style = Style::SingleQuoted;
+        }
+        if value.is_empty() && (flow || simple_key) {
+            style = Style::SingleQuoted;
+        }
+    }
+    if style == Style::SingleQuoted && !a.single_quoted {
+        style = Style::DoubleQuoted;
+    }
+    if matches!(style, Style::Literal | Style::Folded) && (!a.block || flow || simple_key) {
+        style = Style::DoubleQuoted;
+    }
+    style
+}
+
+fn write_single_quoted(out: &mut String, value: &str, indent: usize) {
+    out.push('\'');
+    let mut breaks = false;
+    for c in value.chars() {
+        if is_line_break(c) {
+            if !breaks && c == '\n' {
+                out.push('\n');
+            }
+            out.push('\n');
+            breaks = true;
+        } else {
+            if breaks {
+                spaces(out, indent);
+            }
+            if c == '\'' {
+                out.push('\'');
+            }
+            out.push(c);
+            breaks = false;
+        }
+    }
+    out.push('\'');
+}
+
+fn write_double_quoted(out: &mut String, value: &str) {
+    out.push('"');
+    for c in value.chars() {
+        if !is_printable(c) || c == '\u{feff}' || is_line_break(c) || c == '"' || c == '\\' {
+            out.push('\\');
+            match c {
+                '\0' => out.push('0'),
+                '\x07' => out.push('a'),
+                '\x08' => out.push('b'),
+                '\t' => out.push('t'),
+                '\n' => out.push('n'),
+                '\x0b' => out.push('v'),
+                '\x0c' => out.push('f'),
+                '\r' => out.push('r'),
+                '\x1b' => out.push('e'),
+                '"' => out.push('"'),
+                '\\' => out.push('\\'),
+                '\u{85}' => out.push('N'),
+                '\u{a0}' => out.push('_'),
+                '\u{2028}' => out.push('L'),
+                '\u{2029}' => out.push('P'),
+                _ => {
+                    let v = c as u32;
+                    let (letter, width) = if v <= 0xFF {
+                        ('x', 2)
+                    } else if v <= 0xFFFF {
+                        ('u', 4)
+                    } else {
+                        ('U', 8)
+                    };
+                    out.push(letter);
+                    out.push_str(&format!("{v:0width$X}"));
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('"');
+}
+
+/// `|` and `>` with go-yaml's indentation and chomping hints.
+fn write_block_scalar(out: &mut String, value: &str, literal: bool, indent: usize, comment: &str) {
+    out.push(if literal { '|' } else { '>' });
+    if value.starts_with(' ') || value.starts_with(is_line_break) {
+        out.push('2');
+    }
+    let chars: Vec<char> = value.chars().collect();
+    match chars.len() {
+        0 => out.push('-'),
+        n => {
+            if !is_line_break(chars[n - 1]) {
+                out.push('-');
+            } else if n == 1 || is_line_break(chars[n - 2]) {
+                out.push('+');
+            }
+        }
+    }
+    if !comment.is_empty() {
+        write_line_comment(out, comment);
+    }
+    out.push('\n');
+    let mut breaks = true;
+    if literal {
+        for &c in &chars {
+            if is_line_break(c) {
+                out.push('\n');
+                breaks = true;
+            } else {
+                if breaks {
+                    spaces(out, indent);
+                }
+                out.push(c);
+                breaks = false;
+            }
+        }
+    } else {
+        let mut leading_spaces = true;
+        // go-yaml looks at the value's start here, not the current position; kept for parity.
+        let first_content = chars.iter().position(|&c| !is_line_break(c));
+        let starts_blank = first_content.is_none_or(|k| chars[k] == ' ' || chars[k] == '\t');
+        for (i, &c) in chars.iter().enumerate() {
+            if is_line_break(c) {
+                if !breaks && !leading_spaces && c == '\n' && !starts_blank {
+                    out.push('\n');
+                }
+                out.push('\n');
+                breaks = true;
+            } else {
+                if breaks {
+                    spaces(out, indent);
+                    leading_spaces = c == ' ' || c == '\t';
+                }
+                let _ = i;
+                out.push(c);
+                breaks = false;
+            }
+        }
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn style_of(s: &str) -> Style {
+        let n = Node::string(s);
+        let e = Emitter {
+            out: &mut String::new(),
+            opts: EmitOptions::default(),
+        };
+        e.choose_style(&n, Ctx::Block)
+    }
+
+    #[test]
+    fn fresh_strings_are_quoted_like_go_yaml() {
+        assert_eq!(style_of("hello"), Style::Plain);
+        assert_eq!(style_of("on"), Style::DoubleQuoted);
+        assert_eq!(style_of("0644"), Style::DoubleQuoted);
+        assert_eq!(style_of("a: b"), Style::SingleQuoted);
+        assert_eq!(style_of("- x"), Style::SingleQuoted);
+        assert_eq!(style_of(" lead"), Style::SingleQuoted);
+        assert_eq!(style_of("tab\there"), Style::DoubleQuoted);
+        assert_eq!(style_of("two\nlines"), Style::Literal);
+        assert_eq!(style_of("trailing \nspace"), Style::DoubleQuoted);
+        assert_eq!(style_of("https://x.y/z"), Style::Plain);
+        assert_eq!(style_of("😀"), Style::DoubleQuoted);
+    }
+
+    #[test]
+    fn double_quoted_escapes() {
+        let mut s = String::new();
+        write_double_quoted(&mut s, "a\"b\\c\t😀\u{85}");
+        assert_eq!(s, r#""a\"b\\c\t\U0001F600\N""#);
+    }
+}

@@ -1,0 +1,22 @@
+//! tailor-yaml: a faithful YAML layer for Kubernetes manifests, in the spirit of kyaml.
+//!
+//! Parse with [`parse_stream`], edit the [`Node`] tree, write with [`emit_document`]. Nodes keep
+//! their scalar style, flow/block style, tags, anchors, comments and source spans, so a file
+//! that is read and written without edits keeps its meaning and presentation, and callers can
+//! copy the source text of untouched documents verbatim.
+
+mod emit;
+mod error;
+mod json;
+mod node;
+mod parse;
+pub mod resolve;
+mod seqindent;
+
+pub use emit::{emit_document, emit_node, emit_node_into, EmitOptions};
+pub use error::Error;
+pub use json::{from_json, to_json, to_json_with, JsonLimits};
+pub use node::{short_tag, Comments, Extra, Node, Pair, Span, Style, Value};
+pub use parse::{parse_stream, parse_stream_with, Document, ParseOptions};
+pub use resolve::ScalarKind;
+pub use seqindent::derive_wide_sequences;

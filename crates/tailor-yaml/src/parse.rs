@@ -1,0 +1,1594 @@
+//! A YAML parser that builds the node tree directly, keeping styles, tags, anchors, comments
+//! and source spans. It follows libyaml's grammar and error texts (what go-yaml and so kyaml
+//! accept), with one pass over the bytes and no token or event layer.
+
+use crate::node::{Comments, Extra, Node, Pair, Span, Style, Value};
+use crate::Error;
+
+/// One YAML document of a stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    pub root: Node,
+    /// True when the document had no content at all (only comments or markers).
+    pub empty: bool,
+    /// Comments before the content, separated from it by a blank line.
+    pub head_comment: String,
+    /// Comments after the content.
+    pub foot_comment: String,
+    pub directives: Vec<String>,
+    pub explicit_start: bool,
+    /// The whole document in the source: from just after the previous document to its end,
+    /// including its `---` line and comments.
+    pub span: Span,
+    /// Whether block sequences under mapping keys are indented ("wide") in this document;
+    /// `None` when it has none.
+    pub wide_sequences: Option<bool>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ParseOptions {
+    /// Deepest nesting of collections accepted.
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { max_depth: 512 }
+    }
+}
+
+pub fn parse_stream(src: &str) -> Result<Vec<Document>, Error> {
+    parse_stream_with(src, &ParseOptions::default())
+}
+
+pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>, Error> {
+    if src.len() >= u32::MAX as usize {
+        return Err(Error::new("input too large", 0, 0));
+    }
+    let mut p = Parser {
+        src,
+        b: src.as_bytes(),
+        pos: 0,
+        line: 0,
+        line_start: 0,
+        depth: 0,
+        max_depth: opts.max_depth,
+        pending: Vec::new(),
+        blank_since_token: false,
+        wide: None,
+    };
+    p.stream()
+}
+
+/// Where a node sits decides what may start on the same line as its indicator.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ctx {
+    Root,
+    MapValue,
+    SeqItem,
+    ExplicitKey,
+}
+
+struct PendingComment {
+    text: String,
+    col: usize,
+    blank_before: bool,
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    line: usize,
+    line_start: usize,
+    depth: usize,
+    max_depth: usize,
+    pending: Vec<PendingComment>,
+    blank_since_token: bool,
+    wide: Option<bool>,
+}
+
+#[derive(Default)]
+struct Props {
+    anchor: Option<String>,
+    tag: Option<String>,
+    start: Option<usize>,
+}
+
+impl Props {
+    fn is_empty(&self) -> bool {
+        self.anchor.is_none() && self.tag.is_none()
+    }
+
+    fn apply(self, node: &mut Node) {
+        if let Some(start) = self.start {
+            node.span.start = start as u32;
+        }
+        if self.anchor.is_some() || self.tag.is_some() {
+            let extra = node.extra_mut();
+            extra.anchor = self.anchor;
+            extra.tag = self.tag;
+        }
+    }
+}
+
+type R<T> = Result<T, Error>;
+
+fn is_break(c: u8) -> bool {
+    c == b'\n' || c == b'\r'
+}
+
+fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+fn is_flow_indicator(c: u8) -> bool {
+    matches!(c, b',' | b'[' | b']' | b'{' | b'}')
+}
+
+impl<'a> Parser<'a> {
+    // ---- low-level cursor -----------------------------------------------------------------
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.b.len()
+    }
+
+    fn peek(&self) -> u8 {
+        self.b.get(self.pos).copied().unwrap_or(0)
+    }
+
+    fn peek_at(&self, k: usize) -> u8 {
+        self.b.get(self.pos + k).copied().unwrap_or(0)
+    }
+
+    /// Blank, line break or end of input at `pos + k`.
+    fn ws_or_end_at(&self, k: usize) -> bool {
+        match self.b.get(self.pos + k) {
+            None => true,
+            Some(&c) => is_blank(c) || is_break(c),
+        }
+    }
+
+    fn col(&self) -> usize {
+        self.pos - self.line_start
+    }
+
+    fn err<T>(&self, msg: impl Into<String>) -> R<T> {
+        Err(self.error(msg))
+    }
+
+    fn error(&self, msg: impl Into<String>) -> Error {
+        Error::new(msg, self.line + 1, self.col() + 1)
+    }
+
+    fn newline(&mut self) {
+        if self.peek() == b'\r' && self.peek_at(1) == b'\n' {
+            self.pos += 2;
+        } else {
+            self.pos += 1;
+        }
+        self.line += 1;
+        self.line_start = self.pos;
+    }
+
+    fn skip_blanks(&mut self) {
+        while is_blank(self.peek()) {
+            self.pos += 1;
+        }
+    }
+
+    fn at_boundary(&self) -> bool {
+        self.col() == 0
+            && (self.b[self.pos..].starts_with(b"---") || self.b[self.pos..].starts_with(b"..."))
+            && self.ws_or_end_at(3)
+    }
+
+    fn rest_of_line(&self) -> &'a str {
+        let end = self.b[self.pos..]
+            .iter()
+            .position(|&c| is_break(c))
+            .map_or(self.b.len(), |i| self.pos + i);
+        &self.src[self.pos..end]
+    }
+
+    /// Reads a `#` comment to the end of the line (the text keeps its `#`).
+    fn read_comment(&mut self) -> String {
+        let text = self.rest_of_line().trim_end().to_string();
+        self.pos += self.rest_of_line().len();
+        text
+    }
+
+    /// Skips spaces, tabs, comments and line breaks up to the next token, collecting comment
+    /// lines. Returns whether a line break was crossed.
+    fn skip_to_next_token(&mut self) -> R<bool> {
+        let mut crossed = false;
+        loop {
+            let line_start_before = self.col() == 0;
+            while self.peek() == b' ' {
+                self.pos += 1;
+            }
+            if self.peek() == b'\t' {
+                // A tab may pad a blank line or precede a comment, never indent a token.
+                let save = self.pos;
+                self.skip_blanks();
+                let c = self.peek();
+                if !(self.at_end() || is_break(c) || c == b'#') {
+                    if crossed || line_start_before {
+                        self.pos = save;
+                        while self.peek() == b'\t' || self.peek() == b' ' {
+                            if self.peek() == b'\t' {
+                                break;
+                            }
+                            self.pos += 1;
+                        }
+                        return self.err("found character that cannot start any token");
+                    }
+                    return Ok(crossed);
+                }
+            }
+            let c = self.peek();
+            if c == b'#' {
+                let col = self.col();
+                let text = self.read_comment();
+                let blank_before = self.blank_since_token;
+                self.blank_since_token = false;
+                self.pending.push(PendingComment {
+                    text,
+                    col,
+                    blank_before,
+                });
+                continue;
+            }
+            if is_break(c) {
+                if self.col() == 0 || self.src[self.line_start..self.pos].trim().is_empty() {
+                    self.blank_since_token = true;
+                }
+                self.newline();
+                crossed = true;
+                continue;
+            }
+            if self.pos == 0 && self.b.starts_with("\u{feff}".as_bytes()) {
+                self.pos += 3;
+                self.line_start = self.pos;
+                continue;
+            }
+            return Ok(crossed);
+        }
+    }
+
+    fn take_pending(&mut self) -> String {
+        let mut out = String::new();
+        for (i, c) in self.pending.drain(..).enumerate() {
+            if i > 0 {
+                out.push('\n');
+                if c.blank_before {
+                    out.push('\n');
+                }
+            }
+            out.push_str(&c.text);
+        }
+        out
+    }
+
+    /// Takes the leading pending comments indented at least `col`: they close the collection
+    /// at that column rather than open what follows it.
+    fn take_pending_at_least(&mut self, col: usize) -> String {
+        let n = self.pending.iter().take_while(|c| c.col >= col).count();
+        let mut out = String::new();
+        for (i, c) in self.pending.drain(..n).enumerate() {
+            if i > 0 {
+                out.push('\n');
+                if c.blank_before {
+                    out.push('\n');
+                }
+            }
+            out.push_str(&c.text);
+        }
+        out
+    }
+
+    fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return self.err(format!(
+                "exceeded max depth of {} nested collections",
+                self.max_depth
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ---- stream and documents -------------------------------------------------------------
+
+    fn stream(&mut self) -> R<Vec<Document>> {
+        let mut docs = Vec::new();
+        let mut doc_start = 0usize;
+        loop {
+            self.skip_to_next_token()?;
+            let mut directives = Vec::new();
+            while self.col() == 0 && self.peek() == b'%' {
+                directives.push(self.rest_of_line().trim_end().to_string());
+                self.pos += self.rest_of_line().len();
+                self.skip_to_next_token()?;
+            }
+            let mut explicit_start = false;
+            if self.at_boundary() && self.peek() == b'-' {
+                explicit_start = true;
+                self.pos += 3;
+            } else if !directives.is_empty() {
+                return self.err("did not find expected <document start>");
+            } else if self.at_end() {
+                if !self.pending.is_empty() {
+                    // A stream of only comments: keep them as an empty document.
+                    let foot = self.take_pending();
+                    docs.push(Document {
+                        root: Node::plain(""),
+                        empty: true,
+                        head_comment: String::new(),
+                        foot_comment: foot,
+                        directives,
+                        explicit_start,
+                        span: Span {
+                            start: doc_start as u32,
+                            end: self.pos as u32,
+                        },
+                        wide_sequences: None,
+                    });
+                }
+                break;
+            } else if self.at_boundary() {
+                // A bare `...` with nothing before it.
+                self.pos += 3;
+                continue;
+            }
+            let doc = self.document(doc_start, directives, explicit_start)?;
+            doc_start = doc.span.end as usize;
+            docs.push(doc);
+            if self.at_end() {
+                break;
+            }
+        }
+        Ok(docs)
+    }
+
+    fn document(
+        &mut self,
+        doc_start: usize,
+        directives: Vec<String>,
+        explicit_start: bool,
+    ) -> R<Document> {
+        self.wide = None;
+        // Comments separated from the content by a blank line belong to the document.
+        let mut head_comment = String::new();
+        let crossed = if explicit_start {
+            self.skip_blanks();
+            if self.peek() == b'#' || is_break(self.peek()) || self.at_end() {
+                self.skip_to_next_token()?
+            } else {
+                false
+            }
+        } else {
+            true
+        };
+        if !self.pending.is_empty() && self.blank_since_token {
+            head_comment = self.take_pending();
+        }
+        let empty = self.at_end() || self.at_boundary() || (crossed && self.at_boundary());
+        let root = if empty {
+            let mut n = Node::plain("");
+            n.span = Span {
+                start: self.pos as u32,
+                end: self.pos as u32,
+            };
+            n
+        } else {
+            self.node(-1, Ctx::Root, !crossed)?
+        };
+        self.skip_to_next_token()?;
+        let foot_comment = self.take_pending();
+        let mut end = self.pos;
+        if !self.at_end() {
+            if self.at_boundary() && self.peek() == b'.' {
+                self.pos += 3;
+                self.skip_blanks();
+                if self.peek() == b'#' {
+                    self.read_comment();
+                }
+                if is_break(self.peek()) {
+                    self.newline();
+                }
+                end = self.pos;
+            } else if !self.at_boundary() {
+                return self.err(if self.col() == 0 {
+                    "did not find expected <document start>"
+                } else {
+                    "did not find expected key"
+                });
+            }
+        }
+        self.blank_since_token = false;
+        // Back up over the line break so the next document's span starts at its own line.
+        let span_end = if self.at_boundary() { self.pos } else { end };
+        Ok(Document {
+            root,
+            empty,
+            head_comment,
+            foot_comment,
+            directives,
+            explicit_start,
+            span: Span {
+                start: doc_start as u32,
+                end: span_end as u32,
+            },
+            wide_sequences: Some(crate::seqindent::derive_wide_sequences(
+                &self.src[doc_start..span_end],
+            )),
+        })
+    }
+
+    // ---- block structure ------------------------------------------------------------------
+
+    /// Parses the node that follows an indicator (`key:`, `- `, `? `, `---`) or starts a
+    /// document. `indent` is the column of the enclosing block collection (-1 at the root).
+    /// `inline` says whether we are still on the indicator's line.
+    fn node(&mut self, indent: isize, ctx: Ctx, inline: bool) -> R<Node> {
+        let mut inline = inline;
+        let mut line_comment = String::new();
+        if inline {
+            self.skip_inline_before_token()?;
+        }
+        let mut props = Props::default();
+        if inline {
+            self.props(&mut props)?;
+            self.skip_inline_before_token()?;
+            if self.peek() == b'#' {
+                line_comment = self.read_comment();
+            }
+            if self.at_end() || is_break(self.peek()) {
+                self.skip_to_next_token()?;
+                inline = false;
+            }
+        }
+        if !inline {
+            if self.at_end() || self.at_boundary() {
+                return Ok(self.empty_node(props, line_comment));
+            }
+            let col = self.col() as isize;
+            let c = self.peek();
+            let dash = c == b'-' && self.ws_or_end_at(1);
+            if dash && (col > indent || (col == indent && ctx == Ctx::MapValue)) {
+                if col == indent {
+                    self.note_seq_style(false);
+                } else if ctx == Ctx::MapValue {
+                    self.note_seq_style(true);
+                }
+                let mut n = self.block_sequence(col as usize)?;
+                props.apply(&mut n);
+                set_line(&mut n, line_comment);
+                return Ok(n);
+            }
+            if col <= indent {
+                return Ok(self.empty_node(props, line_comment));
+            }
+            // Properties may also open the line of the content.
+            if props.is_empty() && (c == b'&' || c == b'!') {
+                let save = (self.pos, self.line, self.line_start);
+                self.props(&mut props)?;
+                self.skip_inline_before_token()?;
+                if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
+                    // Properties alone on their line: the content follows below.
+                    if self.peek() == b'#' {
+                        line_comment = self.read_comment();
+                    }
+                    self.skip_to_next_token()?;
+                    if self.at_end() || self.at_boundary() || (self.col() as isize) < col {
+                        return Ok(self.empty_node(props, line_comment));
+                    }
+                    let mut n = self.block_content(indent, ctx, false)?;
+                    props.apply(&mut n);
+                    set_line(&mut n, line_comment);
+                    return Ok(n);
+                }
+                let _ = save;
+                let mut n = self.block_content_with_props(indent, props, true)?;
+                set_line(&mut n, line_comment);
+                return Ok(n);
+            }
+            let mut n = self.block_content(indent, ctx, false)?;
+            props.apply(&mut n);
+            set_line(&mut n, line_comment);
+            return Ok(n);
+        }
+        // Content on the indicator's line.
+        let c = self.peek();
+        if c == b'-' && self.ws_or_end_at(1) {
+            if ctx != Ctx::SeqItem && ctx != Ctx::ExplicitKey {
+                return self.err("block sequence entries are not allowed in this context");
+            }
+            let col = self.col();
+            let mut n = self.block_sequence(col)?;
+            props.apply(&mut n);
+            return Ok(n);
+        }
+        if c == b'?' && self.ws_or_end_at(1) {
+            if ctx != Ctx::SeqItem && ctx != Ctx::ExplicitKey {
+                return self.err("mapping keys are not allowed in this context");
+            }
+            let col = self.col();
+            let mut n = self.block_mapping(col, None)?;
+            props.apply(&mut n);
+            return Ok(n);
+        }
+        let allow_mapping = matches!(ctx, Ctx::SeqItem | Ctx::ExplicitKey);
+        if props.is_empty() {
+            self.block_content(indent, ctx, !allow_mapping)
+        } else if allow_mapping {
+            self.block_content_with_props(indent, props, false)
+        } else {
+            let mut n = self.block_content(indent, ctx, true)?;
+            props.apply(&mut n);
+            Ok(n)
+        }
+    }
+
+    fn empty_node(&mut self, props: Props, line_comment: String) -> Node {
+        let mut n = Node::plain("");
+        let at = props.start.unwrap_or(self.pos) as u32;
+        n.span = Span { start: at, end: at };
+        props.apply(&mut n);
+        set_line(&mut n, line_comment);
+        n
+    }
+
+    fn note_seq_style(&mut self, wide: bool) {
+        if self.wide.is_none() {
+            self.wide = Some(wide);
+        }
+    }
+
+    /// Properties written before a key on the same line belong to the key; if what follows
+    /// is not a key they belong to the value.
+    fn block_content_with_props(&mut self, indent: isize, props: Props, no_map: bool) -> R<Node> {
+        let start_col = props
+            .start
+            .map(|s| s - self.line_start)
+            .unwrap_or(self.col());
+        let (mut first, is_key) = self.scalar_or_flow(indent, true)?;
+        if is_key {
+            if no_map {
+                return self.err("mapping values are not allowed in this context");
+            }
+            props.apply(&mut first);
+            let _ = start_col;
+            let col = first.span.start as usize - self.line_start;
+            return self.block_mapping(col, Some(first));
+        }
+        props.apply(&mut first);
+        Ok(first)
+    }
+
+    /// Content at the current position that is not a `-` sequence: a mapping (if the first
+    /// token turns out to be a key), a block scalar, or a flow node/scalar.
+    fn block_content(&mut self, indent: isize, _ctx: Ctx, no_map: bool) -> R<Node> {
+        let c = self.peek();
+        let col = self.col();
+        if c == b'?' && self.ws_or_end_at(1) {
+            if no_map {
+                return self.err("mapping keys are not allowed in this context");
+            }
+            return self.block_mapping(col, None);
+        }
+        if c == b'|' || c == b'>' {
+            return self.block_scalar(indent);
+        }
+        let (first, is_key) = self.scalar_or_flow(indent, true)?;
+        if is_key {
+            if no_map {
+                return self.err("mapping values are not allowed in this context");
+            }
+            return self.block_mapping(col, Some(first));
+        }
+        Ok(first)
+    }
+
+    /// Parses a scalar, alias or flow collection in block context and reports whether it is
+    /// followed by `:` (an implicit key); the `:` is consumed then.
+    fn scalar_or_flow(&mut self, indent: isize, may_be_key: bool) -> R<(Node, bool)> {
+        let start_line = self.line;
+        let c = self.peek();
+        let mut node = match c {
+            b'[' | b'{' => self.flow_node()?,
+            b'"' => self.double_quoted()?,
+            b'\'' => self.single_quoted()?,
+            b'*' => self.alias()?,
+            b'|' | b'>' => return Ok((self.block_scalar(indent)?, false)),
+            b'@' | b'`' => return self.err("found character that cannot start any token"),
+            b'%' if self.col() == 0 => {
+                return self.err("found character that cannot start any token")
+            }
+            b'-' | b'?' | b':' if self.ws_or_end_at(1) => {
+                return self.err(match c {
+                    b'-' => "block sequence entries are not allowed in this context",
+                    b'?' => "mapping keys are not allowed in this context",
+                    _ => "did not find expected key",
+                })
+            }
+            b',' | b']' | b'}' => {
+                return self.err("did not find expected node content");
+            }
+            b'#' => return self.err("did not find expected node content"),
+            _ => {
+                let (n, key) = self.plain_block(indent, may_be_key)?;
+                return Ok((n, key));
+            }
+        };
+        // After a non-plain node: `:` makes it a key when on the same line.
+        self.skip_blanks();
+        if self.peek() == b':' && self.line == start_line && may_be_key {
+            let json_like = matches!(c, b'"' | b'\'' | b'[' | b'{');
+            if self.ws_or_end_at(1) || json_like {
+                self.pos += 1;
+                return Ok((node, true));
+            }
+        }
+        if self.peek() == b'#' {
+            let text = self.read_comment();
+            node.comments_mut().line = text;
+        } else if !(self.at_end() || is_break(self.peek())) {
+            if self.peek() == b':' {
+                return self.err("mapping values are not allowed in this context");
+            }
+            return self.err("did not find expected key");
+        }
+        Ok((node, false))
+    }
+
+    /// Skips blanks before a token on the current line. Tabs may not separate an indicator
+    /// from a token that could start a key (libyaml: "cannot start any token").
+    fn skip_inline_before_token(&mut self) -> R<()> {
+        while self.peek() == b' ' {
+            self.pos += 1;
+        }
+        if self.peek() == b'\t' {
+            let save = self.pos;
+            self.skip_blanks();
+            let c = self.peek();
+            if !(self.at_end() || is_break(c) || c == b'#') {
+                self.pos = save;
+                return self.err("found character that cannot start any token");
+            }
+        }
+        Ok(())
+    }
+
+    fn block_mapping(&mut self, col: usize, first_key: Option<Node>) -> R<Node> {
+        self.enter()?;
+        let start = first_key
+            .as_ref()
+            .map_or(self.pos, |k| k.span.start as usize);
+        let mut pairs: Vec<Pair> = Vec::new();
+        let mut first_key = first_key;
+        let head_for_first = self.take_pending();
+        loop {
+            let (mut key, explicit) = match first_key.take() {
+                Some(k) => (k, false),
+                None => {
+                    if self.peek() == b'?' && self.ws_or_end_at(1) {
+                        self.pos += 1;
+                        let k = self.node(col as isize, Ctx::ExplicitKey, true)?;
+                        (k, true)
+                    } else {
+                        let line = self.line;
+                        let (k, is_key) = self.scalar_or_flow(col as isize, true)?;
+                        if !is_key {
+                            let _ = line;
+                            return self.err("could not find expected ':'");
+                        }
+                        (k, false)
+                    }
+                }
+            };
+            let head = if pairs.is_empty() {
+                head_for_first.clone()
+            } else {
+                self.take_pending()
+            };
+            if !head.is_empty() {
+                let c = key.comments_mut();
+                if c.head.is_empty() {
+                    c.head = head;
+                } else {
+                    c.head = format!("{head}\n{}", c.head);
+                }
+            }
+            let value = if explicit {
+                self.skip_to_next_token()?;
+                if !self.at_end()
+                    && !self.at_boundary()
+                    && self.col() == col
+                    && self.peek() == b':'
+                    && self.ws_or_end_at(1)
+                {
+                    self.pos += 1;
+                    self.node(col as isize, Ctx::ExplicitKey, true)?
+                } else {
+                    let mut n = Node::plain("");
+                    n.span = Span {
+                        start: self.pos as u32,
+                        end: self.pos as u32,
+                    };
+                    n
+                }
+            } else {
+                self.node(col as isize, Ctx::MapValue, true)?
+            };
+            pairs.push(Pair { key, value });
+            self.skip_to_next_token()?;
+            if self.at_end() || self.at_boundary() {
+                break;
+            }
+            let c = self.col();
+            if c < col {
+                break;
+            }
+            if c > col {
+                return self.err("did not find expected key");
+            }
+            if self.peek() == b'-' && self.ws_or_end_at(1) {
+                return self.err("did not find expected key");
+            }
+        }
+        let foot = self.take_pending_at_least(col);
+        if !foot.is_empty() {
+            if let Some(last) = pairs.last_mut() {
+                last.key.comments_mut().foot = foot;
+            }
+        }
+        let end = pairs
+            .last()
+            .map_or(start, |p| p.value.span.end.max(p.key.span.end) as usize);
+        self.leave();
+        Ok(Node {
+            value: Value::Mapping(pairs),
+            style: Style::Block,
+            extra: None,
+            span: Span {
+                start: start as u32,
+                end: end as u32,
+            },
+        })
+    }
+
+    fn block_sequence(&mut self, col: usize) -> R<Node> {
+        self.enter()?;
+        let start = self.pos;
+        let mut items = Vec::new();
+        loop {
+            // At a `-` in column `col`.
+            let head = self.take_pending();
+            self.pos += 1;
+            let mut item = self.node(col as isize, Ctx::SeqItem, true)?;
+            if !head.is_empty() {
+                let c = item.comments_mut();
+                c.head = if c.head.is_empty() {
+                    head
+                } else {
+                    format!("{head}\n{}", c.head)
+                };
+            }
+            items.push(item);
+            self.skip_to_next_token()?;
+            if self.at_end() || self.at_boundary() {
+                break;
+            }
+            let c = self.col();
+            if c < col {
+                break;
+            }
+            if c == col {
+                if self.peek() == b'-' && self.ws_or_end_at(1) {
+                    continue;
+                }
+                break;
+            }
+            return self.err("did not find expected '-' indicator");
+        }
+        let foot = self.take_pending_at_least(col + 1);
+        if !foot.is_empty() {
+            if let Some(last) = items.last_mut() {
+                last.comments_mut().foot = foot;
+            }
+        }
+        let end = items.last().map_or(start, |n: &Node| n.span.end as usize);
+        self.leave();
+        Ok(Node {
+            value: Value::Sequence(items),
+            style: Style::Block,
+            extra: None,
+            span: Span {
+                start: start as u32,
+                end: end.max(start + 1) as u32,
+            },
+        })
+    }
+
+    // ---- properties and aliases -------------------------------------------------------------
+
+    fn props(&mut self, props: &mut Props) -> R<()> {
+        loop {
+            match self.peek() {
+                b'&' if props.anchor.is_none() => {
+                    props.start.get_or_insert(self.pos);
+                    self.pos += 1;
+                    let name = self.anchor_name()?;
+                    props.anchor = Some(name);
+                }
+                b'!' if props.tag.is_none() => {
+                    props.start.get_or_insert(self.pos);
+                    props.tag = Some(self.tag()?);
+                }
+                _ => return Ok(()),
+            }
+            self.skip_blanks();
+        }
+    }
+
+    fn anchor_name(&mut self) -> R<String> {
+        let start = self.pos;
+        while !self.ws_or_end_at(0) && !is_flow_indicator(self.peek()) {
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return self.err("did not find expected alphabetic or numeric character");
+        }
+        Ok(self.src[start..self.pos].to_string())
+    }
+
+    fn tag(&mut self) -> R<String> {
+        let start = self.pos;
+        if self.peek_at(1) == b'<' {
+            let Some(close) = self.b[self.pos..].iter().position(|&c| c == b'>') else {
+                return self.err("did not find the expected '>'");
+            };
+            self.pos += close + 1;
+        } else {
+            while !self.ws_or_end_at(0) && !is_flow_indicator(self.peek()) {
+                self.pos += 1;
+            }
+        }
+        if !self.ws_or_end_at(0) && !is_flow_indicator(self.peek()) {
+            return self.err("did not find expected whitespace or line break");
+        }
+        Ok(self.src[start..self.pos].to_string())
+    }
+
+    fn alias(&mut self) -> R<Node> {
+        let start = self.pos;
+        self.pos += 1;
+        let name = self.anchor_name()?;
+        Ok(Node {
+            value: Value::Alias(name),
+            style: Style::Plain,
+            extra: None,
+            span: Span {
+                start: start as u32,
+                end: self.pos as u32,
+            },
+        })
+    }
+
+    // ---- scalars --------------------------------------------------------------------------
+
+    /// Scans one line's worth of a plain scalar: up to `: `, ` #`, the end of the line, and in
+    /// flow context a flow indicator. Returns the end of the text (trailing blanks excluded).
+    fn plain_chunk(&mut self, flow: bool) -> usize {
+        let mut end = self.pos;
+        loop {
+            let c = self.peek();
+            if self.at_end() || is_break(c) {
+                break;
+            }
+            if c == b':' {
+                let n = self.peek_at(1);
+                let next_ends = self.ws_or_end_at(1) || (flow && is_flow_indicator(n));
+                if next_ends {
+                    break;
+                }
+            }
+            if flow && is_flow_indicator(c) {
+                break;
+            }
+            if is_blank(c) {
+                let save = self.pos;
+                self.skip_blanks();
+                if self.peek() == b'#' || self.at_end() || is_break(self.peek()) {
+                    self.pos = save;
+                    break;
+                }
+                continue;
+            }
+            self.pos += 1;
+            end = self.pos;
+        }
+        end
+    }
+
+    /// A plain scalar in block context; multi-line unless it turns out to be a key.
+    fn plain_block(&mut self, indent: isize, may_be_key: bool) -> R<(Node, bool)> {
+        let start = self.pos;
+        let start_line = self.line;
+        let mut end = self.plain_chunk(false);
+        let mut text = String::from(&self.src[start..end]);
+        self.pos = end;
+        self.skip_blanks();
+        if self.peek() == b':' && self.ws_or_end_at(1) {
+            if !may_be_key {
+                return self.err("mapping values are not allowed in this context");
+            }
+            if end - start > 1024 && self.line == start_line {
+                return self.err("could not find expected ':'");
+            }
+            self.pos += 1;
+            let mut n = Node::plain(text);
+            n.span = Span {
+                start: start as u32,
+                end: end as u32,
+            };
+            return Ok((n, true));
+        }
+        self.pos = end;
+        // Continuation lines, folded as YAML folds them.
+        loop {
+            let save = (self.pos, self.line, self.line_start);
+            self.skip_blanks();
+            if !is_break(self.peek()) {
+                self.pos = save.0;
+                break;
+            }
+            let mut breaks = 0;
+            while is_break(self.peek()) {
+                self.newline();
+                breaks += 1;
+                while self.peek() == b' ' {
+                    self.pos += 1;
+                }
+                if self.peek() == b'\t' {
+                    let s = self.pos;
+                    self.skip_blanks();
+                    if !(is_break(self.peek()) || self.at_end()) && (self.col() as isize) <= indent
+                    {
+                        self.pos = s;
+                        return self.err("found a tab character that violates indentation");
+                    }
+                }
+            }
+            let c = self.peek();
+            let stop = self.at_end()
+                || self.at_boundary()
+                || c == b'#'
+                || (self.col() as isize) <= indent
+                || (self.col() == 0 && self.at_boundary());
+            if stop {
+                self.pos = save.0;
+                self.line = save.1;
+                self.line_start = save.2;
+                break;
+            }
+            let chunk_start = self.pos;
+            end = self.plain_chunk(false);
+            if end == chunk_start {
+                // A line that is only `: ...`.
+                return self.err("mapping values are not allowed in this context");
+            }
+            if breaks == 1 {
+                text.push(' ');
+            } else {
+                for _ in 1..breaks {
+                    text.push('\n');
+                }
+            }
+            text.push_str(&self.src[chunk_start..end]);
+            self.pos = end;
+            let save2 = self.pos;
+            self.skip_blanks();
+            if self.peek() == b':' && self.ws_or_end_at(1) {
+                return self.err("mapping values are not allowed in this context");
+            }
+            self.pos = save2;
+        }
+        let mut n = Node::plain(text);
+        n.span = Span {
+            start: start as u32,
+            end: end as u32,
+        };
+        self.pos = end;
+        self.skip_blanks();
+        if self.peek() == b'#' {
+            n.comments_mut().line = self.read_comment();
+        } else {
+            self.pos = end;
+        }
+        Ok((n, false))
+    }
+
+    fn single_quoted(&mut self) -> R<Node> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            if self.at_end() {
+                return self.err("found unexpected end of stream");
+            }
+            let c = self.peek();
+            if c == b'\'' {
+                if self.peek_at(1) == b'\'' {
+                    out.push('\'');
+                    self.pos += 2;
+                    continue;
+                }
+                self.pos += 1;
+                break;
+            }
+            if is_blank(c) || is_break(c) {
+                self.fold_quoted_whitespace(&mut out)?;
+                continue;
+            }
+            let ch_len = utf8_len(c);
+            out.push_str(&self.src[self.pos..self.pos + ch_len]);
+            self.pos += ch_len;
+        }
+        let mut n = Node::scalar(out, Style::SingleQuoted);
+        n.span = Span {
+            start: start as u32,
+            end: self.pos as u32,
+        };
+        Ok(n)
+    }
+
+    /// Whitespace inside a quoted scalar: blanks before a line break are dropped, one break
+    /// folds to a space, n breaks to n-1 newlines.
+    fn fold_quoted_whitespace(&mut self, out: &mut String) -> R<()> {
+        let ws_start = self.pos;
+        self.skip_blanks();
+        if !is_break(self.peek()) {
+            out.push_str(&self.src[ws_start..self.pos]);
+            return Ok(());
+        }
+        let mut breaks = 0;
+        while is_break(self.peek()) || is_blank(self.peek()) {
+            if is_break(self.peek()) {
+                self.newline();
+                breaks += 1;
+                if self.at_boundary() {
+                    return self.err("found unexpected document indicator");
+                }
+            } else {
+                self.pos += 1;
+            }
+        }
+        if self.at_end() {
+            return self.err("found unexpected end of stream");
+        }
+        if breaks == 1 {
+            out.push(' ');
+        } else {
+            for _ in 1..breaks {
+                out.push('\n');
+            }
+        }
+        Ok(())
+    }
+
+    fn double_quoted(&mut self) -> R<Node> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            if self.at_end() {
+                return self.err("found unexpected end of stream");
+            }
+            let c = self.peek();
+            match c {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\\' => {
+                    let e = self.peek_at(1);
+                    if is_break(e) {
+                        // An escaped line break joins the lines without a space.
+                        self.pos += 1;
+                        self.newline();
+                        self.skip_blanks();
+                        while is_break(self.peek()) {
+                            out.push('\n');
+                            self.newline();
+                            self.skip_blanks();
+                        }
+                        continue;
+                    }
+                    let simple = match e {
+                        b'0' => Some('\0'),
+                        b'a' => Some('\x07'),
+                        b'b' => Some('\x08'),
+                        b't' | b'\t' => Some('\t'),
+                        b'n' => Some('\n'),
+                        b'v' => Some('\x0b'),
+                        b'f' => Some('\x0c'),
+                        b'r' => Some('\r'),
+                        b'e' => Some('\x1b'),
+                        b' ' => Some(' '),
+                        b'"' => Some('"'),
+                        b'/' => Some('/'),
+                        b'\\' => Some('\\'),
+                        b'N' => Some('\u{85}'),
+                        b'_' => Some('\u{a0}'),
+                        b'L' => Some('\u{2028}'),
+                        b'P' => Some('\u{2029}'),
+                        _ => None,
+                    };
+                    if let Some(ch) = simple {
+                        out.push(ch);
+                        self.pos += 2;
+                        continue;
+                    }
+                    let width = match e {
+                        b'x' => 2,
+                        b'u' => 4,
+                        b'U' => 8,
+                        _ => {
+                            self.pos += 1;
+                            return self.err("found unknown escape character");
+                        }
+                    };
+                    self.pos += 2;
+                    let hex = self.b.get(self.pos..self.pos + width).unwrap_or(&[]);
+                    if hex.len() != width || !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return self.err("did not find expected hexdecimal number");
+                    }
+                    let v = u32::from_str_radix(std::str::from_utf8(hex).unwrap_or("0"), 16)
+                        .unwrap_or(0);
+                    match char::from_u32(v) {
+                        Some(ch) => out.push(ch),
+                        None => {
+                            return self.err("found invalid Unicode character escape code");
+                        }
+                    }
+                    self.pos += width;
+                }
+                _ if is_blank(c) || is_break(c) => self.fold_quoted_whitespace(&mut out)?,
+                _ => {
+                    let ch_len = utf8_len(c);
+                    out.push_str(&self.src[self.pos..self.pos + ch_len]);
+                    self.pos += ch_len;
+                }
+            }
+        }
+        let mut n = Node::scalar(out, Style::DoubleQuoted);
+        n.span = Span {
+            start: start as u32,
+            end: self.pos as u32,
+        };
+        Ok(n)
+    }
+
+    /// `|` and `>` scalars, following libyaml's `scan_block_scalar` (indentation detection,
+    /// chomping, folding of lines that are not more indented).
+    fn block_scalar(&mut self, indent: isize) -> R<Node> {
+        let start = self.pos;
+        let literal = self.peek() == b'|';
+        self.pos += 1;
+        let mut chomp: i8 = 0;
+        let mut increment: usize = 0;
+        for _ in 0..2 {
+            let c = self.peek();
+            if (c == b'+' || c == b'-') && chomp == 0 {
+                chomp = if c == b'+' { 1 } else { -1 };
+                self.pos += 1;
+            } else if c.is_ascii_digit() && increment == 0 {
+                if c == b'0' {
+                    return self.err("found an indentation indicator equal to 0");
+                }
+                increment = (c - b'0') as usize;
+                self.pos += 1;
+            }
+        }
+        self.skip_blanks();
+        let mut line_comment = String::new();
+        if self.peek() == b'#' {
+            line_comment = self.read_comment();
+        }
+        if !(self.at_end() || is_break(self.peek())) {
+            return self.err("did not find expected comment or line break");
+        }
+        if !self.at_end() {
+            self.newline();
+        }
+        let parent = indent.max(-1);
+        let mut block_indent: usize = if increment > 0 {
+            if parent >= 0 {
+                parent as usize + increment
+            } else {
+                increment
+            }
+        } else {
+            0
+        };
+        let mut out = String::new();
+        let mut trailing_breaks = String::new();
+        self.block_scalar_breaks(&mut block_indent, &mut trailing_breaks, parent)?;
+        let mut leading_break = String::new();
+        let mut leading_blank = false;
+        let mut end = self.pos;
+        while self.col() == block_indent && !self.at_end() {
+            if self.col() == 0 && self.at_boundary() {
+                break;
+            }
+            let trailing_blank = is_blank(self.peek());
+            if !literal && leading_break.starts_with('\n') && !leading_blank && !trailing_blank {
+                if trailing_breaks.is_empty() {
+                    out.push(' ');
+                }
+                leading_break.clear();
+            } else {
+                out.push_str(&leading_break);
+                leading_break.clear();
+            }
+            out.push_str(&trailing_breaks);
+            trailing_breaks.clear();
+            leading_blank = is_blank(self.peek());
+            let line = self.rest_of_line();
+            out.push_str(line);
+            self.pos += line.len();
+            end = self.pos;
+            if self.at_end() {
+                break;
+            }
+            self.newline();
+            leading_break.push('\n');
+            self.block_scalar_breaks(&mut block_indent, &mut trailing_breaks, parent)?;
+        }
+        if chomp != -1 {
+            out.push_str(&leading_break);
+        }
+        if chomp == 1 {
+            out.push_str(&trailing_breaks);
+        }
+        // Leave the cursor at the start of the line that ended the scalar, so indentation is
+        // measured from column 0 by the caller.
+        self.pos = self.line_start;
+        let mut n = Node::scalar(
+            out,
+            if literal {
+                Style::Literal
+            } else {
+                Style::Folded
+            },
+        );
+        n.span = Span {
+            start: start as u32,
+            end: end as u32,
+        };
+        if !line_comment.is_empty() {
+            n.comments_mut().line = line_comment;
+        }
+        Ok(n)
+    }
+
+    fn block_scalar_breaks(
+        &mut self,
+        indent: &mut usize,
+        breaks: &mut String,
+        parent: isize,
+    ) -> R<()> {
+        let mut max_indent = 0;
+        loop {
+            while (*indent == 0 || self.col() < *indent) && self.peek() == b' ' {
+                self.pos += 1;
+            }
+            if self.col() > max_indent {
+                max_indent = self.col();
+            }
+            if (*indent == 0 || self.col() < *indent) && self.peek() == b'\t' {
+                return self.err("found a tab character where an indentation space is expected");
+            }
+            if !is_break(self.peek()) {
+                break;
+            }
+            self.newline();
+            breaks.push('\n');
+        }
+        if *indent == 0 {
+            *indent = max_indent;
+            if (*indent as isize) < parent + 1 {
+                *indent = (parent + 1) as usize;
+            }
+            if *indent < 1 {
+                *indent = 1;
+            }
+        }
+        Ok(())
+    }
+
+    // ---- flow collections -------------------------------------------------------------------
+
+    fn skip_flow_ws(&mut self) -> R<()> {
+        loop {
+            let c = self.peek();
+            if is_blank(c) {
+                self.pos += 1;
+            } else if is_break(c) {
+                self.newline();
+                if self.at_boundary() {
+                    return self.err("found unexpected document indicator");
+                }
+            } else if c == b'#' {
+                self.read_comment();
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn flow_node(&mut self) -> R<Node> {
+        self.skip_flow_ws()?;
+        let mut props = Props::default();
+        self.props(&mut props)?;
+        self.skip_flow_ws()?;
+        let mut n = match self.peek() {
+            b'[' => self.flow_sequence()?,
+            b'{' => self.flow_mapping()?,
+            b'"' => self.double_quoted()?,
+            b'\'' => self.single_quoted()?,
+            b'*' => self.alias()?,
+            0 if self.at_end() => return self.err("did not find expected node content"),
+            b',' | b']' | b'}' | b':' if !props.is_empty() => {
+                let mut e = Node::plain("");
+                e.span = Span {
+                    start: self.pos as u32,
+                    end: self.pos as u32,
+                };
+                e
+            }
+            b',' | b']' | b'}' | b'#' | b'|' | b'>' | b'@' | b'`' | b'%' => {
+                return self.err("did not find expected node content");
+            }
+            b'-' | b'?' | b':' if self.ws_or_end_at(1) => {
+                return self.err("did not find expected node content");
+            }
+            _ => self.plain_flow()?,
+        };
+        props.apply(&mut n);
+        Ok(n)
+    }
+
+    fn plain_flow(&mut self) -> R<Node> {
+        let start = self.pos;
+        let mut end = self.plain_chunk(true);
+        let mut text = String::from(&self.src[start..end]);
+        self.pos = end;
+        loop {
+            let save = (self.pos, self.line, self.line_start);
+            self.skip_blanks();
+            if !is_break(self.peek()) {
+                self.pos = save.0;
+                break;
+            }
+            let mut breaks = 0;
+            while is_break(self.peek()) {
+                self.newline();
+                breaks += 1;
+                self.skip_blanks();
+            }
+            let c = self.peek();
+            if self.at_end()
+                || c == b'#'
+                || is_flow_indicator(c)
+                || (c == b':' && (self.ws_or_end_at(1) || is_flow_indicator(self.peek_at(1))))
+                || self.at_boundary()
+            {
+                self.pos = save.0;
+                self.line = save.1;
+                self.line_start = save.2;
+                break;
+            }
+            let chunk_start = self.pos;
+            end = self.plain_chunk(true);
+            if breaks == 1 {
+                text.push(' ');
+            } else {
+                for _ in 1..breaks {
+                    text.push('\n');
+                }
+            }
+            text.push_str(&self.src[chunk_start..end]);
+            self.pos = end;
+        }
+        let mut n = Node::plain(text);
+        n.span = Span {
+            start: start as u32,
+            end: end as u32,
+        };
+        Ok(n)
+    }
+
+    fn flow_sequence(&mut self) -> R<Node> {
+        self.enter()?;
+        let start = self.pos;
+        self.pos += 1;
+        let mut items = Vec::new();
+        loop {
+            self.skip_flow_ws()?;
+            if self.peek() == b']' {
+                self.pos += 1;
+                break;
+            }
+            if self.at_end() {
+                return self.err("did not find expected ',' or ']'");
+            }
+            let item = if self.peek() == b'?' && self.ws_or_end_at(1) {
+                self.pos += 1;
+                let (k, v) = self.flow_pair(b']')?;
+                single_pair(k, v)
+            } else {
+                let first = self.flow_node()?;
+                self.skip_flow_ws()?;
+                let json_like = matches!(
+                    first.style,
+                    Style::SingleQuoted | Style::DoubleQuoted | Style::Flow
+                );
+                if self.peek() == b':'
+                    && (json_like || self.ws_or_end_at(1) || is_flow_indicator(self.peek_at(1)))
+                {
+                    self.pos += 1;
+                    self.skip_flow_ws()?;
+                    let v = if matches!(self.peek(), b',' | b']') {
+                        Node::plain("")
+                    } else {
+                        self.flow_node()?
+                    };
+                    single_pair(first, v)
+                } else {
+                    first
+                }
+            };
+            items.push(item);
+            self.skip_flow_ws()?;
+            match self.peek() {
+                b',' => self.pos += 1,
+                b']' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return self.err("did not find expected ',' or ']'"),
+            }
+        }
+        self.leave();
+        Ok(Node {
+            value: Value::Sequence(items),
+            style: Style::Flow,
+            extra: None,
+            span: Span {
+                start: start as u32,
+                end: self.pos as u32,
+            },
+        })
+    }
+
+    /// A key/value pair inside a flow collection, after an optional `?`.
+    fn flow_pair(&mut self, close: u8) -> R<(Node, Node)> {
+        self.skip_flow_ws()?;
+        let key = if self.peek() == b':' || self.peek() == b',' || self.peek() == close {
+            Node::plain("")
+        } else {
+            self.flow_node()?
+        };
+        self.skip_flow_ws()?;
+        let json_like = matches!(
+            key.style,
+            Style::SingleQuoted | Style::DoubleQuoted | Style::Flow
+        );
+        let value = if self.peek() == b':'
+            && (json_like || self.ws_or_end_at(1) || is_flow_indicator(self.peek_at(1)))
+        {
+            self.pos += 1;
+            self.skip_flow_ws()?;
+            if self.peek() == b',' || self.peek() == close {
+                Node::plain("")
+            } else {
+                self.flow_node()?
+            }
+        } else {
+            Node::plain("")
+        };
+        Ok((key, value))
+    }
+
+    fn flow_mapping(&mut self) -> R<Node> {
+        self.enter()?;
+        let start = self.pos;
+        self.pos += 1;
+        let mut pairs = Vec::new();
+        loop {
+            self.skip_flow_ws()?;
+            if self.peek() == b'}' {
+                self.pos += 1;
+                break;
+            }
+            if self.at_end() {
+                return self.err("did not find expected ',' or '}'");
+            }
+            if self.peek() == b'?' && self.ws_or_end_at(1) {
+                self.pos += 1;
+            }
+            let (key, value) = self.flow_pair(b'}')?;
+            pairs.push(Pair { key, value });
+            self.skip_flow_ws()?;
+            match self.peek() {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return self.err("did not find expected ',' or '}'"),
+            }
+        }
+        self.leave();
+        Ok(Node {
+            value: Value::Mapping(pairs),
+            style: Style::Flow,
+            extra: None,
+            span: Span {
+                start: start as u32,
+                end: self.pos as u32,
+            },
+        })
+    }
+}
+
+fn single_pair(key: Node, value: Node) -> Node {
+    let span = Span {
+        start: key.span.start,
+        end: value.span.end.max(key.span.end),
+    };
+    Node {
+        value: Value::Mapping(vec![Pair { key, value }]),
+        style: Style::Flow,
+        extra: None,
+        span,
+    }
+}
+
+fn set_line(n: &mut Node, line_comment: String) {
+    if line_comment.is_empty() {
+        return;
+    }
+    let c: &mut Comments = n.comments_mut();
+    if c.line.is_empty() {
+        c.line = line_comment;
+    } else {
+        c.head = if c.head.is_empty() {
+            line_comment
+        } else {
+            format!("{line_comment}\n{}", c.head)
+        };
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_extra_default(e: Extra) -> Extra {
+    e
+}

@@ -1,0 +1,4 @@
+//! Command-line entry: mode selection and exit codes.
+pub fn run() -> i32 {
+    0
+}
