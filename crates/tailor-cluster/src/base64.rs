@@ -15,7 +15,10 @@ fn sextet(c: u8) -> Option<u32> {
 
 /// Decodes `input`, or says why it is not standard padded base64.
 pub(crate) fn decode(input: &str) -> Result<Vec<u8>, String> {
-    let bytes: Vec<u8> = input.bytes().filter(|b| *b != b'\r' && *b != b'\n').collect();
+    let bytes: Vec<u8> = input
+        .bytes()
+        .filter(|b| *b != b'\r' && *b != b'\n')
+        .collect();
     if bytes.len() % 4 != 0 {
         return Err("illegal base64 data: length is not a multiple of 4".to_string());
     }
@@ -31,7 +34,8 @@ pub(crate) fn decode(input: &str) -> Result<Vec<u8>, String> {
             let v = if j >= 4 - pad {
                 0
             } else {
-                sextet(*b).ok_or_else(|| format!("illegal base64 data at input byte {}", i * 4 + j))?
+                sextet(*b)
+                    .ok_or_else(|| format!("illegal base64 data at input byte {}", i * 4 + j))?
             };
             acc = (acc << 6) | v;
         }

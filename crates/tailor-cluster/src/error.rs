@@ -66,7 +66,10 @@ mod tests {
     #[test]
     fn within_prefixes_paths() {
         assert_eq!(FieldError::new("x", "m").within("spec").field, "spec.x");
-        assert_eq!(FieldError::new("[0]", "m").within("items").field, "items[0]");
+        assert_eq!(
+            FieldError::new("[0]", "m").within("items").field,
+            "items[0]"
+        );
         assert_eq!(FieldError::new("", "m").within("spec").field, "spec");
         assert_eq!(FieldError::new("x", "m").within("").field, "x");
     }

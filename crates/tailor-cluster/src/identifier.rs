@@ -35,13 +35,13 @@ const GO_KEYWORDS: [&str; 25] = [
 /// Go 1.25's `unicode.IsDigit` uses. Rust has no stable general-category query, and
 /// `char::is_numeric` also accepts `Nl`/`No` (`Ⅳ`, `²`), which Go rejects.
 const ND_STARTS: &[u32] = &[
-    0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66,
-    0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946,
-    0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0,
-    0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0,
-    0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50,
-    0x11DA0, 0x11F50, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6,
-    0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950, 0x1FBF0,
+    0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+    0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
+    0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0,
+    0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
+    0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x11F50, 0x16A60,
+    0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0,
+    0x1E950, 0x1FBF0,
 ];
 
 /// `unicode.IsDigit`: a decimal digit (`Nd`).
@@ -75,7 +75,8 @@ pub fn is_go_identifier(name: &str) -> bool {
     if GO_KEYWORDS.contains(&name) {
         return false;
     }
-    (first == '_' || is_go_letter(first)) && chars.all(|c| c == '_' || is_go_letter(c) || is_go_digit(c))
+    (first == '_' || is_go_letter(first))
+        && chars.all(|c| c == '_' || is_go_letter(c) || is_go_digit(c))
 }
 
 #[cfg(test)]
@@ -85,10 +86,33 @@ mod tests {
     #[test]
     fn reference_examples() {
         // kubestellar.md §3.5, checked against Go.
-        for ok in ["region", "_", "a1", "x_y", "Ä", "clusterName", "true", "nil", "int", "Type", "日本"] {
+        for ok in [
+            "region",
+            "_",
+            "a1",
+            "x_y",
+            "Ä",
+            "clusterName",
+            "true",
+            "nil",
+            "int",
+            "Type",
+            "日本",
+        ] {
             assert!(is_go_identifier(ok), "{ok}");
         }
-        for bad in ["1a", "location-group", "foo.bar", "kubernetes.io/x", "type", "func", "", " a", "a b", "$x"] {
+        for bad in [
+            "1a",
+            "location-group",
+            "foo.bar",
+            "kubernetes.io/x",
+            "type",
+            "func",
+            "",
+            " a",
+            "a b",
+            "$x",
+        ] {
             assert!(!is_go_identifier(bad), "{bad}");
         }
     }

@@ -159,7 +159,12 @@ impl Inventory {
         let meta_path = json::join(path, "metadata");
         let meta = match json::field(map, "metadata") {
             Some(m) => json::as_object(m, &meta_path)?,
-            None => return Err(FieldError::new(&meta_path, "required: inventory items need metadata.name")),
+            None => {
+                return Err(FieldError::new(
+                    &meta_path,
+                    "required: inventory items need metadata.name",
+                ))
+            }
         };
         let name = match json::opt_str(meta, "name", &meta_path)? {
             Some(n) if !n.is_empty() => n.to_string(),
@@ -170,7 +175,9 @@ impl Inventory {
                 ))
             }
         };
-        let namespace = json::opt_str(meta, "namespace", &meta_path)?.unwrap_or("").to_string();
+        let namespace = json::opt_str(meta, "namespace", &meta_path)?
+            .unwrap_or("")
+            .to_string();
         let ctx = ItemCtx {
             path: path.to_string(),
             what: if namespace.is_empty() {
@@ -179,11 +186,16 @@ impl Inventory {
                 format!("{} {namespace}/{name}", kind.describe())
             },
         };
-        let labels = json::string_map(json::field(meta, "labels"), &json::join(&meta_path, "labels"))
-            .map_err(|e| ctx.err(e))?;
-        let annotations =
-            json::string_map(json::field(meta, "annotations"), &json::join(&meta_path, "annotations"))
-                .map_err(|e| ctx.err(e))?;
+        let labels = json::string_map(
+            json::field(meta, "labels"),
+            &json::join(&meta_path, "labels"),
+        )
+        .map_err(|e| ctx.err(e))?;
+        let annotations = json::string_map(
+            json::field(meta, "annotations"),
+            &json::join(&meta_path, "annotations"),
+        )
+        .map_err(|e| ctx.err(e))?;
 
         if kind == InventoryKind::FleetClusterGroup {
             return self.add_group(map, &ctx, namespace, name, labels);
@@ -236,7 +248,11 @@ impl Inventory {
         name: String,
         labels: StringMap,
     ) -> Result<(), FieldError> {
-        if self.groups.iter().any(|g| g.namespace == namespace && g.name == name) {
+        if self
+            .groups
+            .iter()
+            .any(|g| g.namespace == namespace && g.name == name)
+        {
             return Err(FieldError::new(
                 json::join(&ctx.path, "metadata.name"),
                 format!("duplicate {}", ctx.what),
@@ -247,8 +263,11 @@ impl Inventory {
             Some(spec) => {
                 let spec = json::as_object(spec, &spec_path).map_err(|e| ctx.err(e))?;
                 // Fleet fails on an invalid group selector, so do we.
-                selector::optional_from_json(json::field(spec, "selector"), &json::join(&spec_path, "selector"))
-                    .map_err(|e| ctx.err(e))?
+                selector::optional_from_json(
+                    json::field(spec, "selector"),
+                    &json::join(&spec_path, "selector"),
+                )
+                .map_err(|e| ctx.err(e))?
             }
             None => None,
         };
@@ -283,7 +302,9 @@ impl Inventory {
 
     /// The cluster `name` as the inventory describes it, or `None` when no item names it.
     pub fn resolve(&self, name: &str) -> Option<Cluster> {
-        self.clusters.contains_key(name).then(|| self.resolve_spec(&ClusterSpec::named(name)))
+        self.clusters
+            .contains_key(name)
+            .then(|| self.resolve_spec(&ClusterSpec::named(name)))
     }
 
     /// Merges an inline `spec.cluster` with the inventory entry of the same name, as if the
@@ -311,7 +332,9 @@ impl Inventory {
             let members: Vec<ClusterGroup> = self
                 .groups
                 .iter()
-                .filter(|g| &g.namespace == ns && g.selector.as_ref().is_some_and(|s| s.matches(&labels)))
+                .filter(|g| {
+                    &g.namespace == ns && g.selector.as_ref().is_some_and(|s| s.matches(&labels))
+                })
                 .map(|g| ClusterGroup {
                     name: g.name.clone(),
                     labels: g.labels.clone(),
@@ -346,11 +369,15 @@ type ConfigMapProps = (StringMap, StringMap, Vec<String>);
 /// `data` and decoded `binaryData` of a properties ConfigMap, plus warnings for keys KubeStellar
 /// would skip (not Go identifiers) and for bytes that are not UTF-8 (replaced by U+FFFD, since a
 /// Rust string must be UTF-8 where Go's `string(bytes)` need not be).
-fn read_properties_configmap(map: &Map<String, Value>, ctx: &ItemCtx) -> Result<ConfigMapProps, FieldError> {
+fn read_properties_configmap(
+    map: &Map<String, Value>,
+    ctx: &ItemCtx,
+) -> Result<ConfigMapProps, FieldError> {
     let data_path = json::join(&ctx.path, "data");
     let data = json::string_map(json::field(map, "data"), &data_path).map_err(|e| ctx.err(e))?;
     let bin_path = json::join(&ctx.path, "binaryData");
-    let encoded = json::string_map(json::field(map, "binaryData"), &bin_path).map_err(|e| ctx.err(e))?;
+    let encoded =
+        json::string_map(json::field(map, "binaryData"), &bin_path).map_err(|e| ctx.err(e))?;
     let mut warnings = Vec::new();
     let mut binary = StringMap::new();
     for (k, v) in encoded {

@@ -44,7 +44,10 @@ fn wrong_type(path: &str, expected: &str, got: &Value) -> FieldError {
 }
 
 /// The value as a map, or an error naming `path`.
-pub(crate) fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, FieldError> {
+pub(crate) fn as_object<'a>(
+    v: &'a Value,
+    path: &str,
+) -> Result<&'a Map<String, Value>, FieldError> {
     v.as_object().ok_or_else(|| wrong_type(path, "a map", v))
 }
 
@@ -165,7 +168,10 @@ mod tests {
     #[test]
     fn string_map_names_the_bad_entry() {
         let e = string_map(Some(&json!({"tier": 1})), "spec.labels").unwrap_err();
-        assert_eq!(e.to_string(), "spec.labels.tier: expected a string, got number (quote the value)");
+        assert_eq!(
+            e.to_string(),
+            "spec.labels.tier: expected a string, got number (quote the value)"
+        );
         let e = string_map(Some(&json!(["x"])), "spec.labels").unwrap_err();
         assert_eq!(e.to_string(), "spec.labels: expected a map, got list");
     }
@@ -174,7 +180,10 @@ mod tests {
     fn unknown_fields_list_accepted_ones() {
         let v = json!({"name": "x", "nmae": "y"});
         let e = check_fields(v.as_object().unwrap(), "spec", &["name", "labels"]).unwrap_err();
-        assert_eq!(e.to_string(), "spec.nmae: unknown field; accepted fields: name, labels");
+        assert_eq!(
+            e.to_string(),
+            "spec.nmae: unknown field; accepted fields: name, labels"
+        );
     }
 
     #[test]

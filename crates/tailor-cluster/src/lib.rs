@@ -4,11 +4,12 @@
 //!
 //! Objects arrive as `serde_json::Value`, so the crate does not depend on the YAML layer.
 
+mod base64;
 pub mod error;
 pub mod identifier;
-mod base64;
-mod json;
 pub mod inventory;
+mod json;
+pub mod matching;
 pub mod model;
 pub mod selector;
 
@@ -17,5 +18,7 @@ pub type StringMap = std::collections::BTreeMap<String, String>;
 
 pub use error::{FieldError, SelectorError};
 pub use identifier::is_go_identifier;
+pub use inventory::{inventory_kind, is_inventory, Inventory, InventoryKind};
+pub use matching::{destination_selected, target_matches, DestinationSelector, TargetCriteria};
 pub use model::{collect_properties, Cluster, ClusterGroup, ClusterSpec};
 pub use selector::{LabelSelector, Operator, Requirement};

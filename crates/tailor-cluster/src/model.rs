@@ -111,7 +111,10 @@ impl ClusterSpec {
                 ))
             }
         };
-        let labels = json::string_map(json::field(map, "labels"), &json::join(field_path, "labels"))?;
+        let labels = json::string_map(
+            json::field(map, "labels"),
+            &json::join(field_path, "labels"),
+        )?;
         let annotations = json::string_map(
             json::field(map, "annotations"),
             &json::join(field_path, "annotations"),
@@ -143,7 +146,12 @@ impl ClusterSpec {
         merge_groups(&mut groups, &self.groups);
         Cluster {
             name: self.name.clone(),
-            properties: collect_properties(&self.name, &self.labels, &self.annotations, &[&self.properties]),
+            properties: collect_properties(
+                &self.name,
+                &self.labels,
+                &self.annotations,
+                &[&self.properties],
+            ),
             labels: self.labels.clone(),
             annotations: self.annotations.clone(),
             groups,
@@ -152,16 +160,27 @@ impl ClusterSpec {
     }
 }
 
-fn parse_groups(map: &serde_json::Map<String, Value>, field_path: &str) -> Result<Vec<ClusterGroup>, FieldError> {
+fn parse_groups(
+    map: &serde_json::Map<String, Value>,
+    field_path: &str,
+) -> Result<Vec<ClusterGroup>, FieldError> {
     let groups_path = json::join(field_path, "groups");
     let mut groups: Vec<ClusterGroup> = Vec::new();
-    for (i, g) in json::opt_list(map, "groups", field_path)?.iter().enumerate() {
+    for (i, g) in json::opt_list(map, "groups", field_path)?
+        .iter()
+        .enumerate()
+    {
         let at = json::index(&groups_path, i);
         let gmap = json::as_object(g, &at)?;
         json::check_fields(gmap, &at, GROUP_FIELDS)?;
         let name = match json::opt_str(gmap, "name", &at)? {
             Some(n) if !n.is_empty() => n.to_string(),
-            _ => return Err(FieldError::new(json::join(&at, "name"), "required: a group needs a name")),
+            _ => {
+                return Err(FieldError::new(
+                    json::join(&at, "name"),
+                    "required: a group needs a name",
+                ))
+            }
         };
         if groups.iter().any(|g| g.name == name) {
             return Err(FieldError::new(
@@ -204,7 +223,10 @@ pub fn collect_properties(
 ) -> StringMap {
     let mut props = StringMap::new();
     props.insert("clusterName".to_string(), cluster_name.to_string());
-    for source in [labels, annotations].into_iter().chain(later.iter().copied()) {
+    for source in [labels, annotations]
+        .into_iter()
+        .chain(later.iter().copied())
+    {
         for (k, v) in source {
             if is_go_identifier(k) {
                 props.insert(k.clone(), v.clone());
@@ -220,7 +242,10 @@ mod tests {
     use serde_json::json;
 
     fn m(pairs: &[(&str, &str)]) -> StringMap {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -241,7 +266,10 @@ mod tests {
         assert_eq!(c.labels, m(&[("env", "prod"), ("region", "eu")]));
         assert_eq!(c.annotations, m(&[("owner", "team-a")]));
         // Sorted by name.
-        assert_eq!(c.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["eu", "prod"]);
+        assert_eq!(
+            c.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(),
+            ["eu", "prod"]
+        );
         assert_eq!(c.group("prod").unwrap().labels, m(&[("tier", "gold")]));
         assert!(c.group("nope").is_none());
         assert!(c.strict_match_labels);
@@ -265,17 +293,34 @@ mod tests {
         assert!(c.groups.is_empty());
         assert!(!c.strict_match_labels);
         // Nulls are absent fields.
-        let c = Cluster::from_json(&json!({"name": "v", "labels": null, "groups": null}), "c").unwrap();
+        let c =
+            Cluster::from_json(&json!({"name": "v", "labels": null, "groups": null}), "c").unwrap();
         assert!(c.labels.is_empty());
     }
 
     #[test]
     fn errors_name_the_field() {
-        let e = |v: Value| ClusterSpec::from_json(&v, "spec.cluster").unwrap_err().to_string();
-        assert_eq!(e(json!("virgo")), "spec.cluster: expected a map, got string");
-        assert_eq!(e(json!({})), "spec.cluster.name: required: the cluster needs a name");
-        assert_eq!(e(json!({"name": ""})), "spec.cluster.name: required: the cluster needs a name");
-        assert_eq!(e(json!({"name": 7})), "spec.cluster.name: expected a string, got number (quote the value)");
+        let e = |v: Value| {
+            ClusterSpec::from_json(&v, "spec.cluster")
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e(json!("virgo")),
+            "spec.cluster: expected a map, got string"
+        );
+        assert_eq!(
+            e(json!({})),
+            "spec.cluster.name: required: the cluster needs a name"
+        );
+        assert_eq!(
+            e(json!({"name": ""})),
+            "spec.cluster.name: required: the cluster needs a name"
+        );
+        assert_eq!(
+            e(json!({"name": 7})),
+            "spec.cluster.name: expected a string, got number (quote the value)"
+        );
         assert_eq!(
             e(json!({"name": "v", "label": {}})),
             "spec.cluster.label: unknown field; accepted fields: name, labels, annotations, groups, properties, strictMatchLabels"
@@ -288,9 +333,18 @@ mod tests {
             e(json!({"name": "v", "annotations": ["a"]})),
             "spec.cluster.annotations: expected a map, got list"
         );
-        assert_eq!(e(json!({"name": "v", "groups": {}})), "spec.cluster.groups: expected a list, got map");
-        assert_eq!(e(json!({"name": "v", "groups": ["prod"]})), "spec.cluster.groups[0]: expected a map, got string");
-        assert_eq!(e(json!({"name": "v", "groups": [{"labels": {}}]})), "spec.cluster.groups[0].name: required: a group needs a name");
+        assert_eq!(
+            e(json!({"name": "v", "groups": {}})),
+            "spec.cluster.groups: expected a list, got map"
+        );
+        assert_eq!(
+            e(json!({"name": "v", "groups": ["prod"]})),
+            "spec.cluster.groups[0]: expected a map, got string"
+        );
+        assert_eq!(
+            e(json!({"name": "v", "groups": [{"labels": {}}]})),
+            "spec.cluster.groups[0].name: required: a group needs a name"
+        );
         assert_eq!(
             e(json!({"name": "v", "groups": [{"name": "a", "selector": {}}]})),
             "spec.cluster.groups[0].selector: unknown field; accepted fields: name, labels"
@@ -307,15 +361,29 @@ mod tests {
             e(json!({"name": "v", "strictMatchLabels": "yes"})),
             "spec.cluster.strictMatchLabels: expected a boolean, got string"
         );
-        assert!(e(json!({"name": "v", "properties": {"location-group": "x"}}))
-            .starts_with("spec.cluster.properties.location-group: property names must be Go identifiers"));
-        assert!(e(json!({"name": "v", "properties": {"type": "x"}})).starts_with("spec.cluster.properties.type:"));
+        assert!(
+            e(json!({"name": "v", "properties": {"location-group": "x"}})).starts_with(
+                "spec.cluster.properties.location-group: property names must be Go identifiers"
+            )
+        );
+        assert!(e(json!({"name": "v", "properties": {"type": "x"}}))
+            .starts_with("spec.cluster.properties.type:"));
     }
 
     #[test]
     fn precedence_each_level_overrides_the_previous() {
-        let labels = m(&[("a", "label"), ("b", "label"), ("c", "label"), ("d", "label"), ("clusterName", "from-label")]);
-        let annotations = m(&[("b", "annotation"), ("c", "annotation"), ("d", "annotation")]);
+        let labels = m(&[
+            ("a", "label"),
+            ("b", "label"),
+            ("c", "label"),
+            ("d", "label"),
+            ("clusterName", "from-label"),
+        ]);
+        let annotations = m(&[
+            ("b", "annotation"),
+            ("c", "annotation"),
+            ("d", "annotation"),
+        ]);
         let data = m(&[("c", "data"), ("d", "data")]);
         let binary = m(&[("d", "binary")]);
         let p = collect_properties("virgo", &labels, &annotations, &[&data, &binary]);
@@ -331,7 +399,11 @@ mod tests {
 
     #[test]
     fn precedence_skips_non_identifier_keys_at_every_level() {
-        let labels = m(&[("kubernetes.io/os", "linux"), ("location-group", "x"), ("region", "eu")]);
+        let labels = m(&[
+            ("kubernetes.io/os", "linux"),
+            ("location-group", "x"),
+            ("region", "eu"),
+        ]);
         let annotations = m(&[("foo.bar", "y"), ("func", "z")]);
         let data = m(&[("1a", "w"), ("_", "u")]);
         let p = collect_properties("v", &labels, &annotations, &[&data]);
@@ -352,8 +424,23 @@ mod tests {
 
     #[test]
     fn merge_groups_replaces_by_name_and_sorts() {
-        let mut g = vec![ClusterGroup { name: "b".into(), labels: m(&[("x", "1")]) }];
-        merge_groups(&mut g, &[ClusterGroup { name: "b".into(), labels: m(&[("x", "2")]) }, ClusterGroup { name: "a".into(), labels: m(&[]) }]);
+        let mut g = vec![ClusterGroup {
+            name: "b".into(),
+            labels: m(&[("x", "1")]),
+        }];
+        merge_groups(
+            &mut g,
+            &[
+                ClusterGroup {
+                    name: "b".into(),
+                    labels: m(&[("x", "2")]),
+                },
+                ClusterGroup {
+                    name: "a".into(),
+                    labels: m(&[]),
+                },
+            ],
+        );
         assert_eq!(g.len(), 2);
         assert_eq!(g[0].name, "a");
         assert_eq!(g[1].labels["x"], "2");
@@ -361,9 +448,13 @@ mod tests {
 
     #[test]
     fn serializes_deterministically() {
-        let c = Cluster::from_json(&json!({"name": "v", "labels": {"b": "1", "a": "2"}}), "c").unwrap();
+        let c =
+            Cluster::from_json(&json!({"name": "v", "labels": {"b": "1", "a": "2"}}), "c").unwrap();
         let s = serde_json::to_string(&c).unwrap();
-        assert!(s.starts_with(r#"{"name":"v","labels":{"a":"2","b":"1"}"#), "{s}");
+        assert!(
+            s.starts_with(r#"{"name":"v","labels":{"a":"2","b":"1"}"#),
+            "{s}"
+        );
         assert!(s.contains(r#""strictMatchLabels":false"#));
     }
 }

@@ -2,7 +2,10 @@ use super::*;
 use serde_json::json;
 
 fn m(pairs: &[(&str, &str)]) -> StringMap {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 fn managed(name: &str, labels: Value, annotations: Value) -> Value {
@@ -45,11 +48,26 @@ fn err(items: &[Value]) -> String {
 
 #[test]
 fn recognises_each_kind() {
-    assert_eq!(inventory_kind(&managed("a", json!({}), json!({}))), Some(InventoryKind::ManagedCluster));
-    assert_eq!(inventory_kind(&fleet_cluster("ns", "a", json!({}))), Some(InventoryKind::FleetCluster));
-    assert_eq!(inventory_kind(&fleet_group("ns", "g", json!({}), json!({}))), Some(InventoryKind::FleetClusterGroup));
-    assert_eq!(inventory_kind(&destination("a", json!({}), json!(false))), Some(InventoryKind::Destination));
-    assert_eq!(inventory_kind(&props_cm("a", json!({}), json!({}))), Some(InventoryKind::PropertiesConfigMap));
+    assert_eq!(
+        inventory_kind(&managed("a", json!({}), json!({}))),
+        Some(InventoryKind::ManagedCluster)
+    );
+    assert_eq!(
+        inventory_kind(&fleet_cluster("ns", "a", json!({}))),
+        Some(InventoryKind::FleetCluster)
+    );
+    assert_eq!(
+        inventory_kind(&fleet_group("ns", "g", json!({}), json!({}))),
+        Some(InventoryKind::FleetClusterGroup)
+    );
+    assert_eq!(
+        inventory_kind(&destination("a", json!({}), json!(false))),
+        Some(InventoryKind::Destination)
+    );
+    assert_eq!(
+        inventory_kind(&props_cm("a", json!({}), json!({}))),
+        Some(InventoryKind::PropertiesConfigMap)
+    );
 }
 
 #[test]
@@ -72,7 +90,10 @@ fn ordinary_objects_are_not_inventory() {
 
 #[test]
 fn non_inventory_items_are_ignored() {
-    let i = inv(&[json!({"apiVersion": "apps/v1", "kind": "Deployment"}), json!(42)]);
+    let i = inv(&[
+        json!({"apiVersion": "apps/v1", "kind": "Deployment"}),
+        json!(42),
+    ]);
     assert!(i.is_empty());
     assert_eq!(i.resolve("x"), None);
 }
@@ -82,9 +103,19 @@ fn non_inventory_items_are_ignored() {
 #[test]
 fn kubestellar_docs_example() {
     // kubestellar.md §3.8: inventory virgo + customization-properties/virgo data.clusterHash.
-    let i = inv(&[managed("virgo", json!({}), json!({})), props_cm("virgo", json!({"clusterHash": "1001-dead-beef"}), json!(null))]);
+    let i = inv(&[
+        managed("virgo", json!({}), json!({})),
+        props_cm(
+            "virgo",
+            json!({"clusterHash": "1001-dead-beef"}),
+            json!(null),
+        ),
+    ]);
     let c = i.resolve("virgo").unwrap();
-    assert_eq!(c.properties, m(&[("clusterHash", "1001-dead-beef"), ("clusterName", "virgo")]));
+    assert_eq!(
+        c.properties,
+        m(&[("clusterHash", "1001-dead-beef"), ("clusterName", "virgo")])
+    );
 }
 
 #[test]
@@ -96,7 +127,11 @@ fn precedence_binary_data_over_data_over_annotations_over_labels_over_cluster_na
             json!({"la": "annotation", "lad": "annotation", "ladb": "annotation"}),
         ),
         // binaryData "YmluYXJ5" = "binary"
-        props_cm("virgo", json!({"lad": "data", "ladb": "data"}), json!({"ladb": "YmluYXJ5"})),
+        props_cm(
+            "virgo",
+            json!({"lad": "data", "ladb": "data"}),
+            json!({"ladb": "YmluYXJ5"}),
+        ),
     ]);
     let p = i.resolve("virgo").unwrap().properties;
     assert_eq!(p["l"], "label");
@@ -109,10 +144,23 @@ fn precedence_binary_data_over_data_over_annotations_over_labels_over_cluster_na
 #[test]
 fn cluster_name_can_be_overridden_at_every_level() {
     let by_label = inv(&[managed("v", json!({"clusterName": "L"}), json!({}))]);
-    assert_eq!(by_label.resolve("v").unwrap().properties["clusterName"], "L");
-    let by_annotation = inv(&[managed("v", json!({"clusterName": "L"}), json!({"clusterName": "A"}))]);
-    assert_eq!(by_annotation.resolve("v").unwrap().properties["clusterName"], "A");
-    let by_data = inv(&[managed("v", json!({}), json!({"clusterName": "A"})), props_cm("v", json!({"clusterName": "D"}), json!(null))]);
+    assert_eq!(
+        by_label.resolve("v").unwrap().properties["clusterName"],
+        "L"
+    );
+    let by_annotation = inv(&[managed(
+        "v",
+        json!({"clusterName": "L"}),
+        json!({"clusterName": "A"}),
+    )]);
+    assert_eq!(
+        by_annotation.resolve("v").unwrap().properties["clusterName"],
+        "A"
+    );
+    let by_data = inv(&[
+        managed("v", json!({}), json!({"clusterName": "A"})),
+        props_cm("v", json!({"clusterName": "D"}), json!(null)),
+    ]);
     assert_eq!(by_data.resolve("v").unwrap().properties["clusterName"], "D");
     // The cluster's name itself never changes.
     assert_eq!(by_data.resolve("v").unwrap().name, "v");
@@ -121,11 +169,27 @@ fn cluster_name_can_be_overridden_at_every_level() {
 #[test]
 fn only_identifier_keys_become_properties() {
     let i = inv(&[
-        managed("v", json!({"kubernetes.io/os": "linux", "region": "eu", "location-group": "g"}), json!({"foo.bar": "x", "type": "y", "owner": "o"})),
-        props_cm("v", json!({"1a": "no", "ok_1": "yes"}), json!({"bad-key": "eA=="})),
+        managed(
+            "v",
+            json!({"kubernetes.io/os": "linux", "region": "eu", "location-group": "g"}),
+            json!({"foo.bar": "x", "type": "y", "owner": "o"}),
+        ),
+        props_cm(
+            "v",
+            json!({"1a": "no", "ok_1": "yes"}),
+            json!({"bad-key": "eA=="}),
+        ),
     ]);
     let c = i.resolve("v").unwrap();
-    assert_eq!(c.properties, m(&[("clusterName", "v"), ("ok_1", "yes"), ("owner", "o"), ("region", "eu")]));
+    assert_eq!(
+        c.properties,
+        m(&[
+            ("clusterName", "v"),
+            ("ok_1", "yes"),
+            ("owner", "o"),
+            ("region", "eu")
+        ])
+    );
     // Labels and annotations themselves are all kept.
     assert_eq!(c.labels.len(), 3);
     assert_eq!(c.annotations.len(), 3);
@@ -141,7 +205,10 @@ fn configmap_alone_is_enough_and_missing_pieces_are_skipped() {
     assert_eq!(c.properties, m(&[("a", "1"), ("clusterName", "v")]));
     assert!(c.labels.is_empty());
     let i = inv(&[managed("v", json!({"a": "1"}), json!(null))]);
-    assert_eq!(i.resolve("v").unwrap().properties, m(&[("a", "1"), ("clusterName", "v")]));
+    assert_eq!(
+        i.resolve("v").unwrap().properties,
+        m(&[("a", "1"), ("clusterName", "v")])
+    );
 }
 
 #[test]
@@ -155,7 +222,11 @@ fn configmap_labels_are_not_cluster_labels() {
 
 #[test]
 fn binary_data_is_decoded() {
-    let i = inv(&[props_cm("v", json!(null), json!({"hash": "MTAwMS1kZWFkLWJlZWY="}))]);
+    let i = inv(&[props_cm(
+        "v",
+        json!(null),
+        json!({"hash": "MTAwMS1kZWFkLWJlZWY="}),
+    )]);
     assert_eq!(i.resolve("v").unwrap().properties["hash"], "1001-dead-beef");
     assert!(i.warnings().is_empty());
 }
@@ -163,7 +234,10 @@ fn binary_data_is_decoded() {
 #[test]
 fn binary_data_that_is_not_utf8_is_replaced_and_reported() {
     let i = inv(&[props_cm("v", json!(null), json!({"raw": "//79"}))]);
-    assert_eq!(i.resolve("v").unwrap().properties["raw"], "\u{FFFD}\u{FFFD}\u{FFFD}");
+    assert_eq!(
+        i.resolve("v").unwrap().properties["raw"],
+        "\u{FFFD}\u{FFFD}\u{FFFD}"
+    );
     assert_eq!(i.warnings().len(), 1);
     assert!(i.warnings()[0].starts_with("items[0].binaryData.raw: value is not UTF-8"));
 }
@@ -186,7 +260,10 @@ fn kinds_with_the_same_name_merge_in_item_order() {
         destination("v", json!({"c": "kratix"}), json!(true)),
     ]);
     let c = i.resolve("v").unwrap();
-    assert_eq!(c.labels, m(&[("a", "ocm"), ("b", "fleet"), ("c", "kratix")]));
+    assert_eq!(
+        c.labels,
+        m(&[("a", "ocm"), ("b", "fleet"), ("c", "kratix")])
+    );
     assert_eq!(c.annotations, m(&[("x", "1")]));
     assert!(c.strict_match_labels);
     assert_eq!(i.cluster_names(), ["v"]);
@@ -194,20 +271,38 @@ fn kinds_with_the_same_name_merge_in_item_order() {
 
 #[test]
 fn two_objects_of_one_kind_with_one_name_are_ambiguous() {
-    let e = err(&[fleet_cluster("a", "v", json!({})), fleet_cluster("b", "v", json!({}))]);
+    let e = err(&[
+        fleet_cluster("a", "v", json!({})),
+        fleet_cluster("b", "v", json!({})),
+    ]);
     assert_eq!(
         e,
         "items[1].metadata.name: a second Cluster.fleet.cattle.io named \"v\" (the first is Cluster.fleet.cattle.io a/v); a cluster name must identify one object of each kind"
     );
-    assert!(err(&[props_cm("v", json!({}), json!(null)), props_cm("v", json!({}), json!(null))]).contains("a second ConfigMap"));
-    assert!(err(&[fleet_group("ns", "g", json!({}), json!({})), fleet_group("ns", "g", json!({}), json!({}))]).contains("duplicate ClusterGroup.fleet.cattle.io ns/g"));
+    assert!(err(&[
+        props_cm("v", json!({}), json!(null)),
+        props_cm("v", json!({}), json!(null))
+    ])
+    .contains("a second ConfigMap"));
+    assert!(err(&[
+        fleet_group("ns", "g", json!({}), json!({})),
+        fleet_group("ns", "g", json!({}), json!({}))
+    ])
+    .contains("duplicate ClusterGroup.fleet.cattle.io ns/g"));
     // Same group name in two namespaces is fine.
-    inv(&[fleet_group("a", "g", json!({}), json!({})), fleet_group("b", "g", json!({}), json!({}))]);
+    inv(&[
+        fleet_group("a", "g", json!({}), json!({})),
+        fleet_group("b", "g", json!({}), json!({})),
+    ]);
 }
 
 #[test]
 fn cluster_names_are_sorted() {
-    let i = inv(&[managed("b", json!({}), json!({})), destination("a", json!({}), json!(null)), props_cm("c", json!({}), json!(null))]);
+    let i = inv(&[
+        managed("b", json!({}), json!({})),
+        destination("a", json!({}), json!(null)),
+        props_cm("c", json!({}), json!(null)),
+    ]);
     assert_eq!(i.cluster_names(), ["a", "b", "c"]);
     assert!(i.contains("c"));
     assert!(!i.contains("d"));
@@ -217,10 +312,26 @@ fn cluster_names_are_sorted() {
 
 #[test]
 fn destination_strict_match_labels() {
-    assert!(!inv(&[destination("d", json!({}), json!(null))]).resolve("d").unwrap().strict_match_labels);
-    assert!(!inv(&[destination("d", json!({}), json!(false))]).resolve("d").unwrap().strict_match_labels);
-    assert!(inv(&[destination("d", json!({"strict": "true"}), json!(true))]).resolve("d").unwrap().strict_match_labels);
-    assert!(err(&[destination("d", json!({}), json!("true"))]).starts_with("items[0].spec.strictMatchLabels: expected a boolean, got string"));
+    assert!(
+        !inv(&[destination("d", json!({}), json!(null))])
+            .resolve("d")
+            .unwrap()
+            .strict_match_labels
+    );
+    assert!(
+        !inv(&[destination("d", json!({}), json!(false))])
+            .resolve("d")
+            .unwrap()
+            .strict_match_labels
+    );
+    assert!(
+        inv(&[destination("d", json!({"strict": "true"}), json!(true))])
+            .resolve("d")
+            .unwrap()
+            .strict_match_labels
+    );
+    assert!(err(&[destination("d", json!({}), json!("true"))])
+        .starts_with("items[0].spec.strictMatchLabels: expected a boolean, got string"));
 }
 
 // ---- Fleet groups ----
@@ -228,19 +339,50 @@ fn destination_strict_match_labels() {
 #[test]
 fn fleet_groups_by_selector_in_the_cluster_namespace() {
     let i = inv(&[
-        fleet_cluster("fleet-default", "one", json!({"env": "prod", "region": "eu"})),
+        fleet_cluster(
+            "fleet-default",
+            "one",
+            json!({"env": "prod", "region": "eu"}),
+        ),
         fleet_cluster("fleet-default", "two", json!({"env": "dev"})),
-        fleet_group("fleet-default", "prod", json!({"tier": "gold"}), json!({"matchLabels": {"env": "prod"}})),
+        fleet_group(
+            "fleet-default",
+            "prod",
+            json!({"tier": "gold"}),
+            json!({"matchLabels": {"env": "prod"}}),
+        ),
         fleet_group("fleet-default", "all", json!({}), json!({})),
         fleet_group("fleet-default", "none", json!({}), json!(null)),
-        fleet_group("other-ns", "eu", json!({}), json!({"matchLabels": {"region": "eu"}})),
-        fleet_group("fleet-default", "not-dev", json!({}), json!({"matchExpressions": [{"key": "env", "operator": "NotIn", "values": ["dev"]}]})),
+        fleet_group(
+            "other-ns",
+            "eu",
+            json!({}),
+            json!({"matchLabels": {"region": "eu"}}),
+        ),
+        fleet_group(
+            "fleet-default",
+            "not-dev",
+            json!({}),
+            json!({"matchExpressions": [{"key": "env", "operator": "NotIn", "values": ["dev"]}]}),
+        ),
     ]);
     let one = i.resolve("one").unwrap();
-    assert_eq!(one.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["all", "not-dev", "prod"]);
+    assert_eq!(
+        one.groups
+            .iter()
+            .map(|g| g.name.as_str())
+            .collect::<Vec<_>>(),
+        ["all", "not-dev", "prod"]
+    );
     assert_eq!(one.group("prod").unwrap().labels, m(&[("tier", "gold")]));
     let two = i.resolve("two").unwrap();
-    assert_eq!(two.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["all"]);
+    assert_eq!(
+        two.groups
+            .iter()
+            .map(|g| g.name.as_str())
+            .collect::<Vec<_>>(),
+        ["all"]
+    );
 }
 
 #[test]
@@ -253,16 +395,27 @@ fn group_without_spec_has_no_members() {
 
 #[test]
 fn non_fleet_clusters_get_no_inventory_groups() {
-    let i = inv(&[managed("c", json!({}), json!({})), fleet_group("", "all", json!({}), json!({}))]);
+    let i = inv(&[
+        managed("c", json!({}), json!({})),
+        fleet_group("", "all", json!({}), json!({})),
+    ]);
     assert!(i.resolve("c").unwrap().groups.is_empty());
     // A Fleet Cluster without namespace sees groups without namespace.
-    let i = inv(&[fleet_cluster("", "c", json!({})), fleet_group("", "all", json!({}), json!({}))]);
+    let i = inv(&[
+        fleet_cluster("", "c", json!({})),
+        fleet_group("", "all", json!({}), json!({})),
+    ]);
     assert_eq!(i.resolve("c").unwrap().groups.len(), 1);
 }
 
 #[test]
 fn invalid_group_selector_is_an_error() {
-    let e = err(&[fleet_group("ns", "g", json!({}), json!({"matchExpressions": [{"key": "a", "operator": "Foo"}]}))]);
+    let e = err(&[fleet_group(
+        "ns",
+        "g",
+        json!({}),
+        json!({"matchExpressions": [{"key": "a", "operator": "Foo"}]}),
+    )]);
     assert_eq!(
         e,
         "items[0].spec.selector.matchExpressions[0].operator: unsupported operator \"Foo\" (expected In, NotIn, Exists or DoesNotExist) [ClusterGroup.fleet.cattle.io ns/g]"
@@ -274,15 +427,21 @@ fn invalid_group_selector_is_an_error() {
 #[test]
 fn malformed_items_name_the_field() {
     assert_eq!(
-        err(&[json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster"})]),
+        err(&[
+            json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster"})
+        ]),
         "items[0].metadata: required: inventory items need metadata.name"
     );
     assert_eq!(
-        err(&[json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": {}})]),
+        err(&[
+            json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": {}})
+        ]),
         "items[0].metadata.name: required: a ManagedCluster needs a name"
     );
     assert_eq!(
-        err(&[json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": []})]),
+        err(&[
+            json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": []})
+        ]),
         "items[0].metadata: expected a map, got list"
     );
     assert_eq!(
@@ -293,7 +452,8 @@ fn malformed_items_name_the_field() {
         err(&[props_cm("v", json!({"n": true}), json!(null))]),
         "items[0].data.n: expected a string, got boolean (quote the value) [ConfigMap customization-properties/v]"
     );
-    assert!(err(&[fleet_group("ns", "g", json!({}), json!("env=prod"))]).starts_with("items[0].spec.selector: expected a map, got string"));
+    assert!(err(&[fleet_group("ns", "g", json!({}), json!("env=prod"))])
+        .starts_with("items[0].spec.selector: expected a map, got string"));
 }
 
 // ---- inline spec.cluster merged with the inventory ----
@@ -321,8 +481,16 @@ fn inline_without_inventory_entry_stands_alone() {
 fn inline_wins_level_by_level() {
     let i = inv(&[
         fleet_cluster("ns", "virgo", json!({"env": "prod", "region": "eu"})),
-        managed("virgo", json!({}), json!({"owner": "inventory", "note": "kept"})),
-        props_cm("virgo", json!({"region": "from-cm", "hash": "cm"}), json!(null)),
+        managed(
+            "virgo",
+            json!({}),
+            json!({"owner": "inventory", "note": "kept"}),
+        ),
+        props_cm(
+            "virgo",
+            json!({"region": "from-cm", "hash": "cm"}),
+            json!(null),
+        ),
         destination("virgo", json!({}), json!(true)),
     ]);
     let c = i.resolve_spec(&spec(json!({
@@ -348,17 +516,33 @@ fn inline_wins_level_by_level() {
 fn inline_labels_change_fleet_group_membership_and_inline_groups_replace() {
     let i = inv(&[
         fleet_cluster("ns", "c", json!({"env": "prod"})),
-        fleet_group("ns", "prod", json!({"tier": "gold"}), json!({"matchLabels": {"env": "prod"}})),
-        fleet_group("ns", "dev", json!({}), json!({"matchLabels": {"env": "dev"}})),
+        fleet_group(
+            "ns",
+            "prod",
+            json!({"tier": "gold"}),
+            json!({"matchLabels": {"env": "prod"}}),
+        ),
+        fleet_group(
+            "ns",
+            "dev",
+            json!({}),
+            json!({"matchLabels": {"env": "dev"}}),
+        ),
         fleet_group("ns", "all", json!({"x": "inventory"}), json!({})),
     ]);
     let c = i.resolve_spec(&spec(json!({"name": "c", "labels": {"env": "dev"}, "groups": [{"name": "all", "labels": {"x": "inline"}}, {"name": "extra"}]})));
-    assert_eq!(c.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["all", "dev", "extra"]);
+    assert_eq!(
+        c.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(),
+        ["all", "dev", "extra"]
+    );
     assert_eq!(c.group("all").unwrap().labels, m(&[("x", "inline")]));
 }
 
 #[test]
 fn strict_match_labels_falls_back_to_the_destination() {
     let i = inv(&[destination("d", json!({}), json!(true))]);
-    assert!(i.resolve_spec(&spec(json!({"name": "d"}))).strict_match_labels);
+    assert!(
+        i.resolve_spec(&spec(json!({"name": "d"})))
+            .strict_match_labels
+    );
 }

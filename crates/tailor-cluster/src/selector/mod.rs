@@ -112,7 +112,9 @@ impl Requirement {
             Operator::In | Operator::NotIn if values.is_empty() => {
                 Some("for 'in', 'notin' operators, values set can't be empty")
             }
-            Operator::Equals | Operator::DoubleEquals | Operator::NotEquals if values.len() != 1 => {
+            Operator::Equals | Operator::DoubleEquals | Operator::NotEquals
+                if values.len() != 1 =>
+            {
                 Some("exact-match compatibility requires one single value")
             }
             Operator::Exists | Operator::DoesNotExist if !values.is_empty() => {
@@ -184,7 +186,8 @@ impl Requirement {
             Operator::DoesNotExist => got.is_none(),
             Operator::GreaterThan | Operator::LessThan => {
                 // Go: ParseInt(label, 10, 64); a non-integer label never matches.
-                let (Some(Ok(have)), [want]) = (got.map(|v| v.parse::<i64>()), self.values.as_slice())
+                let (Some(Ok(have)), [want]) =
+                    (got.map(|v| v.parse::<i64>()), self.values.as_slice())
                 else {
                     return false;
                 };
@@ -239,7 +242,10 @@ impl LabelSelector {
 
     /// An equality selector from a `matchLabels` map; keys and values are validated, errors are
     /// reported at `path.<key>`.
-    pub fn from_match_labels(labels: &StringMap, path: &str) -> Result<LabelSelector, SelectorError> {
+    pub fn from_match_labels(
+        labels: &StringMap,
+        path: &str,
+    ) -> Result<LabelSelector, SelectorError> {
         let mut reqs = Vec::with_capacity(labels.len());
         for (k, v) in labels {
             let at = json::join(path, k);
@@ -248,7 +254,12 @@ impl LabelSelector {
                 values: &at,
                 indexed_values: false,
             };
-            reqs.push(Requirement::with_paths(k, Operator::Equals, vec![v.clone()], &paths)?);
+            reqs.push(Requirement::with_paths(
+                k,
+                Operator::Equals,
+                vec![v.clone()],
+                &paths,
+            )?);
         }
         Ok(LabelSelector::from_requirements(reqs))
     }
@@ -337,7 +348,9 @@ fn expression_from_json(expr: &Value, path: &str) -> Result<Requirement, Selecto
     let operator = Operator::from_expression(op_text).ok_or_else(|| {
         SelectorError::new(
             &op_path,
-            format!("unsupported operator {op_text:?} (expected In, NotIn, Exists or DoesNotExist)"),
+            format!(
+                "unsupported operator {op_text:?} (expected In, NotIn, Exists or DoesNotExist)"
+            ),
         )
     })?;
     let values_path = json::join(path, "values");

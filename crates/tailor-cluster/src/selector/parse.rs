@@ -80,7 +80,10 @@ fn lex(input: &str) -> Vec<(Tok, String)> {
                 pos += 1;
             }
             out.push(last.unwrap_or_else(|| {
-                (Tok::Error, format!("error expected: keyword found '{buffer}'"))
+                (
+                    Tok::Error,
+                    format!("error expected: keyword found '{buffer}'"),
+                )
             }));
         } else {
             let start = pos;
@@ -145,7 +148,10 @@ impl Parser<'_> {
             match tok {
                 Tok::Identifier | Tok::DoesNotExist => {
                     let r = self.requirement().map_err(|e| {
-                        SelectorError::new(e.field, format!("unable to parse requirement: {}", e.message))
+                        SelectorError::new(
+                            e.field,
+                            format!("unable to parse requirement: {}", e.message),
+                        )
                     })?;
                     reqs.push(r);
                     let (t, l) = self.consume(Ctx::Values);
@@ -154,15 +160,14 @@ impl Parser<'_> {
                         Tok::Comma => {
                             let (t2, l2) = self.lookahead(Ctx::Values);
                             if t2 != Tok::Identifier && t2 != Tok::DoesNotExist {
-                                return Err(self.err(format!(
-                                    "found '{l2}', expected: identifier after ','"
-                                )));
+                                return Err(self
+                                    .err(format!("found '{l2}', expected: identifier after ','")));
                             }
                         }
                         _ => {
-                            return Err(self.err(format!(
-                                "found '{l}', expected: ',' or 'end of string'"
-                            )))
+                            return Err(
+                                self.err(format!("found '{l}', expected: ',' or 'end of string'"))
+                            )
                         }
                     }
                 }
@@ -256,9 +261,7 @@ impl Parser<'_> {
                 self.consume(Ctx::Values);
                 Ok(vec![String::new()])
             }
-            _ => Err(self.err(format!(
-                "found '{lit}', expected: ',', ')' or identifier"
-            ))),
+            _ => Err(self.err(format!("found '{lit}', expected: ',', ')' or identifier"))),
         }
     }
 
@@ -334,11 +337,32 @@ mod tests {
         assert_eq!(toks("a!=b"), [Identifier, NotEquals, Identifier, End]);
         assert_eq!(toks("a==b"), [Identifier, DoubleEquals, Identifier, End]);
         assert_eq!(toks("!a"), [DoesNotExist, Identifier, End]);
-        assert_eq!(toks("a in (x, y)"), [Identifier, In, OpenPar, Identifier, Comma, Identifier, ClosedPar, End]);
-        assert_eq!(toks("a notin(x)"), [Identifier, NotIn, OpenPar, Identifier, ClosedPar, End]);
-        assert_eq!(toks("a>1,b<2"), [Identifier, GreaterThan, Identifier, Comma, Identifier, LessThan, Identifier, End]);
+        assert_eq!(
+            toks("a in (x, y)"),
+            [Identifier, In, OpenPar, Identifier, Comma, Identifier, ClosedPar, End]
+        );
+        assert_eq!(
+            toks("a notin(x)"),
+            [Identifier, NotIn, OpenPar, Identifier, ClosedPar, End]
+        );
+        assert_eq!(
+            toks("a>1,b<2"),
+            [
+                Identifier,
+                GreaterThan,
+                Identifier,
+                Comma,
+                Identifier,
+                LessThan,
+                Identifier,
+                End
+            ]
+        );
         assert_eq!(toks("!("), [DoesNotExist, OpenPar, End]);
-        assert_eq!(toks("a===b"), [Identifier, DoubleEquals, Equals, Identifier, End]);
+        assert_eq!(
+            toks("a===b"),
+            [Identifier, DoubleEquals, Equals, Identifier, End]
+        );
         assert_eq!(toks(""), [End]);
         assert_eq!(toks("a\0=b"), [Identifier, End]);
     }

@@ -47,7 +47,9 @@ fn match_label_with_empty_value_needs_the_key() {
 
 #[test]
 fn operator_in() {
-    let s = sel(json!({"matchExpressions": [{"key": "env", "operator": "In", "values": ["prod", "stage"]}]}));
+    let s = sel(
+        json!({"matchExpressions": [{"key": "env", "operator": "In", "values": ["prod", "stage"]}]}),
+    );
     assert!(s.matches(&labels(&[("env", "prod")])));
     assert!(s.matches(&labels(&[("env", "stage")])));
     assert!(!s.matches(&labels(&[("env", "dev")])));
@@ -56,7 +58,8 @@ fn operator_in() {
 
 #[test]
 fn operator_not_in_is_true_when_missing() {
-    let s = sel(json!({"matchExpressions": [{"key": "env", "operator": "NotIn", "values": ["prod"]}]}));
+    let s =
+        sel(json!({"matchExpressions": [{"key": "env", "operator": "NotIn", "values": ["prod"]}]}));
     assert!(!s.matches(&labels(&[("env", "prod")])));
     assert!(s.matches(&labels(&[("env", "dev")])));
     assert!(s.matches(&labels(&[])));
@@ -65,7 +68,9 @@ fn operator_not_in_is_true_when_missing() {
 #[test]
 fn operator_exists_and_does_not_exist() {
     let e = sel(json!({"matchExpressions": [{"key": "gpu", "operator": "Exists"}]}));
-    let d = sel(json!({"matchExpressions": [{"key": "gpu", "operator": "DoesNotExist", "values": []}]}));
+    let d = sel(
+        json!({"matchExpressions": [{"key": "gpu", "operator": "DoesNotExist", "values": []}]}),
+    );
     assert!(e.matches(&labels(&[("gpu", "")])));
     assert!(!e.matches(&labels(&[])));
     assert!(!d.matches(&labels(&[("gpu", "x")])));
@@ -83,13 +88,19 @@ fn labels_and_expressions_are_anded() {
     }));
     assert!(s.matches(&labels(&[("env", "prod"), ("region", "eu")])));
     assert!(!s.matches(&labels(&[("env", "prod"), ("region", "us")])));
-    assert!(!s.matches(&labels(&[("env", "prod"), ("region", "eu"), ("legacy", "1")])));
+    assert!(!s.matches(&labels(&[
+        ("env", "prod"),
+        ("region", "eu"),
+        ("legacy", "1")
+    ])));
     assert!(!s.matches(&labels(&[("region", "eu")])));
 }
 
 #[test]
 fn contradictory_requirements_match_nothing() {
-    let s = sel(json!({"matchLabels": {"a": "1"}, "matchExpressions": [{"key": "a", "operator": "NotIn", "values": ["1"]}]}));
+    let s = sel(
+        json!({"matchLabels": {"a": "1"}, "matchExpressions": [{"key": "a", "operator": "NotIn", "values": ["1"]}]}),
+    );
     assert!(!s.matches(&labels(&[("a", "1")])));
     assert!(!s.matches(&labels(&[])));
 }
@@ -113,8 +124,14 @@ fn unsupported_operator_names_the_field() {
         "clusterSelector.matchExpressions[0].operator: unsupported operator \"Foo\" (expected In, NotIn, Exists or DoesNotExist)"
     );
     // Operators are case-sensitive, and the string-form spellings are not accepted.
-    assert!(err(json!({"matchExpressions": [{"key": "a", "operator": "in", "values": ["x"]}]})).contains("unsupported operator \"in\""));
-    assert!(err(json!({"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]})).contains("unsupported operator"));
+    assert!(
+        err(json!({"matchExpressions": [{"key": "a", "operator": "in", "values": ["x"]}]}))
+            .contains("unsupported operator \"in\"")
+    );
+    assert!(
+        err(json!({"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]}))
+            .contains("unsupported operator")
+    );
     assert!(err(json!({"matchExpressions": [{"key": "a"}]})).contains("unsupported operator \"\""));
 }
 
@@ -123,7 +140,10 @@ fn in_and_not_in_need_values() {
     for op in ["In", "NotIn"] {
         let e = err(json!({"matchExpressions": [{"key": "ok"}, {"key": "a", "operator": op}]}));
         // The first expression fails on its operator before the second is read.
-        assert!(e.starts_with("clusterSelector.matchExpressions[0].operator"), "{e}");
+        assert!(
+            e.starts_with("clusterSelector.matchExpressions[0].operator"),
+            "{e}"
+        );
         let e = err(json!({"matchExpressions": [{"key": "a", "operator": op, "values": []}]}));
         assert_eq!(
             e,
@@ -147,26 +167,54 @@ fn exists_and_does_not_exist_take_no_values() {
 fn invalid_keys_and_values_name_the_field() {
     let e = err(json!({"matchExpressions": [{"key": "a/b/c", "operator": "Exists"}]}));
     assert!(e.starts_with("clusterSelector.matchExpressions[0].key: invalid label key \"a/b/c\": a qualified name"), "{e}");
-    let e = err(json!({"matchExpressions": [{"key": "a", "operator": "In", "values": ["ok", "not ok"]}]}));
-    assert!(e.starts_with("clusterSelector.matchExpressions[0].values[1]: invalid label value \"not ok\""), "{e}");
+    let e = err(
+        json!({"matchExpressions": [{"key": "a", "operator": "In", "values": ["ok", "not ok"]}]}),
+    );
+    assert!(
+        e.starts_with(
+            "clusterSelector.matchExpressions[0].values[1]: invalid label value \"not ok\""
+        ),
+        "{e}"
+    );
     let e = err(json!({"matchLabels": {"-bad": "x"}}));
-    assert!(e.starts_with("clusterSelector.matchLabels: invalid label key \"-bad\""), "{e}");
+    assert!(
+        e.starts_with("clusterSelector.matchLabels: invalid label key \"-bad\""),
+        "{e}"
+    );
     let e = err(json!({"matchLabels": {"env": "a b"}}));
-    assert!(e.starts_with("clusterSelector.matchLabels.env: invalid label value \"a b\""), "{e}");
+    assert!(
+        e.starts_with("clusterSelector.matchLabels.env: invalid label value \"a b\""),
+        "{e}"
+    );
     let e = err(json!({"matchExpressions": [{"operator": "Exists"}]}));
-    assert!(e.starts_with("clusterSelector.matchExpressions[0].key: invalid label key \"\""), "{e}");
+    assert!(
+        e.starts_with("clusterSelector.matchExpressions[0].key: invalid label key \"\""),
+        "{e}"
+    );
 }
 
 #[test]
 fn wrong_types_name_the_field() {
-    assert_eq!(err(json!("env=prod")), "clusterSelector: expected a map, got string");
+    assert_eq!(
+        err(json!("env=prod")),
+        "clusterSelector: expected a map, got string"
+    );
     assert_eq!(
         err(json!({"matchLabels": {"n": 1}})),
         "clusterSelector.matchLabels.n: expected a string, got number (quote the value)"
     );
-    assert_eq!(err(json!({"matchLabels": []})), "clusterSelector.matchLabels: expected a map, got list");
-    assert_eq!(err(json!({"matchExpressions": {}})), "clusterSelector.matchExpressions: expected a list, got map");
-    assert_eq!(err(json!({"matchExpressions": ["x"]})), "clusterSelector.matchExpressions[0]: expected a map, got string");
+    assert_eq!(
+        err(json!({"matchLabels": []})),
+        "clusterSelector.matchLabels: expected a map, got list"
+    );
+    assert_eq!(
+        err(json!({"matchExpressions": {}})),
+        "clusterSelector.matchExpressions: expected a list, got map"
+    );
+    assert_eq!(
+        err(json!({"matchExpressions": ["x"]})),
+        "clusterSelector.matchExpressions[0]: expected a map, got string"
+    );
     assert_eq!(
         err(json!({"matchExpressions": [{"key": "a", "operator": "In", "values": [true]}]})),
         "clusterSelector.matchExpressions[0].values[0]: expected a string, got boolean (quote the value)"
@@ -193,7 +241,10 @@ fn unknown_fields_are_rejected() {
 fn optional_null_means_no_criterion() {
     assert_eq!(optional_from_json(None, "s").unwrap(), None);
     assert_eq!(optional_from_json(Some(&json!(null)), "s").unwrap(), None);
-    assert_eq!(optional_from_json(Some(&json!({})), "s").unwrap(), Some(LabelSelector::everything()));
+    assert_eq!(
+        optional_from_json(Some(&json!({})), "s").unwrap(),
+        Some(LabelSelector::everything())
+    );
     assert!(from_json(&json!(null), "s").is_err());
 }
 
@@ -201,7 +252,9 @@ fn optional_null_means_no_criterion() {
 fn from_match_labels_helper() {
     let s = LabelSelector::from_match_labels(&labels(&[("a", "1")]), "m").unwrap();
     assert!(s.matches(&labels(&[("a", "1")])));
-    assert!(LabelSelector::from_match_labels(&labels(&[]), "m").unwrap().is_everything());
+    assert!(LabelSelector::from_match_labels(&labels(&[]), "m")
+        .unwrap()
+        .is_everything());
 }
 
 #[test]
@@ -223,7 +276,9 @@ fn p(s: &str) -> LabelSelector {
 }
 
 fn perr(s: &str) -> String {
-    LabelSelector::parse_at(s, "selector").unwrap_err().to_string()
+    LabelSelector::parse_at(s, "selector")
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -264,7 +319,10 @@ fn parse_each_operator() {
 
 #[test]
 fn parse_round_trips_to_canonical_string() {
-    assert_eq!(p("b=1, a in (y,x),!c,d,e!=2,f==3,g notin (z),h>1,i<2").to_string(), "a in (x,y),b=1,!c,d,e!=2,f==3,g notin (z),h>1,i<2");
+    assert_eq!(
+        p("b=1, a in (y,x),!c,d,e!=2,f==3,g notin (z),h>1,i<2").to_string(),
+        "a in (x,y),b=1,!c,d,e!=2,f==3,g notin (z),h>1,i<2"
+    );
 }
 
 #[test]
@@ -289,19 +347,54 @@ fn parse_quirks_of_labels_parse() {
 
 #[test]
 fn parse_errors() {
-    assert_eq!(perr("a=b,"), "selector: found '', expected: identifier after ','");
-    assert_eq!(perr(",a"), "selector: found ',', expected: !, identifier, or 'end of string'");
-    assert_eq!(perr("a b"), "selector: unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
-    assert_eq!(perr("a in x"), "selector: unable to parse requirement: found 'x' expected: '('");
-    assert_eq!(perr("a in (x"), "selector: unable to parse requirement: found '', expected: ',' or ')'");
-    assert_eq!(perr("a in (x y)"), "selector: unable to parse requirement: found 'y', expected: ',' or ')'");
-    assert_eq!(perr("a in (="), "selector: unable to parse requirement: found '=', expected: ',', ')' or identifier");
-    assert_eq!(perr("a=(b)"), "selector: unable to parse requirement: found '(', expected: identifier");
-    assert_eq!(perr("!"), "selector: unable to parse requirement: found '', expected: identifier");
-    assert_eq!(perr("!a=b"), "selector: found '=', expected: ',' or 'end of string'");
-    assert_eq!(perr("a=b c"), "selector: found 'c', expected: ',' or 'end of string'");
-    assert!(perr("a/b/c=d").starts_with("selector: unable to parse requirement: invalid label key \"a/b/c\""));
-    assert!(perr("a=b/c").starts_with("selector: unable to parse requirement: invalid label value \"b/c\""));
+    assert_eq!(
+        perr("a=b,"),
+        "selector: found '', expected: identifier after ','"
+    );
+    assert_eq!(
+        perr(",a"),
+        "selector: found ',', expected: !, identifier, or 'end of string'"
+    );
+    assert_eq!(
+        perr("a b"),
+        "selector: unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"
+    );
+    assert_eq!(
+        perr("a in x"),
+        "selector: unable to parse requirement: found 'x' expected: '('"
+    );
+    assert_eq!(
+        perr("a in (x"),
+        "selector: unable to parse requirement: found '', expected: ',' or ')'"
+    );
+    assert_eq!(
+        perr("a in (x y)"),
+        "selector: unable to parse requirement: found 'y', expected: ',' or ')'"
+    );
+    assert_eq!(
+        perr("a in (="),
+        "selector: unable to parse requirement: found '=', expected: ',', ')' or identifier"
+    );
+    assert_eq!(
+        perr("a=(b)"),
+        "selector: unable to parse requirement: found '(', expected: identifier"
+    );
+    assert_eq!(
+        perr("!"),
+        "selector: unable to parse requirement: found '', expected: identifier"
+    );
+    assert_eq!(
+        perr("!a=b"),
+        "selector: found '=', expected: ',' or 'end of string'"
+    );
+    assert_eq!(
+        perr("a=b c"),
+        "selector: found 'c', expected: ',' or 'end of string'"
+    );
+    assert!(perr("a/b/c=d")
+        .starts_with("selector: unable to parse requirement: invalid label key \"a/b/c\""));
+    assert!(perr("a=b/c")
+        .starts_with("selector: unable to parse requirement: invalid label value \"b/c\""));
     assert!(perr("a>x").contains("the value must be an integer"));
     // "-1" is an integer, but not a valid label value: apimachinery rejects it too.
     assert!(perr("a>-1").contains("invalid label value \"-1\""));
@@ -310,7 +403,10 @@ fn parse_errors() {
 
 #[test]
 fn parse_never_panics_on_odd_input() {
-    for s in ["(", ")", "((", "!!a", "a!!", "a,,b", "=", "==", "a in ((", "a notin", "a in", "é=ü", "\0", "a=\0b", "a>", "<"] {
+    for s in [
+        "(", ")", "((", "!!a", "a!!", "a,,b", "=", "==", "a in ((", "a notin", "a in", "é=ü", "\0",
+        "a=\0b", "a>", "<",
+    ] {
         let _ = LabelSelector::parse(s);
     }
 }

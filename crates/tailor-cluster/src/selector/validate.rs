@@ -39,7 +39,9 @@ fn is_dns1123_label(s: &str) -> bool {
 fn dns1123_subdomain_errors(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_SUBDOMAIN_MAX {
-        errs.push(format!("must be no more than {DNS1123_SUBDOMAIN_MAX} characters"));
+        errs.push(format!(
+            "must be no more than {DNS1123_SUBDOMAIN_MAX} characters"
+        ));
     }
     if !s.split('.').all(is_dns1123_label) {
         errs.push(DNS1123_MSG.to_string());
@@ -75,7 +77,9 @@ pub(crate) fn label_key_errors(key: &str) -> Vec<String> {
     if name.is_empty() {
         errs.push("name part must be non-empty".to_string());
     } else if name.len() > QUALIFIED_NAME_MAX {
-        errs.push(format!("name part must be no more than {QUALIFIED_NAME_MAX} characters"));
+        errs.push(format!(
+            "name part must be no more than {QUALIFIED_NAME_MAX} characters"
+        ));
     }
     if !is_qualified_name_part(name) {
         errs.push(format!("name part {QUALIFIED_NAME_MSG}"));
@@ -117,20 +121,31 @@ mod tests {
     #[test]
     fn invalid_keys() {
         assert_eq!(label_key_errors("/a"), ["prefix part must be non-empty"]);
-        assert_eq!(label_key_errors("a/"), ["name part must be non-empty", &format!("name part {QUALIFIED_NAME_MSG}")]);
+        assert_eq!(
+            label_key_errors("a/"),
+            [
+                "name part must be non-empty",
+                &format!("name part {QUALIFIED_NAME_MSG}")
+            ]
+        );
         assert!(label_key_errors("")[0].starts_with("name part must be non-empty"));
         assert!(label_key_errors("a/b/c")[0].starts_with("a qualified name"));
         assert!(label_key_errors("-a")[0].starts_with("name part must consist"));
         assert!(label_key_errors("a-")[0].starts_with("name part must consist"));
         assert!(label_key_errors("a b")[0].starts_with("name part must consist"));
-        assert!(label_key_errors("Example.com/x")[0].starts_with("prefix part a lowercase RFC 1123"));
+        assert!(
+            label_key_errors("Example.com/x")[0].starts_with("prefix part a lowercase RFC 1123")
+        );
         assert!(label_key_errors("ex..com/x")[0].starts_with("prefix part a lowercase RFC 1123"));
         assert_eq!(
             label_key_errors(&"a".repeat(64)),
             ["name part must be no more than 63 characters"]
         );
         let long_prefix = format!("{}/x", "a".repeat(254));
-        assert_eq!(label_key_errors(&long_prefix), ["prefix part must be no more than 253 characters"]);
+        assert_eq!(
+            label_key_errors(&long_prefix),
+            ["prefix part must be no more than 253 characters"]
+        );
         assert!(!label_key_errors("ä").is_empty());
     }
 
@@ -139,7 +154,10 @@ mod tests {
         for v in ["", "a", "1001-dead-beef", "a.b_c-d", &"v".repeat(63)] {
             assert!(label_value_errors(v).is_empty(), "{v}");
         }
-        assert_eq!(label_value_errors(&"v".repeat(64)), ["must be no more than 63 characters"]);
+        assert_eq!(
+            label_value_errors(&"v".repeat(64)),
+            ["must be no more than 63 characters"]
+        );
         for v in ["-a", "a-", "a b", "a/b", "é", "_a"] {
             assert_eq!(label_value_errors(v), [LABEL_VALUE_MSG], "{v}");
         }

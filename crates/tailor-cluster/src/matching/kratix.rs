@@ -1,0 +1,294 @@
+//! Kratix destination scheduling (`internal/controller/scheduler.go`,
+//! `work-creator/lib/work_creator.go`; krm.md §6).
+//!
+//! - Non-empty matchLabels: a subset test (every key=value must be among the destination's
+//!   labels; extra labels are fine). `strictMatchLabels` plays no part then.
+//! - Empty matchLabels: every destination, except a strict one that has labels (a strict
+//!   destination without labels stays eligible). strictMatchLabels is not label-set equality.
+//! - Destinations labelled `kratix.io/dry-run: "true"` are never chosen for a normal Work; tailor
+//!   never runs as a dry-run Work, so they are never selected.
+
+use serde_json::Value;
+
+use crate::error::FieldError;
+use crate::json;
+use crate::model::Cluster;
+use crate::selector::LabelSelector;
+use crate::StringMap;
+
+/// The label that marks a dry-run Destination.
+pub const DRY_RUN_LABEL: &str = "kratix.io/dry-run";
+
+/// Does a Work with these (resolved, merged) matchLabels go to `cluster`?
+pub fn destination_selected(
+    match_labels: &StringMap,
+    cluster: &Cluster,
+    strict_match_labels: bool,
+) -> bool {
+    if cluster.labels.get(DRY_RUN_LABEL).map(String::as_str) == Some("true") {
+        return false;
+    }
+    if match_labels.is_empty() {
+        // Only a strict destination that has labels refuses label-less Works.
+        return !strict_match_labels || cluster.labels.is_empty();
+    }
+    match_labels
+        .iter()
+        .all(|(k, v)| cluster.labels.get(k) == Some(v))
+}
+
+/// One entry of `destinationSelectors` (`/kratix/metadata/destination-selectors.yaml`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DestinationSelector {
+    /// The output directory this entry schedules, `filepath.Clean`ed (`"."` = everything else).
+    pub directory: String,
+    /// Labels the destination must carry.
+    pub match_labels: StringMap,
+}
+
+impl DestinationSelector {
+    /// [`destination_selected`] with this entry's labels and the cluster's own strictMatchLabels.
+    pub fn selects(&self, cluster: &Cluster) -> bool {
+        destination_selected(&self.match_labels, cluster, cluster.strict_match_labels)
+    }
+
+    /// Parses a `destinationSelectors` list with Kratix's validation: every entry needs
+    /// matchLabels, directories are cleaned, must be unique and must not be nested. Keys and
+    /// values must be valid labels (they become a Kubernetes label selector).
+    pub fn list_from_json(
+        value: &Value,
+        field_path: &str,
+    ) -> Result<Vec<DestinationSelector>, FieldError> {
+        let items = match value {
+            Value::Null => return Ok(Vec::new()),
+            Value::Array(items) => items,
+            other => {
+                return Err(FieldError::new(
+                    field_path,
+                    format!("expected a list, got {}", json::type_name(other)),
+                ))
+            }
+        };
+        let mut out: Vec<DestinationSelector> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let at = json::index(field_path, i);
+            let map = json::as_object(item, &at)?;
+            json::check_fields(map, &at, &["directory", "matchLabels"])?;
+            let labels_path = json::join(&at, "matchLabels");
+            let match_labels = json::string_map(json::field(map, "matchLabels"), &labels_path)?;
+            if match_labels.is_empty() {
+                return Err(FieldError::new(
+                    &labels_path,
+                    format!("entry with index {i} has no selectors"),
+                ));
+            }
+            LabelSelector::from_match_labels(&match_labels, &labels_path)?;
+            let dir_path = json::join(&at, "directory");
+            let directory = clean_path(json::opt_str(map, "directory", &at)?.unwrap_or(""));
+            if directory.contains('/') && directory != "/" {
+                return Err(FieldError::new(
+                    &dir_path,
+                    format!("invalid directory {directory:?}: sub-directories are not allowed"),
+                ));
+            }
+            if out.iter().any(|s| s.directory == directory) {
+                return Err(FieldError::new(
+                    &dir_path,
+                    format!("duplicate directory {directory:?}"),
+                ));
+            }
+            out.push(DestinationSelector {
+                directory,
+                match_labels,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Go's `filepath.Clean` for slash paths: collapse `//`, drop `.`, resolve `..`; `""` is `"."`.
+fn clean_path(p: &str) -> String {
+    let rooted = p.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|l| *l != "..") {
+                    parts.pop();
+                } else if !rooted {
+                    parts.push("..");
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    let joined = parts.join("/");
+    match (rooted, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn m(pairs: &[(&str, &str)]) -> StringMap {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn dest(labels: &[(&str, &str)], strict: bool) -> Cluster {
+        Cluster {
+            name: "d".into(),
+            labels: m(labels),
+            strict_match_labels: strict,
+            ..Cluster::default()
+        }
+    }
+
+    #[test]
+    fn non_empty_selector_is_a_subset_test() {
+        let d = dest(&[("env", "prod"), ("region", "eu")], false);
+        assert!(destination_selected(&m(&[("env", "prod")]), &d, false));
+        assert!(destination_selected(
+            &m(&[("env", "prod"), ("region", "eu")]),
+            &d,
+            false
+        ));
+        assert!(!destination_selected(&m(&[("env", "dev")]), &d, false));
+        assert!(!destination_selected(
+            &m(&[("env", "prod"), ("zone", "a")]),
+            &d,
+            false
+        ));
+        assert!(!destination_selected(
+            &m(&[("env", "prod")]),
+            &dest(&[], false),
+            false
+        ));
+    }
+
+    #[test]
+    fn strict_has_no_effect_with_non_empty_selector() {
+        // Not label-set equality: extra destination labels are fine even when strict.
+        let d = dest(&[("env", "prod"), ("strict", "true")], true);
+        assert!(destination_selected(&m(&[("env", "prod")]), &d, true));
+        assert!(!destination_selected(&m(&[("env", "dev")]), &d, true));
+    }
+
+    #[test]
+    fn empty_selector_and_strict_match_labels() {
+        let empty = StringMap::new();
+        // Non-strict: everything.
+        assert!(destination_selected(
+            &empty,
+            &dest(&[("a", "b")], false),
+            false
+        ));
+        assert!(destination_selected(&empty, &dest(&[], false), false));
+        // Strict with labels: dropped.
+        assert!(!destination_selected(
+            &empty,
+            &dest(&[("strict", "true")], true),
+            true
+        ));
+        // Strict without labels: still eligible.
+        assert!(destination_selected(&empty, &dest(&[], true), true));
+    }
+
+    #[test]
+    fn dry_run_destinations_are_never_selected() {
+        let d = dest(&[(DRY_RUN_LABEL, "true"), ("env", "prod")], false);
+        assert!(!destination_selected(&m(&[("env", "prod")]), &d, false));
+        assert!(!destination_selected(&StringMap::new(), &d, false));
+        let not_dry = dest(&[(DRY_RUN_LABEL, "false")], false);
+        assert!(destination_selected(&StringMap::new(), &not_dry, false));
+    }
+
+    #[test]
+    fn selects_uses_the_clusters_strict_flag() {
+        let s = DestinationSelector {
+            directory: ".".into(),
+            match_labels: StringMap::new(),
+        };
+        assert!(!s.selects(&dest(&[("a", "b")], true)));
+        assert!(s.selects(&dest(&[("a", "b")], false)));
+    }
+
+    #[test]
+    fn parses_and_cleans_directories() {
+        let v = json!([
+            {"matchLabels": {"env": "prod"}},
+            {"directory": "./db/", "matchLabels": {"tier": "data"}},
+            {"directory": "x/../web", "matchLabels": {"tier": "web"}}
+        ]);
+        let s = DestinationSelector::list_from_json(&v, "spec.destinationSelectors").unwrap();
+        assert_eq!(
+            s.iter().map(|s| s.directory.as_str()).collect::<Vec<_>>(),
+            [".", "db", "web"]
+        );
+        assert_eq!(s[0].match_labels, m(&[("env", "prod")]));
+        assert!(DestinationSelector::list_from_json(&json!(null), "p")
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn validation_errors_name_the_field() {
+        let e = |v: Value| {
+            DestinationSelector::list_from_json(&v, "spec.destinationSelectors")
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e(json!([{"matchLabels": {}}])),
+            "spec.destinationSelectors[0].matchLabels: entry with index 0 has no selectors"
+        );
+        assert_eq!(
+            e(json!([{"directory": "a"}])),
+            "spec.destinationSelectors[0].matchLabels: entry with index 0 has no selectors"
+        );
+        assert_eq!(
+            e(json!([{"matchLabels": {"a": "1"}}, {"directory": ".", "matchLabels": {"b": "2"}}])),
+            "spec.destinationSelectors[1].directory: duplicate directory \".\""
+        );
+        assert_eq!(
+            e(json!([{"directory": "a/b", "matchLabels": {"a": "1"}}])),
+            "spec.destinationSelectors[0].directory: invalid directory \"a/b\": sub-directories are not allowed"
+        );
+        assert!(e(json!([{"matchLabels": {"a": "not ok"}}]))
+            .starts_with("spec.destinationSelectors[0].matchLabels.a: invalid label value"));
+        assert_eq!(e(json!([{"matchLabels": {"a": 1}}])), "spec.destinationSelectors[0].matchLabels.a: expected a string, got number (quote the value)");
+        assert_eq!(
+            e(json!([{"matchlabels": {"a": "1"}}])),
+            "spec.destinationSelectors[0].matchlabels: unknown field; accepted fields: directory, matchLabels"
+        );
+        assert_eq!(
+            e(json!({})),
+            "spec.destinationSelectors: expected a list, got map"
+        );
+    }
+
+    #[test]
+    fn clean_path_like_go() {
+        for (i, want) in [
+            ("", "."),
+            (".", "."),
+            ("./", "."),
+            ("a//b", "a/b"),
+            ("a/./b/", "a/b"),
+            ("a/../..", ".."),
+            ("../a", "../a"),
+            ("/../a", "/a"),
+            ("/", "/"),
+        ] {
+            assert_eq!(clean_path(i), want, "{i}");
+        }
+    }
+}
