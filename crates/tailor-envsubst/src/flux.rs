@@ -281,7 +281,7 @@ fn decode_base64_std(src: &[u8]) -> Result<Vec<u8>, Base64Error> {
                 if j == 0 {
                     return Ok(out);
                 }
-                return Err(Base64Error(si - j));
+                return Err(Base64Error(si.saturating_sub(j)));
             };
             si += 1;
             if let Some(v) = b64_value(c) {

@@ -252,3 +252,26 @@ fn output_limit() {
         "substitution output exceeds the limit of 10 bytes"
     );
 }
+
+#[test]
+fn argument_scanning_rules() {
+    let v = [("v", "abcdef"), ("w", "a}b"), ("x", "1")];
+    // Substring: a run of colons separates; text mixed with an expression is rejected.
+    assert_eq!(ok("${v:1::2}", &v), "bc");
+    assert_eq!(lax("${v:1:}", &v), Err(Error::ParseFuncSubstitution));
+    assert_eq!(lax("${v:a${x}}", &v), Err(Error::BadSubstitution));
+    assert_eq!(lax("${v:${x}a}", &v), Err(Error::BadSubstitution));
+    assert_eq!(ok("${v:${x}:${x}}", &v), "b");
+    // Trim: the pattern runs to `}`; an empty one is an error.
+    assert_eq!(ok("${v###}", &[("v", "#a")]), "a");
+    assert_eq!(lax("${v%%}", &v), Err(Error::ParseFuncSubstitution));
+    // Replace: the pattern may contain `}`, the replacement `/`.
+    assert_eq!(ok("${w/}/x}", &v), "axb");
+    assert_eq!(ok("${v/b/x/y}", &v), "ax/ycdef");
+    assert_eq!(ok("${v/c/}", &v), "abdef");
+    assert_eq!(ok("${v/\\a/x}", &[("v", "\\ab")]), "xb");
+    // A literal empty pattern cannot be written (envsubst v1.7.0).
+    assert_eq!(lax("${v///x}", &v), Err(Error::ParseFuncSubstitution));
+    assert_eq!(lax("${v/#/x}", &v), Err(Error::ParseFuncSubstitution));
+    assert_eq!(lax("${v//c}", &v), Err(Error::BadSubstitution));
+}

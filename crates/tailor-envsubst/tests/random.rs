@@ -30,7 +30,17 @@ const PIECES: &[&str] = &[
 
 fn random_text(rng: &mut Rng) -> String {
     let len = rng.below(24);
-    (0..len).map(|_| PIECES[rng.below(PIECES.len())]).collect()
+    let mut text = String::new();
+    for _ in 0..len {
+        // Mostly syntax-heavy pieces, sometimes any scalar value at all.
+        if rng.below(10) == 0 {
+            let c = char::from_u32((rng.next() % 0x11_0000) as u32).unwrap_or('\u{FFFD}');
+            text.push(c);
+        } else {
+            text.push_str(PIECES[rng.below(PIECES.len())]);
+        }
+    }
+    text
 }
 
 #[test]
