@@ -22,3 +22,136 @@ pub use inventory::{inventory_kind, is_inventory, Inventory, InventoryKind};
 pub use matching::{destination_selected, target_matches, DestinationSelector, TargetCriteria};
 pub use model::{collect_properties, Cluster, ClusterGroup, ClusterSpec};
 pub use selector::{LabelSelector, Operator, Requirement};
+
+/// No input may panic: every parser is fed pseudo-random JSON and selector strings.
+#[cfg(test)]
+mod robustness {
+    use serde_json::{json, Map, Value};
+
+    use crate::*;
+
+    /// xorshift64: deterministic, no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[(self.next() % xs.len() as u64) as usize]
+        }
+    }
+
+    const KEYS: &[&str] = &[
+        "name",
+        "labels",
+        "annotations",
+        "groups",
+        "properties",
+        "strictMatchLabels",
+        "matchLabels",
+        "matchExpressions",
+        "key",
+        "operator",
+        "values",
+        "clusterName",
+        "clusterSelector",
+        "clusterGroup",
+        "clusterGroupSelector",
+        "directory",
+        "metadata",
+        "namespace",
+        "spec",
+        "selector",
+        "data",
+        "binaryData",
+        "apiVersion",
+        "kind",
+        "env",
+    ];
+    const STRINGS: &[&str] = &[
+        "",
+        "x",
+        "In",
+        "NotIn",
+        "Exists",
+        "DoesNotExist",
+        "Foo",
+        "a/b",
+        "a/b/c",
+        "-",
+        "é",
+        "v1",
+        "ConfigMap",
+        "customization-properties",
+        "fleet.cattle.io/v1alpha1",
+        "Cluster",
+        "ClusterGroup",
+        "platform.kratix.io/v1alpha1",
+        "Destination",
+        "ManagedCluster",
+        "cluster.open-cluster-management.io/v1",
+        "Zg==",
+        "!!",
+        "type",
+        "../a",
+        "a/b",
+    ];
+
+    fn value(rng: &mut Rng, depth: u32) -> Value {
+        match rng.next() % if depth > 3 { 5 } else { 7 } {
+            0 => Value::Null,
+            1 => json!(rng.next() % 2 == 0),
+            2 => json!(rng.next() % 100),
+            3 | 4 => json!(rng.pick(STRINGS)),
+            5 => Value::Array((0..rng.next() % 4).map(|_| value(rng, depth + 1)).collect()),
+            _ => {
+                let mut m = Map::new();
+                for _ in 0..rng.next() % 5 {
+                    let k = rng.pick(KEYS).to_string();
+                    m.insert(k, value(rng, depth + 1));
+                }
+                Value::Object(m)
+            }
+        }
+    }
+
+    #[test]
+    fn random_json_never_panics() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let cluster = Cluster::named("x");
+        for _ in 0..20_000 {
+            let v = value(&mut rng, 0);
+            let _ = selector::from_json(&v, "s");
+            let _ = ClusterSpec::from_json(&v, "c");
+            let _ = target_matches(&v, "t", &cluster);
+            let _ = DestinationSelector::list_from_json(&v, "d");
+            let _ = is_inventory(&v);
+            if let Ok(inv) = Inventory::from_items(std::slice::from_ref(&v)) {
+                for n in inv.cluster_names() {
+                    let _ = inv.resolve(n);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_selector_strings_never_panic() {
+        const PIECES: &[&str] = &[
+            "a", "b", "in", "notin", "=", "==", "!=", "!", "(", ")", ",", ">", "<", " ", "1", "-1",
+            "é", "x/y", "\0", "\t",
+        ];
+        let mut rng = Rng(42);
+        for _ in 0..20_000 {
+            let s: String = (0..rng.next() % 8).map(|_| rng.pick(PIECES)).collect();
+            if let Ok(sel) = LabelSelector::parse(&s) {
+                // The canonical form parses back to the same selector.
+                let again = LabelSelector::parse(&sel.to_string());
+                assert_eq!(again.as_ref(), Ok(&sel), "{s:?} -> {sel}");
+            }
+        }
+    }
+}

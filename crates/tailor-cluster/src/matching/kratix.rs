@@ -69,6 +69,8 @@ impl DestinationSelector {
                 ))
             }
         };
+        // Read every entry first, then validate in Kratix's order (ParseDestinationSelectors):
+        // all "no selectors" checks, then duplicate directories, then sub-directories.
         let mut out: Vec<DestinationSelector> = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let at = json::index(field_path, i);
@@ -76,31 +78,43 @@ impl DestinationSelector {
             json::check_fields(map, &at, &["directory", "matchLabels"])?;
             let labels_path = json::join(&at, "matchLabels");
             let match_labels = json::string_map(json::field(map, "matchLabels"), &labels_path)?;
-            if match_labels.is_empty() {
-                return Err(FieldError::new(
-                    &labels_path,
-                    format!("entry with index {i} has no selectors"),
-                ));
-            }
             LabelSelector::from_match_labels(&match_labels, &labels_path)?;
-            let dir_path = json::join(&at, "directory");
             let directory = clean_path(json::opt_str(map, "directory", &at)?.unwrap_or(""));
-            if directory.contains('/') && directory != "/" {
-                return Err(FieldError::new(
-                    &dir_path,
-                    format!("invalid directory {directory:?}: sub-directories are not allowed"),
-                ));
-            }
-            if out.iter().any(|s| s.directory == directory) {
-                return Err(FieldError::new(
-                    &dir_path,
-                    format!("duplicate directory {directory:?}"),
-                ));
-            }
             out.push(DestinationSelector {
                 directory,
                 match_labels,
             });
+        }
+        let dir_path = |i: usize| json::join(&json::index(field_path, i), "directory");
+        if let Some(i) = out.iter().position(|s| s.match_labels.is_empty()) {
+            return Err(FieldError::new(
+                json::join(&json::index(field_path, i), "matchLabels"),
+                format!("entry with index {i} has no selectors"),
+            ));
+        }
+        for (i, s) in out.iter().enumerate() {
+            if out
+                .iter()
+                .take(i)
+                .any(|earlier| earlier.directory == s.directory)
+            {
+                return Err(FieldError::new(
+                    dir_path(i),
+                    format!("duplicate directory {:?}", s.directory),
+                ));
+            }
+        }
+        for (i, s) in out.iter().enumerate() {
+            // filepath.Base(dir) != dir, on a cleaned path.
+            if s.directory.contains('/') && s.directory != "/" {
+                return Err(FieldError::new(
+                    dir_path(i),
+                    format!(
+                        "invalid directory {:?}: sub-directories are not allowed",
+                        s.directory
+                    ),
+                ));
+            }
         }
         Ok(out)
     }
