@@ -3,6 +3,29 @@
 //! property precedence, and Fleet / Kratix target matching.
 //!
 //! Objects arrive as `serde_json::Value`, so the crate does not depend on the YAML layer.
+//!
+//! ```
+//! use serde_json::json;
+//! use tailor_cluster::{ClusterSpec, Inventory, TargetCriteria};
+//!
+//! let items = [
+//!     json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster",
+//!            "metadata": {"name": "virgo", "labels": {"env": "prod"}}}),
+//!     json!({"apiVersion": "v1", "kind": "ConfigMap",
+//!            "metadata": {"name": "virgo", "namespace": "customization-properties"},
+//!            "data": {"clusterHash": "1001-dead-beef"}}),
+//! ];
+//! let inventory = Inventory::from_items(&items)?;
+//! let spec = ClusterSpec::from_json(&json!({"name": "virgo"}), "spec.cluster")?;
+//! let cluster = inventory.resolve_spec(&spec);
+//! assert_eq!(cluster.properties["clusterHash"], "1001-dead-beef");
+//! assert_eq!(cluster.properties["env"], "prod");
+//!
+//! let entry = json!({"name": "prod", "clusterSelector": {"matchLabels": {"env": "prod"}}});
+//! let criteria = TargetCriteria::from_json(&entry, "spec.targetCustomizations[0]")?;
+//! assert!(criteria.matches(&cluster));
+//! # Ok::<(), tailor_cluster::FieldError>(())
+//! ```
 
 mod base64;
 pub mod error;
