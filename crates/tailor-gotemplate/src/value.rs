@@ -1,0 +1,184 @@
+//! The data model callers pass in, and the reflect-like view the executor
+//! uses internally. Go's error messages and fmt output depend on static
+//! types (`interface {}` versus the concrete type inside it), so the internal
+//! view keeps that distinction explicit.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// Data handed to a template. Each variant stands for one Go type:
+/// `Map` is `map[string]interface{}` (what `encoding/json` decodes to),
+/// `StringMap` is `map[string]string` (what KubeStellar passes), `List` is
+/// `[]interface{}`, `Int` is `int`, `Float` is `float64`, and `Nil` is a nil
+/// `interface{}`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(String),
+    List(Vec<Value>),
+    Map(BTreeMap<String, Value>),
+    StringMap(BTreeMap<String, String>),
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(s.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::String(s)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(n: i64) -> Self {
+        Value::Int(n)
+    }
+}
+
+impl From<f64> for Value {
+    fn from(n: f64) -> Self {
+        Value::Float(n)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl From<BTreeMap<String, String>> for Value {
+    fn from(m: BTreeMap<String, String>) -> Self {
+        Value::StringMap(m)
+    }
+}
+
+/// A concrete (non-interface) Go value.
+#[derive(Clone, Debug)]
+pub(crate) enum Conc<'a> {
+    Bool(bool),
+    Int(i64),
+    /// `uint8`: what `index` yields for a string element.
+    Uint8(u8),
+    Float(f64),
+    Complex(f64, f64),
+    Str(Cow<'a, [u8]>),
+    List(&'a [Value]),
+    Map(&'a BTreeMap<String, Value>),
+    StrMap(&'a BTreeMap<String, String>),
+}
+
+/// A `reflect.Value`.
+#[derive(Clone, Debug)]
+pub(crate) enum Val<'a> {
+    /// The zero `reflect.Value` (a missing key, untyped nil).
+    Invalid,
+    /// A value whose static type is `interface{}`; `None` is a nil interface.
+    Iface(Option<Conc<'a>>),
+    C(Conc<'a>),
+}
+
+impl<'a> Conc<'a> {
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            Conc::Bool(_) => "bool",
+            Conc::Int(_) => "int",
+            Conc::Uint8(_) => "uint8",
+            Conc::Float(_) => "float64",
+            Conc::Complex(..) => "complex128",
+            Conc::Str(_) => "string",
+            Conc::List(_) => "[]interface {}",
+            Conc::Map(_) => "map[string]interface {}",
+            Conc::StrMap(_) => "map[string]string",
+        }
+    }
+
+    /// The value stored in a `[]interface{}` or `map[string]interface{}`
+    /// slot; `None` is a nil interface.
+    pub(crate) fn from_elem(v: &'a Value) -> Option<Conc<'a>> {
+        Some(match v {
+            Value::Nil => return None,
+            Value::Bool(b) => Conc::Bool(*b),
+            Value::Int(n) => Conc::Int(*n),
+            Value::Float(f) => Conc::Float(*f),
+            Value::String(s) => Conc::Str(Cow::Borrowed(s.as_bytes())),
+            Value::List(l) => Conc::List(l),
+            Value::Map(m) => Conc::Map(m),
+            Value::StringMap(m) => Conc::StrMap(m),
+        })
+    }
+
+    pub(crate) fn str(s: &'a str) -> Conc<'a> {
+        Conc::Str(Cow::Borrowed(s.as_bytes()))
+    }
+
+    pub(crate) fn owned_str(s: Vec<u8>) -> Conc<'a> {
+        Conc::Str(Cow::Owned(s))
+    }
+}
+
+impl<'a> Val<'a> {
+    /// `reflect.ValueOf(data)`: the dynamic type, never an interface.
+    pub(crate) fn of(v: &'a Value) -> Val<'a> {
+        match Conc::from_elem(v) {
+            Some(c) => Val::C(c),
+            None => Val::Invalid,
+        }
+    }
+
+    pub(crate) fn is_valid(&self) -> bool {
+        !matches!(self, Val::Invalid)
+    }
+
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            Val::Invalid => "<invalid>",
+            Val::Iface(_) => "interface {}",
+            Val::C(c) => c.type_name(),
+        }
+    }
+
+    /// Go's `indirectInterface`.
+    pub(crate) fn indirect_interface(self) -> Val<'a> {
+        match self {
+            Val::Iface(None) => Val::Invalid,
+            Val::Iface(Some(c)) => Val::C(c),
+            v => v,
+        }
+    }
+
+    /// The value as an `interface{}` argument (what `v.Interface()` hands to
+    /// fmt): `None` is nil.
+    pub(crate) fn to_any(self) -> Option<Conc<'a>> {
+        match self {
+            Val::Invalid | Val::Iface(None) => None,
+            Val::Iface(Some(c)) | Val::C(c) => Some(c),
+        }
+    }
+}
+
+/// Go's `isTrue`; every kind this model has is truth-testable.
+pub(crate) fn is_true(v: &Val<'_>) -> bool {
+    match v {
+        Val::Invalid => false,
+        Val::Iface(None) => false,
+        Val::Iface(Some(_)) => true,
+        Val::C(c) => match c {
+            Conc::Bool(b) => *b,
+            Conc::Int(n) => *n != 0,
+            Conc::Uint8(n) => *n != 0,
+            Conc::Float(f) => *f != 0.0,
+            Conc::Complex(r, i) => *r != 0.0 || *i != 0.0,
+            Conc::Str(s) => !s.is_empty(),
+            Conc::List(l) => !l.is_empty(),
+            Conc::Map(m) => !m.is_empty(),
+            Conc::StrMap(m) => !m.is_empty(),
+        },
+    }
+}
