@@ -1,4 +1,289 @@
-//! Command-line entry: mode selection and exit codes.
+//! Command-line entry: the KRM function (no arguments), standalone mode, help and version.
+//! Exit codes: 0 success, 1 error results, 2 bad command line.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::krm::write::{write_resource_list, write_stream};
+use crate::krm::{standalone, KrmResult, Resource};
+use crate::run::{self, parse_options};
+
+pub const HELP: &str = include_str!("help.txt");
+
+#[derive(Debug, PartialEq, Eq)]
+enum Output {
+    Stream,
+    ResourceList,
+    Dir(PathBuf),
+}
+
 pub fn run() -> i32 {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => krm_function(),
+        Some("--help") | Some("-h") | Some("help") => {
+            print!("{HELP}");
+            0
+        }
+        Some("--version") | Some("-V") => {
+            println!("tailor {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Some(_) => match parse_standalone_args(&args) {
+            Ok((config, inputs, output)) => standalone_mode(&config, &inputs, output),
+            Err(msg) => {
+                eprintln!("tailor: {msg}\nRun `tailor --help` for usage.");
+                2
+            }
+        },
+    }
+}
+
+fn parse_standalone_args(args: &[String]) -> Result<(String, Vec<String>, Output), String> {
+    let mut output = Output::Stream;
+    let mut positional = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let value = |i: usize| {
+            args.get(i + 1)
+                .cloned()
+                .ok_or_else(|| format!("{a} needs a value"))
+        };
+        match a.as_str() {
+            "--output" | "-o" => {
+                output = match value(i)?.as_str() {
+                    "stream" | "yaml" => Output::Stream,
+                    "resource-list" => Output::ResourceList,
+                    other => {
+                        return Err(format!(
+                            "--output must be stream or resource-list, not {other:?}"
+                        ))
+                    }
+                };
+                i += 2;
+            }
+            "--output-dir" => {
+                output = Output::Dir(PathBuf::from(value(i)?));
+                i += 2;
+            }
+            s if s.starts_with("--output=") => {
+                output = match &s["--output=".len()..] {
+                    "stream" | "yaml" => Output::Stream,
+                    "resource-list" => Output::ResourceList,
+                    other => {
+                        return Err(format!(
+                            "--output must be stream or resource-list, not {other:?}"
+                        ))
+                    }
+                };
+                i += 1;
+            }
+            s if s.starts_with("--output-dir=") => {
+                output = Output::Dir(PathBuf::from(&s["--output-dir=".len()..]));
+                i += 1;
+            }
+            s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s:?}")),
+            _ => {
+                positional.push(a.clone());
+                i += 1;
+            }
+        }
+    }
+    let mut it = positional.into_iter();
+    let config = it.next().ok_or("missing CONFIG file")?;
+    let mut inputs: Vec<String> = it.collect();
+    if inputs.is_empty() {
+        inputs.push("-".into());
+    }
+    Ok((config, inputs, output))
+}
+
+fn read_stdin() -> Result<String, String> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("reading stdin: {e}"))?;
+    String::from_utf8(buf).map_err(|e| {
+        format!(
+            "input is not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// kpt and kustomize cut stderr short: at most four lines.
+fn report(results: &[KrmResult]) {
+    let notable: Vec<&KrmResult> = results
+        .iter()
+        .filter(|r| r.severity != crate::krm::Severity::Info)
+        .collect();
+    if notable.is_empty() {
+        return;
+    }
+    let mut lines: Vec<String> = notable.iter().take(3).map(|r| r.summary_line()).collect();
+    if notable.len() > 3 {
+        lines.push(format!("... and {} more (see results)", notable.len() - 3));
+    }
+    let mut err = std::io::stderr().lock();
+    for l in lines {
+        let _ = writeln!(err, "{l}");
+    }
+}
+
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+fn krm_function() -> i32 {
+    let text = match read_stdin() {
+        Ok(t) => t,
+        Err(msg) => {
+            let r = vec![KrmResult::error(msg)];
+            emit(&write_resource_list(&[], None, &r));
+            report(&r);
+            return 1;
+        }
+    };
+    let input = match crate::krm::read_input(&text, &parse_options()) {
+        Ok(i) => i,
+        Err(r) => {
+            let r = vec![r];
+            emit(&write_resource_list(&[], None, &r));
+            report(&r);
+            return 1;
+        }
+    };
+    let fc = input.function_config.clone();
+    let outcome = run::process(input.items, fc.as_ref());
+    if outcome.failed {
+        let original = run::original_items(&text);
+        emit(&write_resource_list(
+            &original,
+            fc.as_ref(),
+            &outcome.results,
+        ));
+        report(&outcome.results);
+        return 1;
+    }
+    emit(&write_resource_list(
+        &outcome.items,
+        fc.as_ref(),
+        &outcome.results,
+    ));
+    report(&outcome.results);
     0
+}
+
+fn standalone_mode(config: &str, inputs: &[String], output: Output) -> i32 {
+    let opts = parse_options();
+    let fail = |r: KrmResult| {
+        report(std::slice::from_ref(&r));
+        1
+    };
+    let config_text = match std::fs::read_to_string(config) {
+        Ok(t) => t,
+        Err(e) => return fail(KrmResult::error(format!("{config}: {e}"))),
+    };
+    let fc = match standalone::read_file_text(config_text, config, &opts) {
+        Ok(mut docs) if docs.len() == 1 => docs.remove(0).into_node(),
+        Ok(docs) => {
+            return fail(KrmResult::error(format!(
+                "{config}: the config file must hold exactly one object, found {}",
+                docs.len()
+            )))
+        }
+        Err(r) => return fail(r),
+    };
+    let mut items: Vec<Resource> = Vec::new();
+    for input in inputs {
+        let read = if input == "-" {
+            read_stdin()
+                .map_err(KrmResult::error)
+                .and_then(|t| standalone::read_stdin_text(&t, &opts))
+        } else {
+            read_path(Path::new(input), &opts)
+        };
+        match read {
+            Ok(mut more) => items.append(&mut more),
+            Err(r) => return fail(r),
+        }
+    }
+    let originals = if output == Output::ResourceList {
+        Some(items.clone())
+    } else {
+        None
+    };
+    let outcome = run::process(items, Some(&fc));
+    report(&outcome.results);
+    match output {
+        Output::Stream => {
+            if outcome.failed {
+                return 1;
+            }
+            emit(&write_stream(&outcome.items));
+            0
+        }
+        Output::ResourceList => {
+            let mut list = if outcome.failed {
+                originals.unwrap_or_default()
+            } else {
+                outcome.items
+            };
+            for item in &mut list {
+                annotate_path(item);
+            }
+            emit(&write_resource_list(&list, Some(&fc), &outcome.results));
+            i32::from(outcome.failed)
+        }
+        Output::Dir(dir) => {
+            if outcome.failed {
+                return 1;
+            }
+            match standalone::write_output_dir(&dir, &outcome.items) {
+                Ok(_) => 0,
+                Err(msg) => fail(KrmResult::error(msg)),
+            }
+        }
+    }
+}
+
+/// Records the file path and index as `kpt fn source` does, for ResourceList output.
+fn annotate_path(item: &mut Resource) {
+    use crate::krm::annotations::*;
+    if item.annotation(PATH).is_some() {
+        return;
+    }
+    let Some(path) = item.path().map(str::to_string) else {
+        return;
+    };
+    let path = match item.cluster() {
+        Some(c) => format!("{c}/{path}"),
+        None => path,
+    };
+    let index = item.index().unwrap_or(0).to_string();
+    item.set_annotation(LEGACY_INDEX, &index);
+    item.set_annotation(INDEX, &index);
+    item.set_annotation(LEGACY_PATH, &path);
+    item.set_annotation(PATH, &path);
+}
+
+fn read_path(path: &Path, opts: &tailor_yaml::ParseOptions) -> Result<Vec<Resource>, KrmResult> {
+    if path.is_dir() {
+        let files = standalone::yaml_files(path)
+            .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
+        let mut out = Vec::new();
+        for (file, rel) in files {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| KrmResult::error(format!("{}: {e}", file.display())))?;
+            out.extend(standalone::read_file_text(text, &rel, opts)?);
+        }
+        Ok(out)
+    } else {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
+        standalone::read_file_text(text, &path.to_string_lossy(), opts)
+    }
 }

@@ -35,6 +35,18 @@ pub fn emit_node_into(out: &mut String, node: &Node, indent: usize, opts: EmitOp
     e.root(node, indent);
 }
 
+/// Emits nodes as the items of a block sequence whose `-` sits at `indent`.
+pub fn emit_sequence_items(out: &mut String, items: &[Node], indent: usize, opts: EmitOptions) {
+    let mut e = Emitter { out, opts };
+    e.sequence(items, indent, false);
+}
+
+/// Emits `key:` and its value as one entry of a block mapping at `indent`.
+pub fn emit_mapping_entry(out: &mut String, pair: &Pair, indent: usize, opts: EmitOptions) {
+    let mut e = Emitter { out, opts };
+    e.mapping(std::slice::from_ref(pair), indent, false);
+}
+
 pub fn emit_node(node: &Node, opts: EmitOptions) -> String {
     let mut out = String::new();
     emit_node_into(&mut out, node, 0, opts);

@@ -1,0 +1,200 @@
+//! The `Tailor` kind: the whole pipeline in one object.
+
+use serde_json::Value as Json;
+use tailor_cluster::ClusterSpec;
+use tailor_yaml::Node;
+
+use super::Pipeline;
+use crate::krm::KrmResult;
+
+pub const TAILOR_FIELDS: &[&str] = &[
+    "cluster",
+    "clusters",
+    "strip",
+    "customTransforms",
+    "destinationSelectors",
+    "targetCustomizationMode",
+    "targetCustomizations",
+    "targetNamespace",
+    "namePrefix",
+    "nameSuffix",
+    "commonMetadata",
+    "patches",
+    "images",
+    "replacements",
+    "postBuild",
+    "templates",
+    "limits",
+];
+
+/// Fields of stages this build does not have yet: naming them is an error, never a silent no-op.
+const NOT_YET: &[&str] = &[
+    "destinationSelectors",
+    "targetCustomizationMode",
+    "targetCustomizations",
+    "targetNamespace",
+    "namePrefix",
+    "nameSuffix",
+    "commonMetadata",
+    "patches",
+    "images",
+    "postBuild",
+];
+
+pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
+    let mut errors = Vec::new();
+    let err = |field: &str, msg: String| KrmResult::error(msg).at_field(format!("spec.{field}"));
+    let mut p = Pipeline::new("Tailor");
+    p.strip_builtin = true;
+    p.templates = true;
+    let spec = match json.get("spec") {
+        None | Some(Json::Null) => return Ok(p),
+        Some(Json::Object(m)) => m,
+        Some(_) => {
+            return Err(vec![
+                KrmResult::error("Tailor spec must be a mapping").at_field("spec")
+            ])
+        }
+    };
+    for key in spec.keys() {
+        if !super::TAILOR_FIELDS.contains(&key.as_str()) {
+            errors.push(err(
+                key,
+                format!(
+                    "unknown field {key:?} in Tailor spec; accepted fields: {}",
+                    super::TAILOR_FIELDS.join(", ")
+                ),
+            ));
+        } else if NOT_YET.contains(&key.as_str()) && !is_empty(&spec[key]) {
+            errors.push(err(
+                key,
+                format!("spec.{key}: this stage is not in this build of tailor yet"),
+            ));
+        }
+    }
+    if let Some(c) = spec.get("cluster").filter(|c| !c.is_null()) {
+        match ClusterSpec::from_json(c, "spec.cluster") {
+            Ok(s) => p.clusters.push(s),
+            Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
+        }
+    }
+    match spec.get("clusters") {
+        None | Some(Json::Null) => {}
+        Some(Json::Array(list)) => {
+            if !p.clusters.is_empty() && !list.is_empty() {
+                errors.push(err(
+                    "clusters",
+                    "set either spec.cluster or spec.clusters, not both".into(),
+                ));
+            }
+            for (i, c) in list.iter().enumerate() {
+                match ClusterSpec::from_json(c, &format!("spec.clusters[{i}]")) {
+                    Ok(s) => {
+                        if p.clusters.iter().any(|o| o.name == s.name) {
+                            errors.push(err(
+                                &format!("clusters[{i}].name"),
+                                format!("cluster {:?} is listed twice", s.name),
+                            ));
+                        }
+                        p.clusters.push(s);
+                    }
+                    Err(e) => {
+                        errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone()))
+                    }
+                }
+            }
+            p.fan_out = !list.is_empty();
+        }
+        Some(_) => errors.push(err(
+            "clusters",
+            "spec.clusters must be a list of clusters".into(),
+        )),
+    }
+    match spec.get("strip") {
+        None | Some(Json::Null) => {}
+        Some(Json::Object(m)) => {
+            for (k, v) in m {
+                match (k.as_str(), v) {
+                    ("builtin", Json::Bool(b)) => p.strip_builtin = *b,
+                    ("builtin", _) => errors.push(err(
+                        "strip.builtin",
+                        "strip.builtin must be true or false".into(),
+                    )),
+                    _ => errors.push(err(
+                        &format!("strip.{k}"),
+                        format!("unknown field {k:?} in spec.strip; accepted fields: builtin"),
+                    )),
+                }
+            }
+        }
+        Some(_) => errors.push(err(
+            "strip",
+            "spec.strip must be a mapping like {builtin: true}".into(),
+        )),
+    }
+    if let Some(list) = fc.get_path(&["spec", "customTransforms"]) {
+        match list.items() {
+            Some(items) => p.custom_transforms.extend(items.iter().cloned()),
+            None if list.is_null() => {}
+            None => errors.push(err(
+                "customTransforms",
+                "spec.customTransforms must be a list".into(),
+            )),
+        }
+    }
+    if let Some(r) = fc.get_path(&["spec", "replacements"]) {
+        if r.is_sequence() {
+            p.replacements = Some(r.clone());
+        } else if !r.is_null() {
+            errors.push(err(
+                "replacements",
+                "spec.replacements must be a list".into(),
+            ));
+        }
+    }
+    match spec.get("templates") {
+        None | Some(Json::Null) => {}
+        Some(Json::Object(m)) => {
+            for (k, v) in m {
+                match (k.as_str(), v) {
+                    ("enabled", Json::Bool(b)) => p.templates = *b,
+                    _ => errors.push(err(
+                        &format!("templates.{k}"),
+                        format!("spec.templates accepts only enabled: true|false, found {k:?}"),
+                    )),
+                }
+            }
+        }
+        Some(_) => errors.push(err(
+            "templates",
+            "spec.templates must be a mapping like {enabled: true}".into(),
+        )),
+    }
+    match spec.get("limits") {
+        None | Some(Json::Null) => {}
+        Some(Json::Object(m)) => {
+            for (k, v) in m {
+                match (k.as_str(), v.as_u64()) {
+                    ("maxFanOutItems", Some(n)) if n > 0 => p.max_fan_out_items = n as usize,
+                    _ => errors.push(err(&format!("limits.{k}"), format!("spec.limits: unknown or invalid limit {k:?} (accepted: maxFanOutItems, a positive integer)"))),
+                }
+            }
+        }
+        Some(_) => errors.push(err("limits", "spec.limits must be a mapping".into())),
+    }
+    if errors.is_empty() {
+        Ok(p)
+    } else {
+        Err(errors)
+    }
+}
+
+fn is_empty(v: &Json) -> bool {
+    match v {
+        Json::Null => true,
+        Json::String(s) => s.is_empty(),
+        Json::Array(a) => a.is_empty(),
+        Json::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}

@@ -1,0 +1,266 @@
+//! Reading the input: a ResourceList (any `config.kubernetes.io/*` version), a `List`, or a
+//! plain stream of YAML/JSON documents. `*List` objects among the items are flattened as
+//! kustomize does, so kube-prometheus' `ConfigMapList`s become their ConfigMaps.
+
+use std::sync::Arc;
+
+use tailor_yaml::{parse_stream_with, Document, Node, ParseOptions, Value};
+
+use super::resource::{Origin, Resource};
+use super::results::KrmResult;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputForm {
+    ResourceList,
+    List,
+    Stream,
+}
+
+#[derive(Debug)]
+pub struct Input {
+    pub items: Vec<Resource>,
+    pub function_config: Option<Node>,
+    pub form: InputForm,
+}
+
+/// Reads everything tailor was given. Errors name where the input is wrong.
+pub fn read_input(text: &str, opts: &ParseOptions) -> Result<Input, KrmResult> {
+    let source: Arc<str> = Arc::from(text);
+    let docs = parse_stream_with(&source, opts)
+        .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
+    let docs: Vec<Document> = docs.into_iter().filter(|d| !d.empty).collect();
+    if docs.len() == 1 {
+        if let Some(form) = wrapper_form(&docs[0].root) {
+            return read_wrapped(&source, docs.into_iter().next(), form);
+        }
+    }
+    let mut items = Vec::new();
+    for (i, doc) in docs.into_iter().enumerate() {
+        let origin = Origin::Document {
+            source: source.clone(),
+            start: doc.span.start as usize,
+            end: doc.span.end as usize,
+            file: None,
+            index: i,
+            wide_sequences: doc.wide_sequences.unwrap_or(false),
+        };
+        push_object(&mut items, doc.root, origin, &format!("document {i}"))?;
+    }
+    Ok(Input {
+        items,
+        function_config: None,
+        form: InputForm::Stream,
+    })
+}
+
+/// A single document is a ResourceList (or List) only when kyaml would read it as one.
+fn wrapper_form(root: &Node) -> Option<InputForm> {
+    let kind = root.get_str("kind")?;
+    let has_fields = root.contains_key("items") || root.contains_key("functionConfig");
+    match kind {
+        "ResourceList" if has_fields => Some(InputForm::ResourceList),
+        "List" if has_fields => Some(InputForm::List),
+        _ => None,
+    }
+}
+
+fn read_wrapped(
+    source: &Arc<str>,
+    doc: Option<Document>,
+    form: InputForm,
+) -> Result<Input, KrmResult> {
+    let Some(doc) = doc else {
+        return Err(KrmResult::error("input has no document"));
+    };
+    let mut root = doc.root;
+    let function_config = root.remove("functionConfig").filter(|fc| !fc.is_null());
+    if let Some(fc) = &function_config {
+        if !fc.is_mapping() {
+            return Err(KrmResult::error(format!(
+                "functionConfig must be a mapping (a KRM object), found {}",
+                describe(fc)
+            ))
+            .at_field("functionConfig"));
+        }
+    }
+    let items_node = root.remove("items").unwrap_or_else(Node::null);
+    let list = match items_node.value {
+        Value::Sequence(list) => list,
+        Value::Scalar(_) if items_node.is_null() => Vec::new(),
+        _ => {
+            return Err(KrmResult::error(format!(
+                "items must be a list of KRM objects, found {}",
+                describe(&items_node)
+            ))
+            .at_field("items"))
+        }
+    };
+    let mut items = Vec::with_capacity(list.len());
+    for (i, item) in list.into_iter().enumerate() {
+        let origin = seq_item_origin(source, &item);
+        push_object(&mut items, item, origin, &format!("items[{i}]"))?;
+    }
+    Ok(Input {
+        items,
+        function_config,
+        form,
+    })
+}
+
+/// Adds an object, flattening `*List` kinds; anything that is not a mapping is an error.
+fn push_object(
+    out: &mut Vec<Resource>,
+    node: Node,
+    origin: Origin,
+    place: &str,
+) -> Result<(), KrmResult> {
+    if !node.is_mapping() {
+        return Err(KrmResult::error(format!(
+            "{place} must be a KRM object (a mapping with apiVersion, kind and metadata), found {}",
+            describe(&node)
+        ))
+        .at_field(place));
+    }
+    let is_list = node.get_str("kind").is_some_and(|k| k.ends_with("List"))
+        && node
+            .get("items")
+            .is_some_and(|i| i.is_sequence() || i.is_null());
+    if is_list {
+        let mut node = node;
+        let inner = node.remove("items").and_then(|i| match i.value {
+            Value::Sequence(v) => Some(v),
+            _ => None,
+        });
+        for (j, item) in inner.unwrap_or_default().into_iter().enumerate() {
+            push_object(out, item, Origin::None, &format!("{place}.items[{j}]"))?;
+        }
+        return Ok(());
+    }
+    out.push(Resource::new(node, origin));
+    Ok(())
+}
+
+pub fn describe(n: &Node) -> String {
+    match &n.value {
+        Value::Scalar(s) if n.is_null() => "null".to_string(),
+        Value::Scalar(s) => format!("the scalar {:?}", truncate(s)),
+        Value::Sequence(_) => "a list".to_string(),
+        Value::Mapping(_) => "a mapping".to_string(),
+        Value::Alias(a) => format!("the alias *{a}"),
+    }
+}
+
+fn truncate(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}...", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// The item's own text can be copied verbatim when it starts right after `- ` in column 0
+/// (the layout kpt and kustomize write) and its region ends cleanly.
+fn seq_item_origin(source: &Arc<str>, item: &Node) -> Origin {
+    let start = item.span.start as usize;
+    let end = item.span.end as usize;
+    if start < 2 || end <= start || end > source.len() || !item.is_mapping() {
+        return Origin::None;
+    }
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    if start - line_start != 2 || &source[line_start..start] != "- " {
+        return Origin::None;
+    }
+    match item_region_end(source, end) {
+        Some(region_end) if !source[start..region_end].contains('\r') => Origin::SeqItem {
+            source: source.clone(),
+            start,
+            end: region_end,
+        },
+        _ => Origin::None,
+    }
+}
+
+/// The end of an item's text: the end of the line holding its last token, plus following
+/// lines indented past the `-` (comments that close the item). Trailing blank lines are not
+/// part of it; when that would cut a keep-chomping block scalar the item is not copied.
+fn item_region_end(src: &str, node_end: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let line_end = |from: usize| src[from..].find('\n').map_or(src.len(), |i| from + i);
+    let mut end = line_end(node_end);
+    let mut cursor = end;
+    let mut trimmed_blank = false;
+    while cursor < b.len() {
+        let next = cursor + 1;
+        let next_end = line_end(next);
+        let line = &src[next..next_end];
+        if line.trim().is_empty() {
+            trimmed_blank = true;
+            cursor = next_end;
+            if next_end >= b.len() {
+                break;
+            }
+            continue;
+        }
+        if line.starts_with(' ') {
+            end = next_end;
+            cursor = next_end;
+            trimmed_blank = false;
+            continue;
+        }
+        break;
+    }
+    let text = &src[..end];
+    if trimmed_blank && (text.contains("|+") || text.contains(">+") || text.contains("+\n")) {
+        return None;
+    }
+    Some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(s: &str) -> Result<Input, KrmResult> {
+        read_input(s, &ParseOptions::default())
+    }
+
+    #[test]
+    fn resource_list_items_keep_their_text() {
+        let src = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A # c\n  metadata:\n    name: a\n  # trailing\n- apiVersion: v1\n  kind: B\n";
+        let input = read(src).unwrap();
+        assert_eq!(input.form, InputForm::ResourceList);
+        assert_eq!(input.items.len(), 2);
+        match input.items[0].origin() {
+            Origin::SeqItem { source, start, end } => assert_eq!(
+                &source[*start..*end],
+                "apiVersion: v1\n  kind: A # c\n  metadata:\n    name: a\n  # trailing"
+            ),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn lists_are_flattened_and_bad_items_named() {
+        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMapList\n  items:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n";
+        let input = read(src).unwrap();
+        assert_eq!(input.items.len(), 2);
+        assert_eq!(input.items[1].name(), "b");
+        let err = read("kind: ResourceList\nitems:\n- a\n").unwrap_err();
+        assert!(
+            err.message.contains("items[0] must be a KRM object"),
+            "{}",
+            err.message
+        );
+        let err = read("kind: ResourceList\nitems: 3\n").unwrap_err();
+        assert_eq!(err.field_path.as_deref(), Some("items"));
+    }
+
+    #[test]
+    fn json_and_streams() {
+        let input = read(r#"{"kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"x"}}]}"#).unwrap();
+        assert_eq!(input.items[0].name(), "x");
+        let input = read("apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n").unwrap();
+        assert_eq!(input.form, InputForm::Stream);
+        assert_eq!(input.items.len(), 2);
+    }
+}

@@ -1,0 +1,214 @@
+//! One run of the function: read, configure, tailor for each destination, write.
+//! Any error result means nothing tailored is written: the input items come back unchanged,
+//! with the results, and the exit code is 1.
+
+use serde_json::Value as Json;
+use tailor_cluster::{inventory, Cluster, Inventory};
+use tailor_yaml::{Node, ParseOptions};
+
+use crate::config::{self, Pipeline};
+use crate::filters::{self, StageContext};
+use crate::krm::{annotations, read_input, KrmResult, Resource};
+
+/// What a run produced: the list to print and the exit code.
+pub struct Outcome {
+    pub items: Vec<Resource>,
+    pub results: Vec<KrmResult>,
+    pub failed: bool,
+}
+
+/// Runs the pipeline the functionConfig asks for over `items`.
+pub fn process(items: Vec<Resource>, fc: Option<&Node>) -> Outcome {
+    let pipeline = match config::parse(fc) {
+        Ok(p) => p,
+        Err(results) => return failed(results),
+    };
+    let mut results = Vec::new();
+    let (work, consumed) = split_inputs(items, &mut results);
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    let clusters = match resolve_clusters(&pipeline, &consumed, &mut results) {
+        Some(c) => c,
+        None => return failed(results),
+    };
+    let mut transforms = pipeline.custom_transforms.clone();
+    transforms.extend(
+        consumed
+            .iter()
+            .filter(|r| is_custom_transform(r))
+            .map(|r| r.node().clone()),
+    );
+    if !clusters.is_empty()
+        && clusters.len().saturating_mul(work.len()) > pipeline.max_fan_out_items
+    {
+        return failed(vec![KrmResult::error(format!(
+            "fan-out of {} items to {} clusters exceeds the limit of {} tailored items (spec.limits.maxFanOutItems)",
+            work.len(),
+            clusters.len(),
+            pipeline.max_fan_out_items
+        ))
+        .at_field("spec.clusters")]);
+    }
+    let mut out = Vec::new();
+    if clusters.is_empty() {
+        let mut items = work;
+        run_stages(&pipeline, &mut items, None, &transforms, &mut results);
+        out = items;
+    } else {
+        let last = clusters.len() - 1;
+        let mut work = Some(work);
+        for (i, cluster) in clusters.iter().enumerate() {
+            let mut items = if i == last {
+                work.take().unwrap_or_default()
+            } else {
+                work.as_ref().cloned().unwrap_or_default()
+            };
+            run_stages(
+                &pipeline,
+                &mut items,
+                Some(cluster),
+                &transforms,
+                &mut results,
+            );
+            if pipeline.fan_out {
+                for item in &mut items {
+                    prefix_path(item, &cluster.name);
+                }
+            }
+            out.extend(items);
+        }
+    }
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    Outcome {
+        items: out,
+        results,
+        failed: false,
+    }
+}
+
+fn failed(results: Vec<KrmResult>) -> Outcome {
+    Outcome {
+        items: Vec::new(),
+        results,
+        failed: true,
+    }
+}
+
+fn is_custom_transform(r: &Resource) -> bool {
+    r.kind() == "CustomTransform" && r.api_version() == "control.kubestellar.io/v1alpha1"
+}
+
+/// Separates the objects to tailor from inputs that describe destinations or transforms:
+/// those are consumed, not emitted.
+fn split_inputs(
+    items: Vec<Resource>,
+    results: &mut Vec<KrmResult>,
+) -> (Vec<Resource>, Vec<Resource>) {
+    let mut work = Vec::with_capacity(items.len());
+    let mut consumed = Vec::new();
+    for item in items {
+        let is_input = is_custom_transform(&item)
+            || (might_be_inventory(&item)
+                && match item.node().to_json() {
+                    Ok(j) => inventory::is_inventory(&j),
+                    Err(e) => {
+                        results.push(KrmResult::error(e.to_string()).about(&item));
+                        false
+                    }
+                });
+        if is_input {
+            consumed.push(item);
+        } else {
+            work.push(item);
+        }
+    }
+    (work, consumed)
+}
+
+/// A cheap pre-check so ordinary objects are not converted to JSON.
+fn might_be_inventory(r: &Resource) -> bool {
+    matches!(
+        r.kind(),
+        "ManagedCluster" | "Cluster" | "ClusterGroup" | "Destination"
+    ) || (r.kind() == "ConfigMap" && r.namespace() == Some(inventory::PROPERTIES_NAMESPACE))
+}
+
+fn resolve_clusters(
+    pipeline: &Pipeline,
+    consumed: &[Resource],
+    results: &mut Vec<KrmResult>,
+) -> Option<Vec<Cluster>> {
+    let inventory_items: Vec<Json> = consumed
+        .iter()
+        .filter(|r| !is_custom_transform(r))
+        .filter_map(|r| r.node().to_json().ok())
+        .collect();
+    let inventory = match Inventory::from_items(&inventory_items) {
+        Ok(inv) => inv,
+        Err(e) => {
+            results.push(KrmResult::error(e.to_string()).at_field(e.field.clone()));
+            return None;
+        }
+    };
+    for w in inventory.warnings() {
+        results.push(KrmResult::warning(w.clone()));
+    }
+    Some(
+        pipeline
+            .clusters
+            .iter()
+            .map(|spec| inventory.resolve_spec(spec))
+            .collect(),
+    )
+}
+
+fn run_stages(
+    pipeline: &Pipeline,
+    items: &mut Vec<Resource>,
+    cluster: Option<&Cluster>,
+    transforms: &[Node],
+    results: &mut Vec<KrmResult>,
+) {
+    let mut ctx = StageContext {
+        cluster,
+        custom_transforms: transforms,
+        results,
+    };
+    filters::run_all(pipeline, items, &mut ctx);
+}
+
+/// Fan-out: each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart.
+fn prefix_path(item: &mut Resource, cluster: &str) {
+    item.set_cluster(cluster);
+    let path = item
+        .annotation(annotations::PATH)
+        .or_else(|| item.annotation(annotations::LEGACY_PATH))
+        .map(str::to_string);
+    if let Some(p) = path {
+        let prefixed = format!("{cluster}/{p}");
+        item.set_annotation(annotations::PATH, &prefixed);
+        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    } else if !matches!(
+        item.origin(),
+        crate::krm::Origin::Document { file: Some(_), .. }
+    ) {
+        let prefixed = format!("{cluster}/{}", item.default_path());
+        item.set_annotation(annotations::PATH, &prefixed);
+        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    }
+}
+
+/// Parse limits for every input.
+pub fn parse_options() -> ParseOptions {
+    ParseOptions::default()
+}
+
+/// Reads the original items again, for the "nothing half tailored" output of a failed run.
+pub fn original_items(text: &str) -> Vec<Resource> {
+    read_input(text, &parse_options())
+        .map(|i| i.items)
+        .unwrap_or_default()
+}
