@@ -302,7 +302,6 @@ impl<'a, 'o> State<'a, 'o> {
             }
             Val::C(Conc::List(_) | Conc::Map(_) | Conc::StrMap(_)) | Val::Invalid => {}
             other => {
-                self.at = At::Range(r);
                 let shown = sprint1(other.clone().to_any().as_ref());
                 return self.errorf(format!(
                     "range can't iterate over {}",
@@ -521,7 +520,10 @@ impl<'a, 'o> State<'a, 'o> {
     ) -> R<Val<'a>> {
         if !receiver.is_valid() {
             if self.opts.missing_key == MissingKey::Error {
-                return self.errorf(format!("nil data; no entry for key {}", q(field.as_bytes())));
+                return self.errorf(format!(
+                    "nil data; no entry for key {}",
+                    q(field.as_bytes())
+                ));
             }
             return Ok(Val::Invalid);
         }
@@ -552,10 +554,9 @@ impl<'a, 'o> State<'a, 'o> {
                             Conc::StrMap(_) => Val::C(Conc::Str(Cow::Borrowed(b""))),
                             _ => Val::Iface(None),
                         }),
-                        MissingKey::Error => self.errorf(format!(
-                            "map has no entry for key {}",
-                            q(field.as_bytes())
-                        )),
+                        MissingKey::Error => {
+                            self.errorf(format!("map has no entry for key {}", q(field.as_bytes())))
+                        }
                     },
                 }
             }

@@ -99,7 +99,11 @@ impl Printer {
 
     fn fmt_integer(&mut self, u: u64, base: u64, signed: bool, verb: char, digits: &[u8; 17]) {
         let negative = signed && (u as i64) < 0;
-        let mut u = if negative { (u as i64).unsigned_abs() } else { u };
+        let mut u = if negative {
+            (u as i64).unsigned_abs()
+        } else {
+            u
+        };
         let mut prec: i64 = 0;
         if self.f.prec_present {
             prec = self.f.prec;
@@ -258,7 +262,11 @@ impl Printer {
     }
 
     fn fmt_float_raw(&mut self, v: f64, verb: u8, prec: i64) {
-        let prec = if self.f.prec_present { self.f.prec } else { prec };
+        let prec = if self.f.prec_present {
+            self.f.prec
+        } else {
+            prec
+        };
         let mut num = vec![b'+'];
         append_float(&mut num, v, verb, prec);
         if num.get(1) == Some(&b'-') || num.get(1) == Some(&b'+') {

@@ -134,7 +134,12 @@ fn index_arg(index: &Val<'_>, cap: usize) -> Result<usize, CallError> {
         Val::C(Conc::Int(n)) => *n,
         Val::C(Conc::Uint8(n)) => i64::from(*n),
         Val::Invalid => return msg("cannot index slice/array with nil"),
-        v => return msg(format!("cannot index slice/array with type {}", v.type_name())),
+        v => {
+            return msg(format!(
+                "cannot index slice/array with type {}",
+                v.type_name()
+            ))
+        }
     };
     if x < 0 || x as u64 > cap as u64 {
         return msg(format!("index out of range: {x}"));
@@ -192,7 +197,10 @@ fn map_key<'a>(v: &Val<'a>) -> Result<Cow<'a, [u8]>, CallError> {
     match v {
         Val::C(Conc::Str(s)) => Ok(s.clone()),
         Val::Invalid => msg("value is nil; should be of type string"),
-        v => msg(format!("value has type {}; should be string", v.type_name())),
+        v => msg(format!(
+            "value has type {}; should be string",
+            v.type_name()
+        )),
     }
 }
 

@@ -170,7 +170,11 @@ impl<'t> Lexer<'t> {
 
     fn backup(&mut self) {
         if !self.at_eof && self.pos > 0 {
-            if let Some(c) = self.input.get(..self.pos).and_then(|s| s.chars().next_back()) {
+            if let Some(c) = self
+                .input
+                .get(..self.pos)
+                .and_then(|s| s.chars().next_back())
+            {
                 self.pos -= c.len_utf8();
                 if c == '\n' {
                     self.line -= 1;
@@ -346,7 +350,11 @@ impl<'t> Lexer<'t> {
 
     fn lex_comment(&mut self) -> State {
         self.pos += LEFT_COMMENT.len();
-        let Some(i) = self.input.get(self.pos..).and_then(|s| s.find(RIGHT_COMMENT)) else {
+        let Some(i) = self
+            .input
+            .get(self.pos..)
+            .and_then(|s| s.find(RIGHT_COMMENT))
+        else {
             return self.errorf("unclosed comment".into());
         };
         self.pos += i + RIGHT_COMMENT.len();
@@ -445,12 +453,7 @@ impl<'t> Lexer<'t> {
                 }
             }
             _ if r.is_ascii() && !r.is_ascii_control() => self.emit(ItemType::Char),
-            _ => {
-                return self.errorf(format!(
-                    "unrecognized character in action: {}",
-                    sharp_u(r)
-                ))
-            }
+            _ => return self.errorf(format!("unrecognized character in action: {}", sharp_u(r))),
         }
         State::InsideAction
     }
@@ -553,9 +556,7 @@ impl<'t> Lexer<'t> {
                     Some(r) if r != '\n' => {}
                     _ => return self.errorf("unterminated character constant".into()),
                 },
-                None | Some('\n') => {
-                    return self.errorf("unterminated character constant".into())
-                }
+                None | Some('\n') => return self.errorf("unterminated character constant".into()),
                 Some('\'') => break,
                 _ => {}
             }

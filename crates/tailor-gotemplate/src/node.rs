@@ -67,15 +67,36 @@ pub(crate) struct Number {
 
 #[derive(Clone, Debug)]
 pub(crate) enum Arg {
-    Field { pos: usize, ident: Vec<String> },
+    Field {
+        pos: usize,
+        ident: Vec<String>,
+    },
     Variable(Var),
-    Dot { pos: usize },
-    Nil { pos: usize },
-    Bool { pos: usize, val: bool },
+    Dot {
+        pos: usize,
+    },
+    Nil {
+        pos: usize,
+    },
+    Bool {
+        pos: usize,
+        val: bool,
+    },
     Number(Box<Number>),
-    String { pos: usize, quoted: String, text: Vec<u8> },
-    Identifier { pos: usize, name: String },
-    Chain { pos: usize, node: Box<Arg>, fields: Vec<String> },
+    String {
+        pos: usize,
+        quoted: String,
+        text: Vec<u8>,
+    },
+    Identifier {
+        pos: usize,
+        name: String,
+    },
+    Chain {
+        pos: usize,
+        node: Box<Arg>,
+        fields: Vec<String>,
+    },
     Pipe(Box<Pipe>),
 }
 

@@ -264,7 +264,11 @@ impl<'t> Parser<'t> {
             ItemType::Block => return self.block_control().map(Parsed::Node),
             ItemType::Break | ItemType::Continue => {
                 let is_break = token.typ == ItemType::Break;
-                let word = if is_break { "{{break}}" } else { "{{continue}}" };
+                let word = if is_break {
+                    "{{break}}"
+                } else {
+                    "{{continue}}"
+                };
                 let t2 = self.next_non_space();
                 if t2.typ != ItemType::RightDelim {
                     return self.unexpected(&t2, word);
@@ -494,7 +498,10 @@ impl<'t> Parser<'t> {
                         | Arg::String { .. }
                 )
             ) {
-                return self.errorf(format!("non executable command in pipeline stage {}", i + 1));
+                return self.errorf(format!(
+                    "non executable command in pipeline stage {}",
+                    i + 1
+                ));
             }
         }
         Ok(())
@@ -574,10 +581,8 @@ impl<'t> Parser<'t> {
         Ok(Some(match token.typ {
             ItemType::Identifier => {
                 if !BUILTINS.contains(&token.val.as_str()) {
-                    return self.errorf(format!(
-                        "function {} not defined",
-                        q(token.val.as_bytes())
-                    ));
+                    return self
+                        .errorf(format!("function {} not defined", q(token.val.as_bytes())));
                 }
                 Arg::Identifier {
                     pos,
@@ -709,8 +714,7 @@ fn new_number(pos: usize, text: &str, typ: ItemType) -> Result<Number, String> {
             let split = (1..b.len())
                 .rev()
                 .find(|&i| {
-                    (b[i] == b'+' || b[i] == b'-')
-                        && !matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')
+                    (b[i] == b'+' || b[i] == b'-') && !matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')
                 })
                 .unwrap_or(0);
             let re = parse_float(&text[..split]);
