@@ -1,0 +1,507 @@
+//! `control.kubestellar.io/v1alpha1` `CustomTransform` (reference §2): parsing the spec,
+//! binding to objects by (group, resource), and removing the paths.
+//!
+//! Two path engines:
+//! * every path that KubeStellar's grammar accepts ([`parse_kubestellar_query`]) is evaluated
+//!   with KubeStellar's semantics (§2.4): walk member names through mappings only, stop
+//!   silently at anything else, delete the last member;
+//! * with [`PathSyntax::Extended`] (the default), a path KubeStellar rejects but RFC 9535
+//!   accepts (`[0]`, `[*]`, `[1:3]`, `..`, `['single']`, filters `[?@.name=='x']`) is located
+//!   with `jsonpath-rust` on the object's JSON view, mapped back to tree nodes, and each node is
+//!   deleted from the tree (list elements from the highest index down).
+//!
+//! A path neither grammar accepts is an error with KubeStellar's text.
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use jsonpath_rust::parser::model::JpQuery;
+use jsonpath_rust::parser::parse_json_path;
+use jsonpath_rust::query::js_path_process;
+use serde_json::Value as Json;
+use tailor_yaml::{Node, ScalarKind, Value};
+
+use crate::path::parse_kubestellar_query;
+use crate::resources::ResourceMapper;
+use crate::tree::{has_merge_key, key_text, path_key, type_name};
+use crate::Finding;
+
+/// Which path languages `remove` entries may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathSyntax {
+    /// Exactly KubeStellar: anything its parser rejects is an error.
+    KubeStellar,
+    /// KubeStellar's subset with its semantics, plus full RFC 9535 JSONPath for the rest.
+    #[default]
+    Extended,
+}
+
+/// One parsed `spec.remove` entry.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RemovePath {
+    /// A path in KubeStellar's grammar: member names from the root (never empty).
+    Members { source: String, members: Vec<String> },
+    /// An RFC 9535 JSONPath that KubeStellar's grammar does not accept.
+    JsonPath { source: String, query: JpQuery },
+}
+
+impl RemovePath {
+    /// The path as written.
+    pub fn source(&self) -> &str {
+        match self {
+            RemovePath::Members { source, .. } | RemovePath::JsonPath { source, .. } => source,
+        }
+    }
+}
+
+/// A CustomTransform: remove `remove` from every object of `api_group`/`resource`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CustomTransform {
+    /// `metadata.name` of the CustomTransform (or a name the caller gives a bare spec).
+    pub name: String,
+    /// API group only, no version; the core group is `""`.
+    pub api_group: String,
+    /// Lowercase plural resource name, compared exactly (`jobs`, not `Jobs`).
+    pub resource: String,
+    pub remove: Vec<RemovePath>,
+}
+
+/// Parses one `remove` entry. `Ok(None)` never happens; `$` alone is an error
+/// ("it identifies the whole object"), as in KubeStellar.
+pub fn parse_remove_path(src: &str, syntax: PathSyntax) -> Result<RemovePath, String> {
+    match parse_kubestellar_query(src) {
+        Ok(members) if members.is_empty() => Err("it identifies the whole object".into()),
+        Ok(members) => Ok(RemovePath::Members {
+            source: src.to_string(),
+            members,
+        }),
+        Err(ks_err) => {
+            if syntax == PathSyntax::KubeStellar {
+                return Err(ks_err.0);
+            }
+            match catch_unwind(|| parse_json_path(src)) {
+                Ok(Ok(query)) => Ok(RemovePath::JsonPath {
+                    source: src.to_string(),
+                    query,
+                }),
+                _ => Err(ks_err.0),
+            }
+        }
+    }
+}
+
+/// [`parse_custom_transform_with`] with [`PathSyntax::Extended`].
+pub fn parse_custom_transform(obj_or_spec: &Node, name: &str) -> Result<CustomTransform, Vec<Finding>> {
+    parse_custom_transform_with(obj_or_spec, name, PathSyntax::Extended)
+}
+
+/// Parses a whole `CustomTransform` object (it has `spec`; its `metadata.name` wins over
+/// `name`) or a bare spec `{apiGroup, resource, remove}`. Errors name the CustomTransform and
+/// the field; a bad path gives `Error in spec.remove[<i>]: <KubeStellar's text>` (or
+/// `Invalid spec.remove[<i>]: it identifies the whole object` for `$`).
+pub fn parse_custom_transform_with(
+    obj_or_spec: &Node,
+    name: &str,
+    syntax: PathSyntax,
+) -> Result<CustomTransform, Vec<Finding>> {
+    let mut name = name.to_string();
+    let (spec, prefix) = match obj_or_spec.get("spec") {
+        Some(spec) if obj_or_spec.get("kind").is_some() || obj_or_spec.get("apiVersion").is_some() => {
+            if let Some(n) = obj_or_spec.get_path(&["metadata", "name"]).and_then(Node::as_str) {
+                name = n.to_string();
+            }
+            (spec, "spec")
+        }
+        _ => (obj_or_spec, "spec"),
+    };
+    let label = format!("CustomTransform {name:?}");
+    let mut errors = Vec::new();
+    let field = |f: &str| Some(format!("{prefix}.{f}"));
+    if !spec.is_mapping() {
+        return Err(vec![Finding::error(
+            format!("{label}: spec must be a mapping, not {}", type_name(spec)),
+            Some(prefix.to_string()),
+        )]);
+    }
+    let string_field = |key: &str, errors: &mut Vec<Finding>| -> String {
+        match spec.get(key) {
+            None => {
+                errors.push(Finding::error(
+                    format!("{label}: {prefix}.{key} is required"),
+                    field(key),
+                ));
+                String::new()
+            }
+            Some(v) => match v.as_str() {
+                Some(s) => s.to_string(),
+                None => {
+                    errors.push(Finding::error(
+                        format!("{label}: {prefix}.{key} must be a string, not {}", type_name(v)),
+                        field(key),
+                    ));
+                    String::new()
+                }
+            },
+        }
+    };
+    let api_group = string_field("apiGroup", &mut errors);
+    let resource = string_field("resource", &mut errors);
+    let mut remove = Vec::new();
+    match spec.get("remove") {
+        None => {}
+        Some(list) if list.is_null() => {}
+        Some(list) => match list.items() {
+            None => errors.push(Finding::error(
+                format!("{label}: {prefix}.remove must be a list of strings, not {}", type_name(list)),
+                field("remove"),
+            )),
+            Some(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let fp = Some(format!("{prefix}.remove[{i}]"));
+                    let Some(src) = item.as_str() else {
+                        errors.push(Finding::error(
+                            format!(
+                                "{label}: Error in {prefix}.remove[{i}]: must be a string, not {}",
+                                type_name(item)
+                            ),
+                            fp,
+                        ));
+                        continue;
+                    };
+                    match parse_remove_path(src, syntax) {
+                        Ok(p) => remove.push(p),
+                        Err(msg) if msg == "it identifies the whole object" => {
+                            errors.push(Finding::error(
+                                format!("{label}: Invalid {prefix}.remove[{i}]: {msg}"),
+                                fp,
+                            ))
+                        }
+                        Err(msg) => errors.push(Finding::error(
+                            format!("{label}: Error in {prefix}.remove[{i}]: {msg}"),
+                            fp,
+                        )),
+                    }
+                }
+            }
+        },
+    }
+    if let Some(pairs) = spec.pairs() {
+        for p in pairs {
+            let k = p.key.as_scalar().unwrap_or("?");
+            if !matches!(k, "apiGroup" | "resource" | "remove") {
+                errors.push(Finding::error(
+                    format!("{label}: unknown field {prefix}.{k} (known: apiGroup, resource, remove)"),
+                    Some(format!("{prefix}.{k}")),
+                ));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(CustomTransform {
+            name,
+            api_group,
+            resource,
+            remove,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+/// KubeStellar's status warning for each GroupResource named by more than one transform:
+/// `multiple CustomTransform objects specify the same GroupResource; their names are map[a:{} b:{}]`.
+pub fn duplicate_transform_warnings(transforms: &[CustomTransform]) -> Vec<Finding> {
+    let mut by_gr: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for t in transforms {
+        by_gr
+            .entry((t.api_group.as_str(), t.resource.as_str()))
+            .or_default()
+            .push(t.name.as_str());
+    }
+    by_gr
+        .into_values()
+        .filter(|names| names.len() > 1)
+        .map(|names| Finding::warning(multiple_message(&names), None))
+        .collect()
+}
+
+fn multiple_message(names: &[&str]) -> String {
+    let mut sorted: Vec<&str> = names.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let inner: Vec<String> = sorted.iter().map(|n| format!("{n}:{{}}")).collect();
+    format!(
+        "multiple CustomTransform objects specify the same GroupResource; their names are map[{}]",
+        inner.join(" ")
+    )
+}
+
+/// Applies every transform bound to the object's (group, resource), in the order given.
+///
+/// The resource comes from `mapper` (apiVersion + kind). When it cannot be determined and
+/// there are transforms, a warning says so (the object is left as it is). When several
+/// transforms match, all apply, with KubeStellar's "multiple CustomTransform" warning.
+pub fn apply_custom_transforms(
+    obj: &mut Node,
+    transforms: &[CustomTransform],
+    mapper: &ResourceMapper,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if transforms.is_empty() {
+        return findings;
+    }
+    let api_version = obj.get_str("apiVersion").unwrap_or_default().to_string();
+    let kind = obj.get_str("kind").unwrap_or_default().to_string();
+    let Some((group, resource)) = mapper.resource_for(&api_version, &kind) else {
+        let name = obj
+            .get_path(&["metadata", "name"])
+            .and_then(Node::as_str)
+            .unwrap_or("");
+        findings.push(Finding::warning(
+            format!(
+                "cannot determine the resource of {api_version:?} {kind:?} {name:?}: no built-in mapping and no CustomResourceDefinition for it; CustomTransforms not applied to it"
+            ),
+            None,
+        ));
+        return findings;
+    };
+    let matching: Vec<&CustomTransform> = transforms
+        .iter()
+        .filter(|t| t.api_group == group && t.resource == resource)
+        .collect();
+    if matching.len() > 1 {
+        let names: Vec<&str> = matching.iter().map(|t| t.name.as_str()).collect();
+        findings.push(Finding::warning(multiple_message(&names), None));
+    }
+    for t in matching {
+        for p in &t.remove {
+            apply_remove_path(obj, p, &t.name, &mut findings);
+        }
+    }
+    findings
+}
+
+fn apply_remove_path(obj: &mut Node, path: &RemovePath, ct: &str, findings: &mut Vec<Finding>) {
+    match path {
+        RemovePath::Members { members, source } => {
+            remove_members(obj, members, ct, source, findings)
+        }
+        RemovePath::JsonPath { query, source } => {
+            remove_jsonpath(obj, query, ct, source, findings)
+        }
+    }
+}
+
+/// §2.4: walk mappings by name, stop silently at anything else, delete the last member.
+fn remove_members(
+    obj: &mut Node,
+    members: &[String],
+    ct: &str,
+    source: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let Some((last, parents)) = members.split_last() else {
+        return;
+    };
+    let mut node = obj;
+    let mut fp = String::new();
+    for name in parents {
+        if let Some(note) = shared_node_note(node) {
+            findings.push(alias_finding(ct, source, &fp, note));
+            return;
+        }
+        if !node.is_mapping() {
+            return;
+        }
+        let has_merge = has_merge_key(node);
+        fp = path_key(&fp, name);
+        match node.get_mut(name) {
+            Some(next) => node = next,
+            None => {
+                if has_merge {
+                    findings.push(alias_finding(ct, source, &fp, "a `<<` merge key"));
+                }
+                return;
+            }
+        }
+    }
+    if let Some(note) = shared_node_note(node) {
+        findings.push(alias_finding(ct, source, &fp, note));
+        return;
+    }
+    if !node.is_mapping() {
+        return;
+    }
+    if node.remove(last).is_none() && has_merge_key(node) {
+        findings.push(alias_finding(ct, source, &path_key(&fp, last), "a `<<` merge key"));
+    }
+}
+
+fn shared_node_note(node: &Node) -> Option<&'static str> {
+    match node.value {
+        Value::Alias(_) => Some("a YAML alias"),
+        _ => None,
+    }
+}
+
+fn alias_finding(ct: &str, source: &str, fp: &str, what: &str) -> Finding {
+    Finding::warning(
+        format!(
+            "CustomTransform {ct:?}: path {source:?} reaches into {what}; tailor does not edit through shared YAML nodes, so nothing was removed there"
+        ),
+        if fp.is_empty() { None } else { Some(fp.to_string()) },
+    )
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    /// Index of the pair in a mapping.
+    Pair(usize),
+    /// Index of the item in a sequence.
+    Item(usize),
+}
+
+/// RFC 9535 removal: locate on the JSON view, map located values back to tree positions by
+/// identity, delete in the tree from the last position backwards.
+fn remove_jsonpath(
+    obj: &mut Node,
+    query: &JpQuery,
+    ct: &str,
+    source: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let json = match obj.to_json() {
+        Ok(j) => j,
+        Err(e) => {
+            findings.push(Finding::error(
+                format!("CustomTransform {ct:?}: cannot evaluate {source:?}: {e}"),
+                None,
+            ));
+            return;
+        }
+    };
+    let mut index: std::collections::HashMap<usize, Vec<Step>> = std::collections::HashMap::new();
+    index_positions(&json, obj, &mut Vec::new(), &mut index, 0);
+    let located = catch_unwind(AssertUnwindSafe(|| js_path_process(query, &json)));
+    let refs = match located {
+        Ok(Ok(refs)) => refs,
+        Ok(Err(e)) => {
+            findings.push(Finding::error(
+                format!("CustomTransform {ct:?}: cannot evaluate {source:?}: {e}"),
+                None,
+            ));
+            return;
+        }
+        Err(_) => {
+            findings.push(Finding::error(
+                format!("CustomTransform {ct:?}: the JSONPath engine failed on {source:?}"),
+                None,
+            ));
+            return;
+        }
+    };
+    let mut targets: Vec<Vec<Step>> = Vec::new();
+    let mut unmapped = 0usize;
+    for r in refs {
+        let addr = r.val as *const Json as usize;
+        match index.get(&addr) {
+            Some(steps) if steps.is_empty() => {
+                findings.push(Finding::error(
+                    format!("CustomTransform {ct:?}: {source:?} identifies the whole object; not removed"),
+                    None,
+                ));
+            }
+            Some(steps) => targets.push(steps.clone()),
+            None => unmapped += 1,
+        }
+    }
+    if unmapped > 0 {
+        findings.push(alias_finding(ct, source, "", "a YAML alias or `<<` merge key"));
+    }
+    targets.sort();
+    targets.dedup();
+    for t in targets.iter().rev() {
+        delete_at(obj, t);
+    }
+}
+
+/// Records, for every JSON value that has its own place in the tree, the steps to it.
+/// Aliased content and keys that come from `<<` merges are not recorded.
+fn index_positions(
+    json: &Json,
+    node: &Node,
+    steps: &mut Vec<Step>,
+    index: &mut std::collections::HashMap<usize, Vec<Step>>,
+    depth: usize,
+) {
+    index.insert(json as *const Json as usize, steps.clone());
+    if depth > 1000 {
+        return;
+    }
+    match (&node.value, json) {
+        (Value::Mapping(pairs), Json::Object(map)) => {
+            for (k, v) in map {
+                let pos = pairs.iter().position(|p| {
+                    key_text(&p.key) == Some(k.as_str())
+                        && p.key.scalar_kind() != Some(ScalarKind::Merge)
+                });
+                if let Some(i) = pos {
+                    if let Some(p) = pairs.get(i) {
+                        steps.push(Step::Pair(i));
+                        index_positions(v, &p.value, steps, index, depth + 1);
+                        steps.pop();
+                    }
+                }
+            }
+        }
+        (Value::Sequence(items), Json::Array(arr)) => {
+            for (i, (item, v)) in items.iter().zip(arr.iter()).enumerate() {
+                steps.push(Step::Item(i));
+                index_positions(v, item, steps, index, depth + 1);
+                steps.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Deletes the node at `steps` (a mapping entry, with every duplicate of its key, or a list
+/// item). Does nothing if the position no longer exists.
+fn delete_at(root: &mut Node, steps: &[Step]) {
+    let Some((last, parents)) = steps.split_last() else {
+        return;
+    };
+    let mut node = root;
+    for s in parents {
+        let next = match (s, &mut node.value) {
+            (Step::Pair(i), Value::Mapping(pairs)) => pairs.get_mut(*i).map(|p| &mut p.value),
+            (Step::Item(i), Value::Sequence(items)) => items.get_mut(*i),
+            _ => None,
+        };
+        match next {
+            Some(n) => node = n,
+            None => return,
+        }
+    }
+    match (last, &mut node.value) {
+        (Step::Pair(i), Value::Mapping(pairs)) => {
+            let Some(key) = pairs.get(*i).and_then(|p| key_text(&p.key)).map(str::to_owned) else {
+                return;
+            };
+            // Later duplicates of the key (invisible in the JSON view) go too.
+            let mut j = pairs.len();
+            while j > *i {
+                j -= 1;
+                if pairs.get(j).and_then(|p| key_text(&p.key)) == Some(key.as_str()) {
+                    pairs.remove(j);
+                }
+            }
+        }
+        (Step::Item(i), Value::Sequence(items)) => {
+            if *i < items.len() {
+                items.remove(*i);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,145 @@
+//! tailor-strip: KubeStellar's WEC-independent transforms for the `tailor` KRM function.
+//!
+//! * [`strip_builtin`]: the transport controller's built-in cleaning of every object
+//!   (server-populated `metadata` fields, the last-applied annotation, `status`) and the
+//!   per-kind cleaning of `v1 Service` and `batch/v1 Job`.
+//! * [`parse_custom_transform`] / [`apply_custom_transforms`]: `control.kubestellar.io/v1alpha1`
+//!   `CustomTransform` removals, bound to objects by (group, plural resource) through a
+//!   [`ResourceMapper`].
+//! * [`parse_kubestellar_query`]: KubeStellar's JSONPath subset, with its error texts.
+//!
+//! Everything edits the `tailor_yaml` node tree in place, so comments, key order and scalar
+//! styles of whatever is not removed stay as they were. Nothing here panics on input data:
+//! wrong types become [`Finding`]s that name the field.
+
+mod builtin;
+mod custom;
+mod path;
+mod resources;
+mod tree;
+
+pub use builtin::{
+    strip_builtin, LAST_APPLIED_ANNOTATION, PRESERVE_ANNOTATION, PRESERVE_ANNOTATION_OLD,
+};
+pub use custom::{
+    apply_custom_transforms, duplicate_transform_warnings, parse_custom_transform,
+    parse_custom_transform_with, parse_remove_path, CustomTransform, PathSyntax, RemovePath,
+};
+pub use path::{decode_js_string_literal, parse_kubestellar_query, QueryError};
+pub use resources::ResourceMapper;
+
+use tailor_yaml::Node;
+
+/// How serious a finding is; maps onto KRM result severities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// One thing worth telling the user about an object or a configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub severity: Severity,
+    pub message: String,
+    /// The field the finding is about, in the `a.b[0].c` form KRM results use.
+    pub field_path: Option<String>,
+}
+
+impl Finding {
+    pub fn error(message: impl Into<String>, field_path: Option<String>) -> Finding {
+        Finding {
+            severity: Severity::Error,
+            message: message.into(),
+            field_path,
+        }
+    }
+
+    pub fn warning(message: impl Into<String>, field_path: Option<String>) -> Finding {
+        Finding {
+            severity: Severity::Warning,
+            message: message.into(),
+            field_path,
+        }
+    }
+
+    pub fn info(message: impl Into<String>, field_path: Option<String>) -> Finding {
+        Finding {
+            severity: Severity::Info,
+            message: message.into(),
+            field_path,
+        }
+    }
+}
+
+/// The `strip:` section of the `Tailor` config.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StripOptions {
+    /// Run the built-in removals and the Service/Job cleaning (default true).
+    pub builtin: bool,
+}
+
+impl Default for StripOptions {
+    fn default() -> Self {
+        StripOptions { builtin: true }
+    }
+}
+
+impl StripOptions {
+    /// Reads `{builtin: bool}`; a missing or null node gives the defaults. Unknown keys and
+    /// wrong types are errors naming `spec.strip.<field>`.
+    pub fn from_node(strip: Option<&Node>) -> Result<StripOptions, Vec<Finding>> {
+        let mut opts = StripOptions::default();
+        let Some(strip) = strip else {
+            return Ok(opts);
+        };
+        if strip.is_null() {
+            return Ok(opts);
+        }
+        let Some(pairs) = strip.pairs() else {
+            return Err(vec![Finding::error(
+                "strip must be a mapping such as {builtin: true}",
+                Some("spec.strip".into()),
+            )]);
+        };
+        let mut errors = Vec::new();
+        for p in pairs {
+            let key = p.key.as_scalar().unwrap_or("");
+            match key {
+                "builtin" => match tree::as_bool(&p.value) {
+                    Some(b) => opts.builtin = b,
+                    None => errors.push(Finding::error(
+                        "strip.builtin must be a boolean (true or false)",
+                        Some("spec.strip.builtin".into()),
+                    )),
+                },
+                other => errors.push(Finding::error(
+                    format!("unknown field {other:?} in strip (known: builtin)"),
+                    Some(format!("spec.strip.{other}")),
+                )),
+            }
+        }
+        if errors.is_empty() {
+            Ok(opts)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// The whole strip stage for one object, in KubeStellar's order: built-ins (when enabled),
+/// then the CustomTransforms bound to the object's resource.
+pub fn strip_object(
+    obj: &mut Node,
+    opts: StripOptions,
+    transforms: &[CustomTransform],
+    mapper: &ResourceMapper,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if opts.builtin {
+        findings.extend(strip_builtin(obj));
+    }
+    findings.extend(apply_custom_transforms(obj, transforms, mapper));
+    findings
+}

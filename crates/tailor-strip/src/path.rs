@@ -1,0 +1,529 @@
+//! KubeStellar's JSONPath subset (`pkg/jsonpath`, `ParseQuery`), reference §2.3.
+//!
+//! ```text
+//! query   := '$' segment*
+//! segment := '.' name | '[' dq-string ']'
+//! ```
+//! Bracket strings are JavaScript string literals (KubeStellar hands them to goja), decoded by
+//! [`decode_js_string_literal`]. Positions in error texts are byte offsets, as in Go.
+
+use std::fmt;
+
+/// A parse failure, with KubeStellar's exact text (see [`fmt::Display`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError(pub String);
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+fn is_name_first(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || c == '_'
+        || ('\u{80}'..='\u{D7FF}').contains(&c)
+        || ('\u{E000}'..='\u{10FFFF}').contains(&c)
+}
+
+fn is_name_char(c: char) -> bool {
+    is_name_first(c) || c.is_ascii_digit()
+}
+
+/// Parses a path in KubeStellar's grammar into its member names.
+///
+/// `$` alone gives an empty list (the caller reports "it identifies the whole object").
+pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
+    if src.is_empty() {
+        return Err(QueryError("EOF".into()));
+    }
+    let err = |pos: usize, msg: String| QueryError(format!("syntax error at {pos}: {msg}"));
+    let mut chars = src.char_indices().peekable();
+    match chars.next() {
+        Some((_, '$')) => {}
+        _ => {
+            return Err(err(0, "missing root identifier (dollar sign)".into()));
+        }
+    }
+    let end = src.len();
+    let mut members = Vec::new();
+    while let Some((pos, c)) = chars.next() {
+        match c {
+            '.' => {
+                let (npos, nc) = chars.peek().copied().unwrap_or((end, '\0'));
+                if !is_name_first(nc) {
+                    return Err(err(
+                        npos,
+                        format!("expected member-name-shorthand, got {}", go_quote_rune(nc)),
+                    ));
+                }
+                let mut stop = end;
+                while let Some(&(p, ch)) = chars.peek() {
+                    if !is_name_char(ch) {
+                        stop = p;
+                        break;
+                    }
+                    chars.next();
+                }
+                members.push(src.get(npos..stop).unwrap_or_default().to_string());
+            }
+            '[' => {
+                let (qpos, qc) = chars.peek().copied().unwrap_or((end, '\0'));
+                if qc != '"' {
+                    return Err(err(
+                        qpos,
+                        format!("expected open quote, got {}", go_quote_rune(qc)),
+                    ));
+                }
+                chars.next();
+                // Scan to the next unescaped quote; a backslash skips one rune.
+                let close_end = loop {
+                    match chars.next() {
+                        None => return Err(err(end, "missing close quote".into())),
+                        Some((_, '\\')) => {
+                            if chars.next().is_none() {
+                                return Err(err(end, "escape-EOF".into()));
+                            }
+                        }
+                        Some((p, '"')) => break p + 1,
+                        Some(_) => {}
+                    }
+                };
+                let raw = src.get(qpos..close_end).unwrap_or_default();
+                let name = decode_js_string_literal(raw).map_err(|msg| {
+                    QueryError(format!(
+                        "lexical error at {close_end} from goja: SyntaxError: lit: Line 1:1 {msg}"
+                    ))
+                })?;
+                let (bpos, bc) = chars.peek().copied().unwrap_or((end, '\0'));
+                if bc != ']' {
+                    return Err(err(
+                        bpos,
+                        format!("missing close bracket, got {}", go_quote_rune(bc)),
+                    ));
+                }
+                chars.next();
+                members.push(name);
+            }
+            other => {
+                return Err(err(
+                    pos,
+                    format!(
+                        "extra junk {} after last segment",
+                        go_quote_rune(other)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(members)
+}
+
+/// Decodes a double- or single-quoted JavaScript (ECMAScript, non-strict) string literal,
+/// quotes included, the way goja does: `\b \f \n \r \t \v \0`, `\xHH`, `\uHHHH`, `\u{H…}`,
+/// legacy octal, line continuations and identity escapes. Lone surrogates become U+FFFD.
+/// The error is goja's message.
+pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
+    let mut it = raw.chars();
+    let quote = match it.next() {
+        Some(q @ ('"' | '\'')) => q,
+        _ => return Err("Unexpected token ILLEGAL".into()),
+    };
+    let inner: Vec<char> = it.collect();
+    let Some((&last, body)) = inner.split_last() else {
+        return Err("String not terminated".into());
+    };
+    if last != quote {
+        return Err("String not terminated".into());
+    }
+    let mut units: Vec<u16> = Vec::with_capacity(body.len());
+    let push = |units: &mut Vec<u16>, c: char| {
+        let mut buf = [0u16; 2];
+        units.extend_from_slice(c.encode_utf16(&mut buf));
+    };
+    let rest_str = |i: usize| -> String { body.get(i..).unwrap_or_default().iter().collect() };
+    let mut i = 0;
+    while let Some(&c) = body.get(i) {
+        i += 1;
+        match c {
+            '\n' | '\r' => return Err("String not terminated".into()),
+            c if c == quote => return Err("Unexpected token ILLEGAL".into()),
+            '\\' => {
+                let Some(&e) = body.get(i) else {
+                    return Err("String not terminated".into());
+                };
+                i += 1;
+                match e {
+                    'b' => units.push(0x08),
+                    'f' => units.push(0x0c),
+                    'n' => units.push(0x0a),
+                    'r' => units.push(0x0d),
+                    't' => units.push(0x09),
+                    'v' => units.push(0x0b),
+                    '\r' => {
+                        if body.get(i) == Some(&'\n') {
+                            i += 1;
+                        }
+                    }
+                    '\n' | '\u{2028}' | '\u{2029}' => {}
+                    'x' => {
+                        let digits: String = body.get(i..i + 2).unwrap_or_default().iter().collect();
+                        if digits.chars().count() < 2 {
+                            return Err(format!(
+                                "invalid escape: \\x: len({}) != 2",
+                                go_quote_str(&rest_str(i))
+                            ));
+                        }
+                        let v = u32::from_str_radix(&digits, 16).map_err(|_| {
+                            format!("invalid escape: \\x: {}", go_quote_str(&digits))
+                        })?;
+                        if !digits.chars().all(|d| d.is_ascii_hexdigit()) {
+                            return Err(format!("invalid escape: \\x: {}", go_quote_str(&digits)));
+                        }
+                        i += 2;
+                        units.push(v as u16);
+                    }
+                    'u' if body.get(i) == Some(&'{') => {
+                        let start = i + 1;
+                        let mut j = start;
+                        let mut val: u32 = 0;
+                        loop {
+                            match body.get(j) {
+                                None => {
+                                    return Err(format!(
+                                        "unterminated \\u{{: {}",
+                                        go_quote_str(&rest_str(start))
+                                    ))
+                                }
+                                Some('}') => {
+                                    if j == start {
+                                        return Err("invalid escape: \\u".into());
+                                    }
+                                    break;
+                                }
+                                Some(&d) => {
+                                    let Some(v) = d.to_digit(16) else {
+                                        let s: String = body
+                                            .get(start..=j)
+                                            .unwrap_or_default()
+                                            .iter()
+                                            .collect();
+                                        return Err(format!(
+                                            "invalid escape: \\u: {}",
+                                            go_quote_str(&s)
+                                        ));
+                                    };
+                                    val = (val << 4) | v;
+                                    if val > 0x10FFFF {
+                                        let s: String = body
+                                            .get(start..=j)
+                                            .unwrap_or_default()
+                                            .iter()
+                                            .collect();
+                                        return Err(format!(
+                                            "undefined Unicode code-point: {}",
+                                            go_quote_str(&s)
+                                        ));
+                                    }
+                                    j += 1;
+                                }
+                            }
+                        }
+                        i = j + 1;
+                        match char::from_u32(val) {
+                            Some(ch) => push(&mut units, ch),
+                            // A surrogate code point: keep the unit (decoded as U+FFFD if lone).
+                            None => units.push(val as u16),
+                        }
+                    }
+                    'u' => {
+                        let digits: String = body.get(i..i + 4).unwrap_or_default().iter().collect();
+                        if digits.chars().count() < 4 {
+                            return Err(format!(
+                                "invalid escape: \\u: len({}) != 4",
+                                go_quote_str(&rest_str(i))
+                            ));
+                        }
+                        if !digits.chars().all(|d| d.is_ascii_hexdigit()) {
+                            return Err(format!("invalid escape: \\u: {}", go_quote_str(&digits)));
+                        }
+                        let v = u32::from_str_radix(&digits, 16)
+                            .map_err(|_| format!("invalid escape: \\u: {}", go_quote_str(&digits)))?;
+                        i += 4;
+                        units.push(v as u16);
+                    }
+                    '0' if !body.get(i).is_some_and(|d| ('0'..='7').contains(d)) => units.push(0),
+                    '0'..='7' => {
+                        let mut v = e as u32 - '0' as u32;
+                        for _ in 0..2 {
+                            match body.get(i) {
+                                Some(&d) if ('0'..='7').contains(&d) => {
+                                    v = (v << 3) | (d as u32 - '0' as u32);
+                                    i += 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        units.push(v as u16);
+                    }
+                    other => push(&mut units, other),
+                }
+            }
+            other => push(&mut units, other),
+        }
+    }
+    Ok(String::from_utf16_lossy(&units))
+}
+
+/// Go's `%q` of a rune (`strconv.QuoteRune`), for the characters that can reach an error.
+pub(crate) fn go_quote_rune(c: char) -> String {
+    let body = match c {
+        '\'' => "\\'".to_string(),
+        '"' => "\"".to_string(),
+        other => go_escape_char(other),
+    };
+    format!("'{body}'")
+}
+
+/// Go's `%q` of a string (`strconv.Quote`).
+pub(crate) fn go_quote_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\'' => out.push('\''),
+            other => out.push_str(&go_escape_char(other)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn go_escape_char(c: char) -> String {
+    match c {
+        '\\' => "\\\\".into(),
+        '\u{07}' => "\\a".into(),
+        '\u{08}' => "\\b".into(),
+        '\u{0c}' => "\\f".into(),
+        '\n' => "\\n".into(),
+        '\r' => "\\r".into(),
+        '\t' => "\\t".into(),
+        '\u{0b}' => "\\v".into(),
+        c if go_is_print(c) => c.to_string(),
+        c if (c as u32) < 0x80 => format!("\\x{:02x}", c as u32),
+        c if (c as u32) < 0x10000 => format!("\\u{:04x}", c as u32),
+        c => format!("\\U{:08x}", c as u32),
+    }
+}
+
+/// An approximation of Go's `unicode.IsPrint` (letters, marks, numbers, punctuation, symbols
+/// and the ASCII space): control, format, separator, private-use and noncharacter code points
+/// are not printable.
+fn go_is_print(c: char) -> bool {
+    let u = c as u32;
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    let format = matches!(u,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F
+        | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB);
+    let private = matches!(u, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
+    let nonchar = (u & 0xFFFE) == 0xFFFE || (0xFDD0..=0xFDEF).contains(&u);
+    !(format || private || nonchar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(src: &str) -> Vec<String> {
+        parse_kubestellar_query(src).unwrap()
+    }
+
+    fn err(src: &str) -> String {
+        parse_kubestellar_query(src).unwrap_err().0
+    }
+
+    // §4.1: KubeStellar's lexer_test.go cases.
+    #[test]
+    fn kubestellar_lexer_test_cases() {
+        assert_eq!(err(""), "EOF");
+        assert!(parse_kubestellar_query("'xyz").is_err());
+        assert_eq!(ok("$.xyz"), ["xyz"]);
+        assert_eq!(ok(r#"$["foo.bar/baz"]"#), ["foo.bar/baz"]);
+        assert_eq!(ok(r#"$["foo.bar/baz"].zork"#), ["foo.bar/baz", "zork"]);
+        assert_eq!(ok(r#"$.zot["foo.bar/baz"]"#), ["zot", "foo.bar/baz"]);
+        assert!(parse_kubestellar_query("$.").is_err());
+        assert!(parse_kubestellar_query("$[").is_err());
+        assert!(parse_kubestellar_query("$[]").is_err());
+    }
+
+    #[test]
+    fn dollar_alone_is_the_empty_query() {
+        assert_eq!(ok("$"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn empty_string_member_is_valid() {
+        assert_eq!(ok(r#"$[""]"#), [""]);
+    }
+
+    // §2.3 error texts, one per rule.
+    #[test]
+    fn error_empty_is_eof() {
+        assert_eq!(err(""), "EOF");
+    }
+
+    #[test]
+    fn error_missing_root() {
+        assert_eq!(
+            err("'xyz"),
+            "syntax error at 0: missing root identifier (dollar sign)"
+        );
+        assert_eq!(
+            err(".a"),
+            "syntax error at 0: missing root identifier (dollar sign)"
+        );
+    }
+
+    #[test]
+    fn error_expected_member_name() {
+        assert_eq!(
+            err("$."),
+            r"syntax error at 2: expected member-name-shorthand, got '\x00'"
+        );
+        assert_eq!(
+            err("$..a"),
+            "syntax error at 2: expected member-name-shorthand, got '.'"
+        );
+        assert_eq!(
+            err("$.1a"),
+            "syntax error at 2: expected member-name-shorthand, got '1'"
+        );
+    }
+
+    #[test]
+    fn error_expected_open_quote() {
+        assert_eq!(err("$["), r"syntax error at 2: expected open quote, got '\x00'");
+        assert_eq!(err("$[]"), "syntax error at 2: expected open quote, got ']'");
+        assert_eq!(err("$['a']"), r"syntax error at 2: expected open quote, got '\''");
+        assert_eq!(err("$.a[0]"), "syntax error at 4: expected open quote, got '0'");
+        assert_eq!(err("$.a[*]"), "syntax error at 4: expected open quote, got '*'");
+    }
+
+    #[test]
+    fn error_missing_close_quote_and_escape_eof() {
+        assert_eq!(err(r#"$["abc"#), "syntax error at 6: missing close quote");
+        assert_eq!(err(r#"$["ab\"#), "syntax error at 6: escape-EOF");
+        // An escaped quote does not close the string.
+        assert_eq!(err(r#"$["a\"]"#), "syntax error at 7: missing close quote");
+    }
+
+    #[test]
+    fn error_missing_close_bracket() {
+        assert_eq!(
+            err(r#"$["a" ]"#),
+            "syntax error at 5: missing close bracket, got ' '"
+        );
+        assert_eq!(
+            err(r#"$["a""#),
+            r"syntax error at 5: missing close bracket, got '\x00'"
+        );
+    }
+
+    #[test]
+    fn error_extra_junk() {
+        assert_eq!(
+            err("$.a-b"),
+            "syntax error at 3: extra junk '-' after last segment"
+        );
+        assert_eq!(
+            err("$.spec suspend"),
+            "syntax error at 6: extra junk ' ' after last segment"
+        );
+        assert_eq!(err("$x"), "syntax error at 1: extra junk 'x' after last segment");
+        assert_eq!(
+            err(r#"$["a"]x"#),
+            "syntax error at 6: extra junk 'x' after last segment"
+        );
+    }
+
+    #[test]
+    fn error_goja_rejects_raw_newline() {
+        assert_eq!(
+            err("$[\"a\nb\"]"),
+            "lexical error at 7 from goja: SyntaxError: lit: Line 1:1 String not terminated"
+        );
+    }
+
+    #[test]
+    fn error_goja_rejects_bad_hex_escape() {
+        let e = err(r#"$["\xZZ"]"#);
+        assert!(e.starts_with("lexical error at 8 from goja: SyntaxError: lit: Line 1:1 "), "{e}");
+    }
+
+    #[test]
+    fn names_take_non_ascii_and_digits() {
+        assert_eq!(ok("$.é1_x"), ["é1_x"]);
+        assert_eq!(ok("$._a.B9"), ["_a", "B9"]);
+    }
+
+    #[test]
+    fn positions_are_byte_offsets() {
+        // 'é' is two bytes, so '-' is at byte 4.
+        assert_eq!(err("$.é-"), "syntax error at 4: extra junk '-' after last segment");
+    }
+
+    #[test]
+    fn js_escapes() {
+        let d = |s: &str| decode_js_string_literal(s).unwrap();
+        assert_eq!(d(r#""a\nb""#), "a\nb");
+        assert_eq!(d(r#""\b\f\r\t\v\0""#), "\u{8}\u{c}\r\t\u{b}\0");
+        assert_eq!(d(r#""\"\'\\\/""#), "\"'\\/");
+        assert_eq!(d(r#""\x41\u0042\u{43}\u{1F600}""#), "ABC😀");
+        assert_eq!(d(r#""\101\7\08""#), "A\u{7}\u{0}8");
+        assert_eq!(d(r#""\q\8""#), "q8");
+        assert_eq!(d("\"a\\\nb\""), "ab");
+        assert_eq!(d("\"a\\\r\nb\""), "ab");
+        assert_eq!(d(r#""\uD83D\uDE00""#), "😀");
+        assert_eq!(d(r#""\uD800""#), "\u{FFFD}");
+        assert_eq!(d("\"a\u{2028}b\""), "a\u{2028}b");
+        assert_eq!(d("\"tab\there\""), "tab\there");
+    }
+
+    #[test]
+    fn js_escape_errors() {
+        assert!(decode_js_string_literal(r#""\x4""#).is_err());
+        assert!(decode_js_string_literal(r#""\u12""#).is_err());
+        assert!(decode_js_string_literal(r#""\u{}""#).is_err());
+        assert!(decode_js_string_literal(r#""\u{110000}""#).is_err());
+        assert!(decode_js_string_literal("\"a\rb\"").is_err());
+    }
+
+    #[test]
+    fn bracket_member_with_escapes() {
+        assert_eq!(
+            ok(r#"$.metadata.labels["test.kubestellar.io/delete-me"]"#),
+            ["metadata", "labels", "test.kubestellar.io/delete-me"]
+        );
+        assert_eq!(ok(r#"$["a\"b"]"#), ["a\"b"]);
+        assert_eq!(ok(r#"$["\u0041"]"#), ["A"]);
+    }
+
+    #[test]
+    fn go_quote_rune_matches_go() {
+        assert_eq!(go_quote_rune('\0'), r"'\x00'");
+        assert_eq!(go_quote_rune('\''), r"'\''");
+        assert_eq!(go_quote_rune('"'), "'\"'");
+        assert_eq!(go_quote_rune('\\'), r"'\\'");
+        assert_eq!(go_quote_rune('\n'), r"'\n'");
+        assert_eq!(go_quote_rune('é'), "'é'");
+        assert_eq!(go_quote_rune('\u{a0}'), r"'\u00a0'");
+        assert_eq!(go_quote_rune('\u{1b}'), r"'\x1b'");
+    }
+}

@@ -1,0 +1,214 @@
+//! Kind → plural resource mapping. KubeStellar gets the resource from API discovery; an
+//! offline function needs a table for the built-in API and the CRDs it is given.
+
+use std::collections::HashMap;
+
+use tailor_yaml::Node;
+
+use crate::tree::type_name;
+use crate::Finding;
+
+/// (group, kind, plural) for every kind served by a Kubernetes API server out of the box
+/// (v1.34, alpha and beta included, plus kinds of groups that were removed but still appear
+/// in old manifests: `extensions`, `policy` PodSecurityPolicy, `resource.k8s.io` v1alpha2).
+/// Subresource kinds (`Scale`, `Eviction`, `TokenRequest`, `Binding` of pods is a resource
+/// though) and List kinds are not resources of their own and are left out.
+const BUILTIN: &[(&str, &str, &str)] = &[
+    // core
+    ("", "Binding", "bindings"),
+    ("", "ComponentStatus", "componentstatuses"),
+    ("", "ConfigMap", "configmaps"),
+    ("", "Endpoints", "endpoints"),
+    ("", "Event", "events"),
+    ("", "LimitRange", "limitranges"),
+    ("", "Namespace", "namespaces"),
+    ("", "Node", "nodes"),
+    ("", "PersistentVolume", "persistentvolumes"),
+    ("", "PersistentVolumeClaim", "persistentvolumeclaims"),
+    ("", "Pod", "pods"),
+    ("", "PodTemplate", "podtemplates"),
+    ("", "ReplicationController", "replicationcontrollers"),
+    ("", "ResourceQuota", "resourcequotas"),
+    ("", "Secret", "secrets"),
+    ("", "Service", "services"),
+    ("", "ServiceAccount", "serviceaccounts"),
+    // admissionregistration.k8s.io
+    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration", "mutatingwebhookconfigurations"),
+    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations"),
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy", "validatingadmissionpolicies"),
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"),
+    ("admissionregistration.k8s.io", "MutatingAdmissionPolicy", "mutatingadmissionpolicies"),
+    ("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding", "mutatingadmissionpolicybindings"),
+    // apiextensions.k8s.io
+    ("apiextensions.k8s.io", "CustomResourceDefinition", "customresourcedefinitions"),
+    // apiregistration.k8s.io
+    ("apiregistration.k8s.io", "APIService", "apiservices"),
+    // apps
+    ("apps", "ControllerRevision", "controllerrevisions"),
+    ("apps", "DaemonSet", "daemonsets"),
+    ("apps", "Deployment", "deployments"),
+    ("apps", "ReplicaSet", "replicasets"),
+    ("apps", "StatefulSet", "statefulsets"),
+    // authentication.k8s.io
+    ("authentication.k8s.io", "SelfSubjectReview", "selfsubjectreviews"),
+    ("authentication.k8s.io", "TokenReview", "tokenreviews"),
+    // authorization.k8s.io
+    ("authorization.k8s.io", "LocalSubjectAccessReview", "localsubjectaccessreviews"),
+    ("authorization.k8s.io", "SelfSubjectAccessReview", "selfsubjectaccessreviews"),
+    ("authorization.k8s.io", "SelfSubjectRulesReview", "selfsubjectrulesreviews"),
+    ("authorization.k8s.io", "SubjectAccessReview", "subjectaccessreviews"),
+    // autoscaling
+    ("autoscaling", "HorizontalPodAutoscaler", "horizontalpodautoscalers"),
+    // batch
+    ("batch", "CronJob", "cronjobs"),
+    ("batch", "Job", "jobs"),
+    // certificates.k8s.io
+    ("certificates.k8s.io", "CertificateSigningRequest", "certificatesigningrequests"),
+    ("certificates.k8s.io", "ClusterTrustBundle", "clustertrustbundles"),
+    ("certificates.k8s.io", "PodCertificateRequest", "podcertificaterequests"),
+    // coordination.k8s.io
+    ("coordination.k8s.io", "Lease", "leases"),
+    ("coordination.k8s.io", "LeaseCandidate", "leasecandidates"),
+    // discovery.k8s.io
+    ("discovery.k8s.io", "EndpointSlice", "endpointslices"),
+    // events.k8s.io
+    ("events.k8s.io", "Event", "events"),
+    // extensions (removed in 1.16–1.22; still found in old manifests)
+    ("extensions", "DaemonSet", "daemonsets"),
+    ("extensions", "Deployment", "deployments"),
+    ("extensions", "Ingress", "ingresses"),
+    ("extensions", "NetworkPolicy", "networkpolicies"),
+    ("extensions", "PodSecurityPolicy", "podsecuritypolicies"),
+    ("extensions", "ReplicaSet", "replicasets"),
+    // flowcontrol.apiserver.k8s.io
+    ("flowcontrol.apiserver.k8s.io", "FlowSchema", "flowschemas"),
+    ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", "prioritylevelconfigurations"),
+    // internal.apiserver.k8s.io
+    ("internal.apiserver.k8s.io", "StorageVersion", "storageversions"),
+    // networking.k8s.io
+    ("networking.k8s.io", "IPAddress", "ipaddresses"),
+    ("networking.k8s.io", "Ingress", "ingresses"),
+    ("networking.k8s.io", "IngressClass", "ingressclasses"),
+    ("networking.k8s.io", "NetworkPolicy", "networkpolicies"),
+    ("networking.k8s.io", "ServiceCIDR", "servicecidrs"),
+    // node.k8s.io
+    ("node.k8s.io", "RuntimeClass", "runtimeclasses"),
+    // policy
+    ("policy", "PodDisruptionBudget", "poddisruptionbudgets"),
+    ("policy", "PodSecurityPolicy", "podsecuritypolicies"),
+    // rbac.authorization.k8s.io
+    ("rbac.authorization.k8s.io", "ClusterRole", "clusterroles"),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings"),
+    ("rbac.authorization.k8s.io", "Role", "roles"),
+    ("rbac.authorization.k8s.io", "RoleBinding", "rolebindings"),
+    // resource.k8s.io (DRA; v1beta*/v1 kinds, plus the v1alpha2 kinds of 1.26–1.30)
+    ("resource.k8s.io", "DeviceClass", "deviceclasses"),
+    ("resource.k8s.io", "DeviceTaintRule", "devicetaintrules"),
+    ("resource.k8s.io", "ResourceClaim", "resourceclaims"),
+    ("resource.k8s.io", "ResourceClaimTemplate", "resourceclaimtemplates"),
+    ("resource.k8s.io", "ResourceSlice", "resourceslices"),
+    ("resource.k8s.io", "PodSchedulingContext", "podschedulingcontexts"),
+    ("resource.k8s.io", "ResourceClass", "resourceclasses"),
+    ("resource.k8s.io", "ResourceClaimParameters", "resourceclaimparameters"),
+    ("resource.k8s.io", "ResourceClassParameters", "resourceclassparameters"),
+    // scheduling.k8s.io
+    ("scheduling.k8s.io", "PriorityClass", "priorityclasses"),
+    // storage.k8s.io
+    ("storage.k8s.io", "CSIDriver", "csidrivers"),
+    ("storage.k8s.io", "CSINode", "csinodes"),
+    ("storage.k8s.io", "CSIStorageCapacity", "csistoragecapacities"),
+    ("storage.k8s.io", "StorageClass", "storageclasses"),
+    ("storage.k8s.io", "VolumeAttachment", "volumeattachments"),
+    ("storage.k8s.io", "VolumeAttributesClass", "volumeattributesclasses"),
+    // storagemigration.k8s.io
+    ("storagemigration.k8s.io", "StorageVersionMigration", "storageversionmigrations"),
+];
+
+/// Maps (group, kind) to the plural resource name that CustomTransforms are keyed by.
+#[derive(Clone, Debug, Default)]
+pub struct ResourceMapper {
+    map: HashMap<(String, String), String>,
+}
+
+/// The group of an `apiVersion` (`""` for the core `v1`).
+fn group_of(api_version: &str) -> &str {
+    match api_version.rsplit_once('/') {
+        Some((group, _)) => group,
+        None => "",
+    }
+}
+
+impl ResourceMapper {
+    /// An empty mapper (no kinds known).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Every built-in Kubernetes kind.
+    pub fn builtin() -> Self {
+        let mut m = Self::new();
+        for (g, k, r) in BUILTIN {
+            m.add(g, k, r);
+        }
+        m
+    }
+
+    /// Adds or replaces one mapping.
+    pub fn add(&mut self, group: &str, kind: &str, plural: &str) {
+        self.map
+            .insert((group.to_string(), kind.to_string()), plural.to_string());
+    }
+
+    /// Adds the kind a `CustomResourceDefinition` object defines (`spec.group`,
+    /// `spec.names.kind`, `spec.names.plural`); it replaces a built-in entry for the same
+    /// (group, kind). Problems are returned as findings naming the field.
+    pub fn add_crd(&mut self, crd: &Node) -> Vec<Finding> {
+        let name = crd
+            .get_path(&["metadata", "name"])
+            .and_then(Node::as_str)
+            .unwrap_or("");
+        let mut findings = Vec::new();
+        let mut field = |path: &[&str], what: &str| -> Option<String> {
+            match crd.get_path(path) {
+                Some(v) => match v.as_str() {
+                    Some(s) if !s.is_empty() => Some(s.to_string()),
+                    _ => {
+                        findings.push(Finding::error(
+                            format!(
+                                "CustomResourceDefinition {name:?}: {what} must be a non-empty string, not {}",
+                                type_name(v)
+                            ),
+                            Some(path.join(".")),
+                        ));
+                        None
+                    }
+                },
+                None => {
+                    findings.push(Finding::error(
+                        format!("CustomResourceDefinition {name:?}: {what} is missing"),
+                        Some(path.join(".")),
+                    ));
+                    None
+                }
+            }
+        };
+        let group = field(&["spec", "group"], "spec.group");
+        let kind = field(&["spec", "names", "kind"], "spec.names.kind");
+        let plural = field(&["spec", "names", "plural"], "spec.names.plural");
+        if let (Some(g), Some(k), Some(p)) = (group, kind, plural) {
+            self.add(&g, &k, &p);
+        }
+        findings
+    }
+
+    /// (group, plural) for an object's `apiVersion` and `kind`; the version is ignored.
+    pub fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, String)> {
+        if api_version.is_empty() || kind.is_empty() {
+            return None;
+        }
+        let group = group_of(api_version);
+        self.map
+            .get(&(group.to_string(), kind.to_string()))
+            .map(|plural| (group.to_string(), plural.clone()))
+    }
+}
