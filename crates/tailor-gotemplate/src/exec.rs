@@ -40,6 +40,8 @@ pub(crate) struct State<'a, 'o> {
     opts: &'o ExecOptions,
     iterations: usize,
     generated: usize,
+    nesting: usize,
+    max_nesting: usize,
 }
 
 pub(crate) fn execute<'a>(
@@ -59,6 +61,8 @@ pub(crate) fn execute<'a>(
         opts,
         iterations: 0,
         generated: 0,
+        nesting: 0,
+        max_nesting: opts.max_depth.saturating_mul(4),
     };
     let Some(root) = t.trees.get(&t.name) else {
         return Err(s.err(format!(
@@ -196,6 +200,25 @@ impl<'a, 'o> State<'a, 'o> {
     }
 
     fn walk(&mut self, dot: &Val<'a>, node: &'a Node) -> R<Flow> {
+        if matches!(
+            node,
+            Node::If(_) | Node::With(_) | Node::Range(_) | Node::Template { .. }
+        ) {
+            self.nesting += 1;
+            if self.nesting > self.max_nesting {
+                return self.limit(format!(
+                    "exceeded maximum execution nesting ({})",
+                    self.max_nesting
+                ));
+            }
+            let r = self.walk_node(dot, node);
+            self.nesting -= 1;
+            return r;
+        }
+        self.walk_node(dot, node)
+    }
+
+    fn walk_node(&mut self, dot: &Val<'a>, node: &'a Node) -> R<Flow> {
         match node {
             Node::Action(pipe) => {
                 let val = self.eval_pipeline(dot, Some(pipe))?;
@@ -302,7 +325,7 @@ impl<'a, 'o> State<'a, 'o> {
             }
             Val::C(Conc::List(_) | Conc::Map(_) | Conc::StrMap(_)) | Val::Invalid => {}
             other => {
-                let shown = sprint1(other.clone().to_any().as_ref());
+                let shown = sprint1(other.clone().into_any().as_ref());
                 return self.errorf(format!(
                     "range can't iterate over {}",
                     String::from_utf8_lossy(&shown)
@@ -649,7 +672,7 @@ impl<'a, 'o> State<'a, 'o> {
         }
         match typ {
             None | Some(ParamType::Value) => Ok(value),
-            Some(ParamType::Any) => Ok(match value.to_any() {
+            Some(ParamType::Any) => Ok(match value.into_any() {
                 Some(c) => Val::C(c),
                 None => Val::Invalid,
             }),
@@ -729,7 +752,7 @@ impl<'a, 'o> State<'a, 'o> {
         if !v.is_valid() {
             return self.write(b"<no value>");
         }
-        let b = sprint1(v.clone().to_any().as_ref());
+        let b = sprint1(v.clone().into_any().as_ref());
         self.write(&b)
     }
 }

@@ -133,11 +133,7 @@ impl Printer {
         if self.f.sharp {
             match base {
                 2 => rev.extend_from_slice(b"b0"),
-                8 => {
-                    if rev.last() != Some(&b'0') {
-                        rev.push(b'0');
-                    }
-                }
+                8 if rev.last() != Some(&b'0') => rev.push(b'0'),
                 16 => {
                     rev.push(digits[16]);
                     rev.push(b'0');

@@ -49,7 +49,7 @@ fn str_val<'a>(b: Vec<u8>) -> Val<'a> {
 }
 
 fn any_args<'a>(argv: &[Val<'a>]) -> Vec<Option<Conc<'a>>> {
-    argv.iter().map(|v| v.clone().to_any()).collect()
+    argv.iter().map(|v| v.clone().into_any()).collect()
 }
 
 pub(crate) fn call_builtin<'a>(s: &mut State<'a, '_>, name: &str, argv: Vec<Val<'a>>) -> CR<'a> {
@@ -283,7 +283,7 @@ fn reflect_kind(v: &Val<'_>) -> u8 {
 }
 
 fn show(v: &Val<'_>, verb: &str) -> String {
-    let out = sprintf(verb.as_bytes(), &[v.clone().to_any()]);
+    let out = sprintf(verb.as_bytes(), &[v.clone().into_any()]);
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -296,9 +296,8 @@ fn eq(arg1: Val<'_>, arg2: &[Val<'_>]) -> Result<bool, CallError> {
     for arg in arg2 {
         let arg = arg.clone().indirect_interface();
         let k2 = basic_kind(&arg);
-        let truth;
-        if k1 != k2 {
-            truth = match (&arg1, &arg) {
+        let truth = if k1 != k2 {
+            match (&arg1, &arg) {
                 (Val::C(Conc::Int(a)), Val::C(Conc::Uint8(b))) => *a >= 0 && *a == i64::from(*b),
                 (Val::C(Conc::Uint8(a)), Val::C(Conc::Int(b))) => *b >= 0 && i64::from(*a) == *b,
                 _ => {
@@ -307,9 +306,9 @@ fn eq(arg1: Val<'_>, arg2: &[Val<'_>]) -> Result<bool, CallError> {
                     }
                     false
                 }
-            };
+            }
         } else {
-            truth = match (&arg1, &arg) {
+            match (&arg1, &arg) {
                 (Val::C(Conc::Bool(a)), Val::C(Conc::Bool(b))) => a == b,
                 (Val::C(Conc::Complex(a, b)), Val::C(Conc::Complex(c, d))) => a == c && b == d,
                 (Val::C(Conc::Float(a)), Val::C(Conc::Float(b))) => a == b,
@@ -338,8 +337,8 @@ fn eq(arg1: Val<'_>, arg2: &[Val<'_>]) -> Result<bool, CallError> {
                         ));
                     }
                 }
-            };
-        }
+            }
+        };
         if truth {
             return Ok(true);
         }
@@ -394,7 +393,7 @@ fn eval_args(argv: &[Val<'_>]) -> Vec<u8> {
     }
     let args: Vec<Option<Conc<'_>>> = argv
         .iter()
-        .map(|v| match v.clone().to_any() {
+        .map(|v| match v.clone().into_any() {
             None => Some(Conc::Str(Cow::Borrowed(b"<no value>"))),
             some => some,
         })

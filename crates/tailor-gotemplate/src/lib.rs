@@ -63,8 +63,10 @@ pub struct ExecOptions {
     pub max_output_bytes: usize,
     /// Maximum total number of `range` iterations in one execution.
     pub max_range_iterations: usize,
-    /// Maximum nesting of `{{template}}` calls (Go allows 100000; the
-    /// default here stays well inside a 2 MiB thread stack).
+    /// Maximum nesting of `{{template}}` calls (Go allows 100000). Nesting
+    /// of `if`/`with`/`range`/`template` together is capped at four times
+    /// this, so that the default fits a 2 MiB thread stack even in a debug
+    /// build; raise it only on a thread with a proportionally larger stack.
     pub max_depth: usize,
 }
 

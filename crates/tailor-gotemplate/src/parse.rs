@@ -661,11 +661,13 @@ fn new_var(pos: usize, ident: &str) -> Var {
 /// `float64(int64(f)) == f` as Go computes it on amd64, where out-of-range
 /// conversions produce values that never compare equal.
 fn float_is_int(f: f64) -> bool {
-    f.fract() == 0.0 && f >= -9.223_372_036_854_775_808e18 && f < 9.223_372_036_854_775_808e18
+    const TWO_63: f64 = 9_223_372_036_854_775_808u64 as f64;
+    f.fract() == 0.0 && (-TWO_63..TWO_63).contains(&f)
 }
 
 fn float_is_uint(f: f64) -> bool {
-    f.fract() == 0.0 && f > -1.0 && f < 1.844_674_407_370_955_2e19
+    const TWO_64: f64 = 2.0 * 9_223_372_036_854_775_808u64 as f64;
+    f.fract() == 0.0 && f > -1.0 && f < TWO_64
 }
 
 fn simplify_complex(n: &mut Number) {

@@ -339,7 +339,7 @@ fn underscore_ok(s: &str) -> bool {
     if b.len() >= 2 && b[0] == b'0' && matches!(b[1].to_ascii_lowercase(), b'b' | b'o' | b'x') {
         i = 2;
         saw = b'0';
-        hex = b[1].to_ascii_lowercase() == b'x';
+        hex = b[1].eq_ignore_ascii_case(&b'x');
     }
     while i < b.len() {
         let c = b[i];
@@ -368,11 +368,11 @@ pub(crate) fn parse_uint0(s: &str) -> Option<u64> {
         return None;
     }
     let (base, digits): (u32, &[u8]) = if b[0] == b'0' {
-        if b.len() >= 3 && b[1].to_ascii_lowercase() == b'x' {
+        if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'x') {
             (16, &b[2..])
-        } else if b.len() >= 3 && b[1].to_ascii_lowercase() == b'o' {
+        } else if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'o') {
             (8, &b[2..])
-        } else if b.len() >= 3 && b[1].to_ascii_lowercase() == b'b' {
+        } else if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'b') {
             (2, &b[2..])
         } else {
             (8, &b[1..])
@@ -795,7 +795,7 @@ mod tests {
         assert_eq!(f(123456.0, b'g', -1), "123456");
         assert_eq!(f(0.0001, b'g', -1), "0.0001");
         assert_eq!(f(0.00001, b'g', -1), "1e-05");
-        assert_eq!(f(3.14159, b'f', 2), "3.14");
+        assert_eq!(f(1.23456, b'f', 2), "1.23");
         assert_eq!(f(0.0, b'e', 6), "0.000000e+00");
         assert_eq!(f(1.0, b'g', 3), "1");
         assert_eq!(f(1.0, b'b', -1), "4503599627370496p-52");

@@ -155,7 +155,7 @@ impl<'a> Val<'a> {
 
     /// The value as an `interface{}` argument (what `v.Interface()` hands to
     /// fmt): `None` is nil.
-    pub(crate) fn to_any(self) -> Option<Conc<'a>> {
+    pub(crate) fn into_any(self) -> Option<Conc<'a>> {
         match self {
             Val::Invalid | Val::Iface(None) => None,
             Val::Iface(Some(c)) | Val::C(c) => Some(c),

@@ -2,7 +2,7 @@
 // records the output, the partial output on error, and the error text in
 // cases.json. Run it from the crate directory:
 //
-//	go run ./conformance/gen conformance/cases.txt conformance/cases.json
+//	go run conformance/gen/main.go conformance/cases.txt conformance/cases.json
 //
 // cases.txt format: each case starts with a line "=== NAME". Header lines
 // follow until a line "---":
