@@ -143,3 +143,47 @@ pub fn strip_object(
     findings.extend(apply_custom_transforms(obj, transforms, mapper));
     findings
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tailor_yaml::parse_stream;
+
+    fn node(src: &str) -> Node {
+        parse_stream(src).unwrap().remove(0).root
+    }
+
+    #[test]
+    fn strip_options_default_and_off() {
+        assert_eq!(StripOptions::from_node(None), Ok(StripOptions { builtin: true }));
+        assert_eq!(StripOptions::from_node(Some(&node("null"))), Ok(StripOptions { builtin: true }));
+        assert_eq!(
+            StripOptions::from_node(Some(&node("{builtin: false}"))),
+            Ok(StripOptions { builtin: false })
+        );
+        let e = StripOptions::from_node(Some(&node("{builtin: \"no\", x: 1}"))).unwrap_err();
+        let paths: Vec<_> = e.iter().filter_map(|f| f.field_path.clone()).collect();
+        assert_eq!(paths, ["spec.strip.builtin", "spec.strip.x"]);
+        assert!(StripOptions::from_node(Some(&node("[1]"))).is_err());
+    }
+
+    #[test]
+    fn builtin_off_still_runs_custom_transforms() {
+        let mut obj = node("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  uid: x\n  labels: {a: b}\nstatus: {}\n");
+        let t = parse_custom_transform(&node("apiGroup: ''\nresource: configmaps\nremove: [$.metadata.labels]\n"), "t").unwrap();
+        let f = strip_object(&mut obj, StripOptions { builtin: false }, &[t], &ResourceMapper::builtin());
+        assert!(f.is_empty());
+        let out = tailor_yaml::emit_node(&obj, tailor_yaml::EmitOptions::default());
+        assert_eq!(out, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  uid: x\nstatus: {}\n");
+    }
+
+    #[test]
+    fn custom_transforms_run_after_builtins() {
+        // A transform cannot un-preserve: the preserve check saw the annotation first.
+        let mut obj = node("apiVersion: v1\nkind: Service\nmetadata:\n  annotations:\n    control.kubestellar.io/preserve: nodeport\nspec:\n  ports:\n  - nodePort: 30001\n");
+        let t = parse_custom_transform(&node("apiGroup: ''\nresource: services\nremove: ['$.metadata.annotations[\"control.kubestellar.io/preserve\"]']\n"), "t").unwrap();
+        strip_object(&mut obj, StripOptions::default(), &[t], &ResourceMapper::builtin());
+        let out = tailor_yaml::emit_node(&obj, tailor_yaml::EmitOptions::default());
+        assert_eq!(out, "apiVersion: v1\nkind: Service\nmetadata:\n  annotations: {}\nspec:\n  ports:\n  - nodePort: 30001\n");
+    }
+}

@@ -212,3 +212,67 @@ impl ResourceMapper {
             .map(|plural| (group.to_string(), plural.clone()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tailor_yaml::parse_stream;
+
+    fn r(api_version: &str, kind: &str) -> Option<(String, String)> {
+        ResourceMapper::builtin().resource_for(api_version, kind)
+    }
+
+    fn pair(g: &str, p: &str) -> Option<(String, String)> {
+        Some((g.into(), p.into()))
+    }
+
+    #[test]
+    fn builtin_kinds_across_groups() {
+        assert_eq!(r("v1", "Service"), pair("", "services"));
+        assert_eq!(r("v1", "Endpoints"), pair("", "endpoints"));
+        assert_eq!(r("apps/v1", "Deployment"), pair("apps", "deployments"));
+        assert_eq!(r("batch/v1", "CronJob"), pair("batch", "cronjobs"));
+        assert_eq!(r("networking.k8s.io/v1", "NetworkPolicy"), pair("networking.k8s.io", "networkpolicies"));
+        assert_eq!(r("networking.k8s.io/v1", "IngressClass"), pair("networking.k8s.io", "ingressclasses"));
+        assert_eq!(r("policy/v1", "PodDisruptionBudget"), pair("policy", "poddisruptionbudgets"));
+        assert_eq!(r("autoscaling/v2", "HorizontalPodAutoscaler"), pair("autoscaling", "horizontalpodautoscalers"));
+        assert_eq!(r("storage.k8s.io/v1", "CSIStorageCapacity"), pair("storage.k8s.io", "csistoragecapacities"));
+        assert_eq!(r("scheduling.k8s.io/v1", "PriorityClass"), pair("scheduling.k8s.io", "priorityclasses"));
+        assert_eq!(r("flowcontrol.apiserver.k8s.io/v1", "FlowSchema"), pair("flowcontrol.apiserver.k8s.io", "flowschemas"));
+        assert_eq!(r("resource.k8s.io/v1beta1", "ResourceClaimTemplate"), pair("resource.k8s.io", "resourceclaimtemplates"));
+        assert_eq!(r("events.k8s.io/v1", "Event"), pair("events.k8s.io", "events"));
+        assert_eq!(r("apiextensions.k8s.io/v1", "CustomResourceDefinition"), pair("apiextensions.k8s.io", "customresourcedefinitions"));
+    }
+
+    #[test]
+    fn table_has_no_duplicates_and_plurals_are_lowercase() {
+        let mut seen = std::collections::HashSet::new();
+        for (g, k, p) in BUILTIN {
+            assert!(seen.insert((g, k)), "duplicate {g} {k}");
+            assert_eq!(p.to_lowercase(), *p);
+            assert!(p.ends_with('s'), "{p}");
+        }
+    }
+
+    #[test]
+    fn kind_and_group_must_match_exactly() {
+        assert_eq!(r("v1", "service"), None);
+        assert_eq!(r("apps/v1", "Service"), None);
+        assert_eq!(r("example.com/v1", "Widget"), None);
+        assert_eq!(r("", "Service"), None);
+        assert_eq!(r("v1", ""), None);
+    }
+
+    #[test]
+    fn crd_errors_name_the_field() {
+        let crd = parse_stream("kind: CustomResourceDefinition\nmetadata: {name: x}\nspec:\n  group: 5\n  names: {kind: W}\n")
+            .unwrap()
+            .remove(0)
+            .root;
+        let mut m = ResourceMapper::new();
+        let f = m.add_crd(&crd);
+        let paths: Vec<_> = f.iter().filter_map(|f| f.field_path.clone()).collect();
+        assert_eq!(paths, ["spec.group", "spec.names.plural"]);
+        assert_eq!(m.resource_for("example.com/v1", "W"), None);
+    }
+}
