@@ -48,7 +48,10 @@ pub fn strip_builtin(obj: &mut Node) -> Vec<Finding> {
     let mut findings = Vec::new();
     if !obj.is_mapping() {
         findings.push(Finding::warning(
-            format!("object is {}, not a mapping; nothing stripped", type_name(obj)),
+            format!(
+                "object is {}, not a mapping; nothing stripped",
+                type_name(obj)
+            ),
             None,
         ));
         return findings;
@@ -241,7 +244,10 @@ fn clean_job(obj: &mut Node, findings: &mut Vec<Finding>) {
         if !spec.is_mapping() {
             if !spec.is_null() {
                 findings.push(Finding::warning(
-                    format!("Job spec is {}, not a mapping; not cleaned", type_name(spec)),
+                    format!(
+                        "Job spec is {}, not a mapping; not cleaned",
+                        type_name(spec)
+                    ),
                     Some("spec".into()),
                 ));
             }
@@ -370,13 +376,22 @@ metadata:
 
     #[test]
     fn existing_empty_annotations_stay() {
-        assert_eq!(out("metadata:\n  annotations: {}\n"), "metadata:\n  annotations: {}\n");
+        assert_eq!(
+            out("metadata:\n  annotations: {}\n"),
+            "metadata:\n  annotations: {}\n"
+        );
     }
 
     #[test]
     fn null_annotations_are_removed() {
-        assert_eq!(out("metadata:\n  name: a\n  annotations: null\n"), "metadata:\n  name: a\n");
-        assert_eq!(out("metadata:\n  name: a\n  annotations:\n"), "metadata:\n  name: a\n");
+        assert_eq!(
+            out("metadata:\n  name: a\n  annotations: null\n"),
+            "metadata:\n  name: a\n"
+        );
+        assert_eq!(
+            out("metadata:\n  name: a\n  annotations:\n"),
+            "metadata:\n  name: a\n"
+        );
     }
 
     #[test]
@@ -405,7 +420,8 @@ metadata:
 
     #[test]
     fn annotation_key_match_is_exact() {
-        let src = "metadata:\n  annotations:\n    Kubectl.kubernetes.io/last-applied-configuration: x\n";
+        let src =
+            "metadata:\n  annotations:\n    Kubectl.kubernetes.io/last-applied-configuration: x\n";
         assert_eq!(out(src), src);
     }
 
@@ -450,9 +466,13 @@ metadata:
 
     #[test]
     fn cluster_ip_removed_unless_none() {
-        let o = out(&format!("{SVC}spec:\n  clusterIP: 10.0.0.1\n  type: ClusterIP\n"));
+        let o = out(&format!(
+            "{SVC}spec:\n  clusterIP: 10.0.0.1\n  type: ClusterIP\n"
+        ));
         assert_eq!(o, format!("{SVC}spec:\n  type: ClusterIP\n"));
-        let o = out(&format!("{SVC}spec:\n  clusterIP: \"\"\n  type: ClusterIP\n"));
+        let o = out(&format!(
+            "{SVC}spec:\n  clusterIP: \"\"\n  type: ClusterIP\n"
+        ));
         assert_eq!(o, format!("{SVC}spec:\n  type: ClusterIP\n"));
         let keep = format!("{SVC}spec:\n  clusterIP: None\n");
         assert_eq!(out(&keep), keep);
@@ -460,7 +480,9 @@ metadata:
 
     #[test]
     fn cluster_ip_none_is_case_sensitive() {
-        let o = out(&format!("{SVC}spec:\n  clusterIP: none\n  type: ClusterIP\n"));
+        let o = out(&format!(
+            "{SVC}spec:\n  clusterIP: none\n  type: ClusterIP\n"
+        ));
         assert_eq!(o, format!("{SVC}spec:\n  type: ClusterIP\n"));
     }
 
@@ -476,11 +498,15 @@ metadata:
 
     #[test]
     fn cluster_ips_keep_only_none_entries() {
-        let o = out(&format!("{SVC}spec:\n  clusterIPs:\n  - 10.0.0.1\n  - fd00::1\n  type: ClusterIP\n"));
+        let o = out(&format!(
+            "{SVC}spec:\n  clusterIPs:\n  - 10.0.0.1\n  - fd00::1\n  type: ClusterIP\n"
+        ));
         assert_eq!(o, format!("{SVC}spec:\n  type: ClusterIP\n"));
         let keep = format!("{SVC}spec:\n  clusterIP: None\n  clusterIPs:\n  - None\n");
         assert_eq!(out(&keep), keep);
-        let o = out(&format!("{SVC}spec:\n  clusterIPs: [None, 1.2.3.4, None]\n"));
+        let o = out(&format!(
+            "{SVC}spec:\n  clusterIPs: [None, 1.2.3.4, None]\n"
+        ));
         assert_eq!(o, format!("{SVC}spec:\n  clusterIPs: [None, None]\n"));
         let o = out(&format!("{SVC}spec:\n  clusterIPs: []\n  type: X\n"));
         assert_eq!(o, format!("{SVC}spec:\n  type: X\n"));
@@ -641,7 +667,10 @@ metadata:
 
     #[test]
     fn other_job_versions_and_kinds_untouched() {
-        for head in ["apiVersion: batch/v2\nkind: Job\n", "apiVersion: batch/v1\nkind: CronJob\n"] {
+        for head in [
+            "apiVersion: batch/v2\nkind: Job\n",
+            "apiVersion: batch/v1\nkind: CronJob\n",
+        ] {
             let src = format!("{head}spec:\n  suspend: true\n  selector: {{}}\n");
             assert_eq!(out(&src), src);
         }

@@ -40,7 +40,10 @@ pub enum PathSyntax {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RemovePath {
     /// A path in KubeStellar's grammar: member names from the root (never empty).
-    Members { source: String, members: Vec<String> },
+    Members {
+        source: String,
+        members: Vec<String>,
+    },
     /// An RFC 9535 JSONPath that KubeStellar's grammar does not accept.
     JsonPath { source: String, query: JpQuery },
 }
@@ -91,7 +94,10 @@ pub fn parse_remove_path(src: &str, syntax: PathSyntax) -> Result<RemovePath, St
 }
 
 /// [`parse_custom_transform_with`] with [`PathSyntax::Extended`].
-pub fn parse_custom_transform(obj_or_spec: &Node, name: &str) -> Result<CustomTransform, Vec<Finding>> {
+pub fn parse_custom_transform(
+    obj_or_spec: &Node,
+    name: &str,
+) -> Result<CustomTransform, Vec<Finding>> {
     parse_custom_transform_with(obj_or_spec, name, PathSyntax::Extended)
 }
 
@@ -106,8 +112,13 @@ pub fn parse_custom_transform_with(
 ) -> Result<CustomTransform, Vec<Finding>> {
     let mut name = name.to_string();
     let (spec, prefix) = match obj_or_spec.get("spec") {
-        Some(spec) if obj_or_spec.get("kind").is_some() || obj_or_spec.get("apiVersion").is_some() => {
-            if let Some(n) = obj_or_spec.get_path(&["metadata", "name"]).and_then(Node::as_str) {
+        Some(spec)
+            if obj_or_spec.get("kind").is_some() || obj_or_spec.get("apiVersion").is_some() =>
+        {
+            if let Some(n) = obj_or_spec
+                .get_path(&["metadata", "name"])
+                .and_then(Node::as_str)
+            {
                 name = n.to_string();
             }
             (spec, "spec")
@@ -136,7 +147,10 @@ pub fn parse_custom_transform_with(
                 Some(s) => s.to_string(),
                 None => {
                     errors.push(Finding::error(
-                        format!("{label}: {prefix}.{key} must be a string, not {}", type_name(v)),
+                        format!(
+                            "{label}: {prefix}.{key} must be a string, not {}",
+                            type_name(v)
+                        ),
                         field(key),
                     ));
                     String::new()
@@ -152,7 +166,10 @@ pub fn parse_custom_transform_with(
         Some(list) if list.is_null() => {}
         Some(list) => match list.items() {
             None => errors.push(Finding::error(
-                format!("{label}: {prefix}.remove must be a list of strings, not {}", type_name(list)),
+                format!(
+                    "{label}: {prefix}.remove must be a list of strings, not {}",
+                    type_name(list)
+                ),
                 field("remove"),
             )),
             Some(items) => {
@@ -190,7 +207,9 @@ pub fn parse_custom_transform_with(
             let k = p.key.as_scalar().unwrap_or("?");
             if !matches!(k, "apiGroup" | "resource" | "remove") {
                 errors.push(Finding::error(
-                    format!("{label}: unknown field {prefix}.{k} (known: apiGroup, resource, remove)"),
+                    format!(
+                        "{label}: unknown field {prefix}.{k} (known: apiGroup, resource, remove)"
+                    ),
                     Some(format!("{prefix}.{k}")),
                 ));
             }
@@ -286,9 +305,7 @@ fn apply_remove_path(obj: &mut Node, path: &RemovePath, ct: &str, findings: &mut
         RemovePath::Members { members, source } => {
             remove_members(obj, members, ct, source, findings)
         }
-        RemovePath::JsonPath { query, source } => {
-            remove_jsonpath(obj, query, ct, source, findings)
-        }
+        RemovePath::JsonPath { query, source } => remove_jsonpath(obj, query, ct, source, findings),
     }
 }
 
@@ -333,7 +350,12 @@ fn remove_members(
         return;
     }
     if node.remove(last).is_none() && has_merge_key(node) {
-        findings.push(alias_finding(ct, source, &path_key(&fp, last), "a `<<` merge key"));
+        findings.push(alias_finding(
+            ct,
+            source,
+            &path_key(&fp, last),
+            "a `<<` merge key",
+        ));
     }
 }
 
@@ -416,7 +438,12 @@ fn remove_jsonpath(
         }
     }
     if unmapped > 0 {
-        findings.push(alias_finding(ct, source, "", "a YAML alias or `<<` merge key"));
+        findings.push(alias_finding(
+            ct,
+            source,
+            "",
+            "a YAML alias or `<<` merge key",
+        ));
     }
     targets.sort();
     targets.dedup();
@@ -485,7 +512,11 @@ fn delete_at(root: &mut Node, steps: &[Step]) {
     }
     match (last, &mut node.value) {
         (Step::Pair(i), Value::Mapping(pairs)) => {
-            let Some(key) = pairs.get(*i).and_then(|p| key_text(&p.key)).map(str::to_owned) else {
+            let Some(key) = pairs
+                .get(*i)
+                .and_then(|p| key_text(&p.key))
+                .map(str::to_owned)
+            else {
                 return;
             };
             // Later duplicates of the key (invisible in the JSON view) go too.
@@ -549,23 +580,43 @@ mod tests {
             t.remove,
             vec![RemovePath::Members {
                 source: "$.metadata.labels[\"test.kubestellar.io/delete-me\"]".into(),
-                members: vec!["metadata".into(), "labels".into(), "test.kubestellar.io/delete-me".into()],
+                members: vec![
+                    "metadata".into(),
+                    "labels".into(),
+                    "test.kubestellar.io/delete-me".into()
+                ],
             }]
         );
     }
 
     #[test]
     fn parses_a_bare_spec_with_core_group_and_no_remove() {
-        let t = parse_custom_transform(&parse("apiGroup: \"\"\nresource: services\n"), "x").unwrap();
-        assert_eq!((t.name.as_str(), t.api_group.as_str(), t.remove.len()), ("x", "", 0));
+        let t =
+            parse_custom_transform(&parse("apiGroup: \"\"\nresource: services\n"), "x").unwrap();
+        assert_eq!(
+            (t.name.as_str(), t.api_group.as_str(), t.remove.len()),
+            ("x", "", 0)
+        );
     }
 
     #[test]
     fn spec_errors_name_the_field() {
-        let e = parse_custom_transform(&parse("resource: 1\nremove: x\nextra: 1\n"), "bad").unwrap_err();
+        let e = parse_custom_transform(&parse("resource: 1\nremove: x\nextra: 1\n"), "bad")
+            .unwrap_err();
         let paths: Vec<_> = e.iter().map(|f| f.field_path.clone().unwrap()).collect();
-        assert_eq!(paths, ["spec.apiGroup", "spec.resource", "spec.remove", "spec.extra"]);
-        assert!(e.iter().all(|f| f.severity == Severity::Error && f.message.starts_with("CustomTransform \"bad\": ")));
+        assert_eq!(
+            paths,
+            [
+                "spec.apiGroup",
+                "spec.resource",
+                "spec.remove",
+                "spec.extra"
+            ]
+        );
+        assert!(e
+            .iter()
+            .all(|f| f.severity == Severity::Error
+                && f.message.starts_with("CustomTransform \"bad\": ")));
         assert!(e[0].message.ends_with("spec.apiGroup is required"));
         assert!(parse_custom_transform(&parse("[1]\n"), "x").is_err());
     }
@@ -590,9 +641,25 @@ mod tests {
 
     #[test]
     fn strict_syntax_rejects_rfc_only_paths_extended_accepts_them() {
-        for p in ["$.a[0]", "$.a[*]", "$['a']", "$..a", "$.a[?@.b=='c']", "$.a[1:3]"] {
-            assert!(parse_remove_path(p, PathSyntax::KubeStellar).is_err(), "{p}");
-            assert!(matches!(parse_remove_path(p, PathSyntax::Extended), Ok(RemovePath::JsonPath { .. })), "{p}");
+        for p in [
+            "$.a[0]",
+            "$.a[*]",
+            "$['a']",
+            "$..a",
+            "$.a[?@.b=='c']",
+            "$.a[1:3]",
+        ] {
+            assert!(
+                parse_remove_path(p, PathSyntax::KubeStellar).is_err(),
+                "{p}"
+            );
+            assert!(
+                matches!(
+                    parse_remove_path(p, PathSyntax::Extended),
+                    Ok(RemovePath::JsonPath { .. })
+                ),
+                "{p}"
+            );
         }
         assert_eq!(
             parse_remove_path("$.a[0]", PathSyntax::KubeStellar).unwrap_err(),
@@ -603,7 +670,13 @@ mod tests {
     #[test]
     fn kubestellar_valid_paths_always_use_its_engine() {
         for p in ["$.a", "$[\"a\"].b", "$[\"\\q\"]", "$[\"\"]"] {
-            assert!(matches!(parse_remove_path(p, PathSyntax::Extended), Ok(RemovePath::Members { .. })), "{p}");
+            assert!(
+                matches!(
+                    parse_remove_path(p, PathSyntax::Extended),
+                    Ok(RemovePath::Members { .. })
+                ),
+                "{p}"
+            );
         }
     }
 
@@ -613,7 +686,10 @@ mod tests {
             parse_remove_path("$.a-b", PathSyntax::Extended).unwrap_err(),
             "syntax error at 3: extra junk '-' after last segment"
         );
-        assert_eq!(parse_remove_path("", PathSyntax::Extended).unwrap_err(), "EOF");
+        assert_eq!(
+            parse_remove_path("", PathSyntax::Extended).unwrap_err(),
+            "EOF"
+        );
         assert_eq!(
             parse_remove_path("$", PathSyntax::Extended).unwrap_err(),
             "it identifies the whole object"
@@ -627,17 +703,25 @@ mod tests {
     // §4.4: only ClusterRoles lose the delete-me label.
     #[test]
     fn kubestellar_controller_test_binding() {
-        let t = [ct("rbac.authorization.k8s.io", "clusterroles", &["$.metadata.labels[\"test.kubestellar.io/delete-me\"]"])];
+        let t = [ct(
+            "rbac.authorization.k8s.io",
+            "clusterroles",
+            &["$.metadata.labels[\"test.kubestellar.io/delete-me\"]"],
+        )];
         let (o, f) = apply(CR, &t);
         assert!(f.is_empty());
-        assert!(!o.contains("delete-me: you") && o.contains("dont-delete-me: thank"), "{o}");
+        assert!(
+            !o.contains("delete-me: you") && o.contains("dont-delete-me: thank"),
+            "{o}"
+        );
         for other in [
             "apiVersion: v1\nkind: ConfigMap\n",
             "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\n",
             "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n",
             "apiVersion: v1\nkind: Namespace\n",
         ] {
-            let src = format!("{other}metadata:\n  labels:\n    test.kubestellar.io/delete-me: you\n");
+            let src =
+                format!("{other}metadata:\n  labels:\n    test.kubestellar.io/delete-me: you\n");
             assert_eq!(apply(&src, &t).0, src);
         }
     }
@@ -645,15 +729,27 @@ mod tests {
     #[test]
     fn matching_is_exact_and_ignores_version() {
         let dep = "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata:\n  labels:\n    x: y\n";
-        assert_eq!(apply(dep, &[ct("apps", "deployments", &["$.metadata.labels.x"])]).0, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata:\n  labels: {}\n");
-        assert_eq!(apply(dep, &[ct("apps", "Deployments", &["$.metadata.labels.x"])]).0, dep);
-        assert_eq!(apply(dep, &[ct("", "deployments", &["$.metadata.labels.x"])]).0, dep);
+        assert_eq!(
+            apply(dep, &[ct("apps", "deployments", &["$.metadata.labels.x"])]).0,
+            "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata:\n  labels: {}\n"
+        );
+        assert_eq!(
+            apply(dep, &[ct("apps", "Deployments", &["$.metadata.labels.x"])]).0,
+            dep
+        );
+        assert_eq!(
+            apply(dep, &[ct("", "deployments", &["$.metadata.labels.x"])]).0,
+            dep
+        );
     }
 
     #[test]
     fn core_group_is_empty_string() {
         let svc = "apiVersion: v1\nkind: Service\nspec:\n  x: 1\n";
-        assert_eq!(apply(svc, &[ct("", "services", &["$.spec.x"])]).0, "apiVersion: v1\nkind: Service\nspec: {}\n");
+        assert_eq!(
+            apply(svc, &[ct("", "services", &["$.spec.x"])]).0,
+            "apiVersion: v1\nkind: Service\nspec: {}\n"
+        );
     }
 
     #[test]
@@ -673,17 +769,34 @@ mod tests {
         let mut m = ResourceMapper::builtin();
         let crd = parse("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n");
         assert!(m.add_crd(&crd).is_empty());
-        let mut n = parse("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  labels: {a: b}\n");
-        let f = apply_custom_transforms(&mut n, &[ct("example.com", "widgets", &["$.metadata.labels"])], &m);
+        let mut n = parse(
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  labels: {a: b}\n",
+        );
+        let f = apply_custom_transforms(
+            &mut n,
+            &[ct("example.com", "widgets", &["$.metadata.labels"])],
+            &m,
+        );
         assert!(f.is_empty());
-        assert_eq!(emit_node(&n, EmitOptions::default()), "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n");
+        assert_eq!(
+            emit_node(&n, EmitOptions::default()),
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"
+        );
     }
 
     #[test]
     fn several_transforms_all_apply_with_a_warning() {
-        let mut a = ct("rbac.authorization.k8s.io", "clusterroles", &["$.metadata.labels.l1"]);
+        let mut a = ct(
+            "rbac.authorization.k8s.io",
+            "clusterroles",
+            &["$.metadata.labels.l1"],
+        );
         a.name = "zeta".into();
-        let mut b = ct("rbac.authorization.k8s.io", "clusterroles", &["$.metadata.labels[\"test.kubestellar.io/delete-me\"]"]);
+        let mut b = ct(
+            "rbac.authorization.k8s.io",
+            "clusterroles",
+            &["$.metadata.labels[\"test.kubestellar.io/delete-me\"]"],
+        );
         b.name = "alpha".into();
         let (o, f) = apply(CR, &[a.clone(), b.clone()]);
         assert!(!o.contains("l1:") && !o.contains("delete-me: you"), "{o}");
@@ -699,14 +812,25 @@ mod tests {
 
     #[test]
     fn missing_paths_are_silent_no_ops() {
-        let (o, f) = apply(CR, &[ct("rbac.authorization.k8s.io", "clusterroles", &["$.spec.nothing.here", "$.metadata.labels.absent"])]);
+        let (o, f) = apply(
+            CR,
+            &[ct(
+                "rbac.authorization.k8s.io",
+                "clusterroles",
+                &["$.spec.nothing.here", "$.metadata.labels.absent"],
+            )],
+        );
         assert_eq!((o.as_str(), f.len()), (CR, 0));
     }
 
     #[test]
     fn paths_do_not_go_into_lists_or_scalars() {
         let src = "apiVersion: v1\nkind: Service\nspec:\n  ports:\n  - nodePort: 1\n  type: X\n";
-        let t = [ct("", "services", &["$.spec.ports.nodePort", "$.spec.type.x"])];
+        let t = [ct(
+            "",
+            "services",
+            &["$.spec.ports.nodePort", "$.spec.type.x"],
+        )];
         assert_eq!(apply(src, &t).0, src);
     }
 
@@ -722,16 +846,28 @@ mod tests {
     #[test]
     fn anything_can_be_removed_even_kind() {
         let src = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
-        assert_eq!(apply(src, &[ct("", "configmaps", &["$.metadata", "$.kind"])]).0, "apiVersion: v1\n");
+        assert_eq!(
+            apply(src, &[ct("", "configmaps", &["$.metadata", "$.kind"])]).0,
+            "apiVersion: v1\n"
+        );
     }
 
     #[test]
     fn eval_test_document() {
         // §4.2's document: removing what the queries select.
         let src = "apiVersion: v1\nkind: ConfigMap\nabc: 1\ndef: {x: yz, abc: true}\nghi: null\n";
-        assert_eq!(apply(src, &[ct("", "configmaps", &["$.abc"])]).0, "apiVersion: v1\nkind: ConfigMap\ndef: {x: yz, abc: true}\nghi: null\n");
-        assert_eq!(apply(src, &[ct("", "configmaps", &["$[\"def\"].abc"])]).0, "apiVersion: v1\nkind: ConfigMap\nabc: 1\ndef: {x: yz}\nghi: null\n");
-        assert_eq!(apply(src, &[ct("", "configmaps", &["$.def"])]).0, "apiVersion: v1\nkind: ConfigMap\nabc: 1\nghi: null\n");
+        assert_eq!(
+            apply(src, &[ct("", "configmaps", &["$.abc"])]).0,
+            "apiVersion: v1\nkind: ConfigMap\ndef: {x: yz, abc: true}\nghi: null\n"
+        );
+        assert_eq!(
+            apply(src, &[ct("", "configmaps", &["$[\"def\"].abc"])]).0,
+            "apiVersion: v1\nkind: ConfigMap\nabc: 1\ndef: {x: yz}\nghi: null\n"
+        );
+        assert_eq!(
+            apply(src, &[ct("", "configmaps", &["$.def"])]).0,
+            "apiVersion: v1\nkind: ConfigMap\nabc: 1\nghi: null\n"
+        );
         // A null intermediate stops silently.
         assert_eq!(apply(src, &[ct("", "configmaps", &["$.ghi.x"])]).0, src);
     }
@@ -739,8 +875,15 @@ mod tests {
     #[test]
     fn removing_expand_templates_annotation_is_possible() {
         let src = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    control.kubestellar.io/expand-templates: \"true\"\n";
-        let t = [ct("", "configmaps", &["$.metadata.annotations[\"control.kubestellar.io/expand-templates\"]"])];
-        assert_eq!(apply(src, &t).0, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations: {}\n");
+        let t = [ct(
+            "",
+            "configmaps",
+            &["$.metadata.annotations[\"control.kubestellar.io/expand-templates\"]"],
+        )];
+        assert_eq!(
+            apply(src, &t).0,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations: {}\n"
+        );
     }
 
     #[test]
@@ -780,14 +923,22 @@ spec:
     fn filter_removes_a_list_element() {
         let (o, f) = dep(&["$.spec.template.spec.containers[?@.name=='debug']"]);
         assert!(f.is_empty(), "{f:?}");
-        assert!(!o.contains("debug") && !o.contains("busybox") && o.contains("sidecar"), "{o}");
+        assert!(
+            !o.contains("debug") && !o.contains("busybox") && o.contains("sidecar"),
+            "{o}"
+        );
         assert!(o.contains("- name: app # main"), "{o}");
     }
 
     #[test]
     fn index_and_negative_index() {
         let (o, _) = dep(&["$.spec.template.spec.containers[0].env[1]"]);
-        assert!(!o.contains("DEBUG") && o.contains("{name: A, value: a}") && o.contains("{name: B, value: b}"), "{o}");
+        assert!(
+            !o.contains("DEBUG")
+                && o.contains("{name: A, value: a}")
+                && o.contains("{name: B, value: b}"),
+            "{o}"
+        );
         let (o, _) = dep(&["$.spec.template.spec.containers[-1]"]);
         assert!(!o.contains("sidecar") && o.contains("debug"), "{o}");
     }
@@ -802,9 +953,15 @@ spec:
     #[test]
     fn slices_delete_from_the_highest_index_down() {
         let (o, _) = dep(&["$.spec.template.spec.containers[1:3]"]);
-        assert!(!o.contains("debug") && !o.contains("sidecar") && o.contains("app:1"), "{o}");
+        assert!(
+            !o.contains("debug") && !o.contains("sidecar") && o.contains("app:1"),
+            "{o}"
+        );
         let (o, _) = dep(&["$.spec.template.spec.containers[0].env[::2]"]);
-        assert!(!o.contains("name: A") && !o.contains("name: B") && o.contains("DEBUG"), "{o}");
+        assert!(
+            !o.contains("name: A") && !o.contains("name: B") && o.contains("DEBUG"),
+            "{o}"
+        );
     }
 
     #[test]
@@ -812,7 +969,10 @@ spec:
         // `..name` selects names at every depth; parents and children together are fine.
         let (o, _) = dep(&["$..env"]);
         assert!(!o.contains("env:") && o.contains("envoy"), "{o}");
-        let (o, _) = dep(&["$.spec.template.spec.containers[0]", "$.spec.template.spec.containers[0].env[*]"]);
+        let (o, _) = dep(&[
+            "$.spec.template.spec.containers[0]",
+            "$.spec.template.spec.containers[0].env[*]",
+        ]);
         assert!(!o.contains("app:1") && o.contains("debug"), "{o}");
         let (o, _) = dep(&["$.spec..[?@.name=='DEBUG']"]);
         assert!(!o.contains("DEBUG") && o.contains("name: A"), "{o}");
@@ -821,12 +981,18 @@ spec:
     #[test]
     fn single_quoted_names_and_union() {
         let (o, _) = dep(&["$['spec']['template']['spec']['containers'][0,2]"]);
-        assert!(!o.contains("app:1") && !o.contains("sidecar") && o.contains("debug"), "{o}");
+        assert!(
+            !o.contains("app:1") && !o.contains("sidecar") && o.contains("debug"),
+            "{o}"
+        );
     }
 
     #[test]
     fn rfc_paths_that_match_nothing_are_silent() {
-        let (o, f) = dep(&["$.spec.template.spec.containers[?@.name=='nope']", "$.nothing[0]"]);
+        let (o, f) = dep(&[
+            "$.spec.template.spec.containers[?@.name=='nope']",
+            "$.nothing[0]",
+        ]);
         assert_eq!((o.as_str(), f.len()), (DEP, 0));
     }
 

@@ -155,8 +155,14 @@ mod tests {
 
     #[test]
     fn strip_options_default_and_off() {
-        assert_eq!(StripOptions::from_node(None), Ok(StripOptions { builtin: true }));
-        assert_eq!(StripOptions::from_node(Some(&node("null"))), Ok(StripOptions { builtin: true }));
+        assert_eq!(
+            StripOptions::from_node(None),
+            Ok(StripOptions { builtin: true })
+        );
+        assert_eq!(
+            StripOptions::from_node(Some(&node("null"))),
+            Ok(StripOptions { builtin: true })
+        );
         assert_eq!(
             StripOptions::from_node(Some(&node("{builtin: false}"))),
             Ok(StripOptions { builtin: false })
@@ -169,12 +175,26 @@ mod tests {
 
     #[test]
     fn builtin_off_still_runs_custom_transforms() {
-        let mut obj = node("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  uid: x\n  labels: {a: b}\nstatus: {}\n");
-        let t = parse_custom_transform(&node("apiGroup: ''\nresource: configmaps\nremove: [$.metadata.labels]\n"), "t").unwrap();
-        let f = strip_object(&mut obj, StripOptions { builtin: false }, &[t], &ResourceMapper::builtin());
+        let mut obj = node(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  uid: x\n  labels: {a: b}\nstatus: {}\n",
+        );
+        let t = parse_custom_transform(
+            &node("apiGroup: ''\nresource: configmaps\nremove: [$.metadata.labels]\n"),
+            "t",
+        )
+        .unwrap();
+        let f = strip_object(
+            &mut obj,
+            StripOptions { builtin: false },
+            &[t],
+            &ResourceMapper::builtin(),
+        );
         assert!(f.is_empty());
         let out = tailor_yaml::emit_node(&obj, tailor_yaml::EmitOptions::default());
-        assert_eq!(out, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  uid: x\nstatus: {}\n");
+        assert_eq!(
+            out,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  uid: x\nstatus: {}\n"
+        );
     }
 
     #[test]
@@ -182,7 +202,12 @@ mod tests {
         // A transform cannot un-preserve: the preserve check saw the annotation first.
         let mut obj = node("apiVersion: v1\nkind: Service\nmetadata:\n  annotations:\n    control.kubestellar.io/preserve: nodeport\nspec:\n  ports:\n  - nodePort: 30001\n");
         let t = parse_custom_transform(&node("apiGroup: ''\nresource: services\nremove: ['$.metadata.annotations[\"control.kubestellar.io/preserve\"]']\n"), "t").unwrap();
-        strip_object(&mut obj, StripOptions::default(), &[t], &ResourceMapper::builtin());
+        strip_object(
+            &mut obj,
+            StripOptions::default(),
+            &[t],
+            &ResourceMapper::builtin(),
+        );
         let out = tailor_yaml::emit_node(&obj, tailor_yaml::EmitOptions::default());
         assert_eq!(out, "apiVersion: v1\nkind: Service\nmetadata:\n  annotations: {}\nspec:\n  ports:\n  - nodePort: 30001\n");
     }

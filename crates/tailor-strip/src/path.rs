@@ -110,10 +110,7 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
             other => {
                 return Err(err(
                     pos,
-                    format!(
-                        "extra junk {} after last segment",
-                        go_quote_rune(other)
-                    ),
+                    format!("extra junk {} after last segment", go_quote_rune(other)),
                 ));
             }
         }
@@ -169,7 +166,8 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                     }
                     '\n' | '\u{2028}' | '\u{2029}' => {}
                     'x' => {
-                        let digits: String = body.get(i..i + 2).unwrap_or_default().iter().collect();
+                        let digits: String =
+                            body.get(i..i + 2).unwrap_or_default().iter().collect();
                         if digits.chars().count() < 2 {
                             return Err(format!(
                                 "invalid escape: \\x: len({}) != 2",
@@ -239,7 +237,8 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                         }
                     }
                     'u' => {
-                        let digits: String = body.get(i..i + 4).unwrap_or_default().iter().collect();
+                        let digits: String =
+                            body.get(i..i + 4).unwrap_or_default().iter().collect();
                         if digits.chars().count() < 4 {
                             return Err(format!(
                                 "invalid escape: \\u: len({}) != 4",
@@ -249,8 +248,9 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                         if !digits.chars().all(|d| d.is_ascii_hexdigit()) {
                             return Err(format!("invalid escape: \\u: {}", go_quote_str(&digits)));
                         }
-                        let v = u32::from_str_radix(&digits, 16)
-                            .map_err(|_| format!("invalid escape: \\u: {}", go_quote_str(&digits)))?;
+                        let v = u32::from_str_radix(&digits, 16).map_err(|_| {
+                            format!("invalid escape: \\u: {}", go_quote_str(&digits))
+                        })?;
                         i += 4;
                         units.push(v as u16);
                     }
@@ -409,11 +409,26 @@ mod tests {
 
     #[test]
     fn error_expected_open_quote() {
-        assert_eq!(err("$["), r"syntax error at 2: expected open quote, got '\x00'");
-        assert_eq!(err("$[]"), "syntax error at 2: expected open quote, got ']'");
-        assert_eq!(err("$['a']"), r"syntax error at 2: expected open quote, got '\''");
-        assert_eq!(err("$.a[0]"), "syntax error at 4: expected open quote, got '0'");
-        assert_eq!(err("$.a[*]"), "syntax error at 4: expected open quote, got '*'");
+        assert_eq!(
+            err("$["),
+            r"syntax error at 2: expected open quote, got '\x00'"
+        );
+        assert_eq!(
+            err("$[]"),
+            "syntax error at 2: expected open quote, got ']'"
+        );
+        assert_eq!(
+            err("$['a']"),
+            r"syntax error at 2: expected open quote, got '\''"
+        );
+        assert_eq!(
+            err("$.a[0]"),
+            "syntax error at 4: expected open quote, got '0'"
+        );
+        assert_eq!(
+            err("$.a[*]"),
+            "syntax error at 4: expected open quote, got '*'"
+        );
     }
 
     #[test]
@@ -446,7 +461,10 @@ mod tests {
             err("$.spec suspend"),
             "syntax error at 6: extra junk ' ' after last segment"
         );
-        assert_eq!(err("$x"), "syntax error at 1: extra junk 'x' after last segment");
+        assert_eq!(
+            err("$x"),
+            "syntax error at 1: extra junk 'x' after last segment"
+        );
         assert_eq!(
             err(r#"$["a"]x"#),
             "syntax error at 6: extra junk 'x' after last segment"
@@ -464,7 +482,10 @@ mod tests {
     #[test]
     fn error_goja_rejects_bad_hex_escape() {
         let e = err(r#"$["\xZZ"]"#);
-        assert!(e.starts_with("lexical error at 8 from goja: SyntaxError: lit: Line 1:1 "), "{e}");
+        assert!(
+            e.starts_with("lexical error at 8 from goja: SyntaxError: lit: Line 1:1 "),
+            "{e}"
+        );
     }
 
     #[test]
@@ -476,7 +497,10 @@ mod tests {
     #[test]
     fn positions_are_byte_offsets() {
         // 'é' is two bytes, so '-' is at byte 4.
-        assert_eq!(err("$.é-"), "syntax error at 4: extra junk '-' after last segment");
+        assert_eq!(
+            err("$.é-"),
+            "syntax error at 4: extra junk '-' after last segment"
+        );
     }
 
     #[test]

@@ -33,14 +33,42 @@ const BUILTIN: &[(&str, &str, &str)] = &[
     ("", "Service", "services"),
     ("", "ServiceAccount", "serviceaccounts"),
     // admissionregistration.k8s.io
-    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration", "mutatingwebhookconfigurations"),
-    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations"),
-    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy", "validatingadmissionpolicies"),
-    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"),
-    ("admissionregistration.k8s.io", "MutatingAdmissionPolicy", "mutatingadmissionpolicies"),
-    ("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding", "mutatingadmissionpolicybindings"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+        "mutatingwebhookconfigurations",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+        "validatingwebhookconfigurations",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicy",
+        "validatingadmissionpolicies",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicyBinding",
+        "validatingadmissionpolicybindings",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicy",
+        "mutatingadmissionpolicies",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicyBinding",
+        "mutatingadmissionpolicybindings",
+    ),
     // apiextensions.k8s.io
-    ("apiextensions.k8s.io", "CustomResourceDefinition", "customresourcedefinitions"),
+    (
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        "customresourcedefinitions",
+    ),
     // apiregistration.k8s.io
     ("apiregistration.k8s.io", "APIService", "apiservices"),
     // apps
@@ -50,22 +78,58 @@ const BUILTIN: &[(&str, &str, &str)] = &[
     ("apps", "ReplicaSet", "replicasets"),
     ("apps", "StatefulSet", "statefulsets"),
     // authentication.k8s.io
-    ("authentication.k8s.io", "SelfSubjectReview", "selfsubjectreviews"),
+    (
+        "authentication.k8s.io",
+        "SelfSubjectReview",
+        "selfsubjectreviews",
+    ),
     ("authentication.k8s.io", "TokenReview", "tokenreviews"),
     // authorization.k8s.io
-    ("authorization.k8s.io", "LocalSubjectAccessReview", "localsubjectaccessreviews"),
-    ("authorization.k8s.io", "SelfSubjectAccessReview", "selfsubjectaccessreviews"),
-    ("authorization.k8s.io", "SelfSubjectRulesReview", "selfsubjectrulesreviews"),
-    ("authorization.k8s.io", "SubjectAccessReview", "subjectaccessreviews"),
+    (
+        "authorization.k8s.io",
+        "LocalSubjectAccessReview",
+        "localsubjectaccessreviews",
+    ),
+    (
+        "authorization.k8s.io",
+        "SelfSubjectAccessReview",
+        "selfsubjectaccessreviews",
+    ),
+    (
+        "authorization.k8s.io",
+        "SelfSubjectRulesReview",
+        "selfsubjectrulesreviews",
+    ),
+    (
+        "authorization.k8s.io",
+        "SubjectAccessReview",
+        "subjectaccessreviews",
+    ),
     // autoscaling
-    ("autoscaling", "HorizontalPodAutoscaler", "horizontalpodautoscalers"),
+    (
+        "autoscaling",
+        "HorizontalPodAutoscaler",
+        "horizontalpodautoscalers",
+    ),
     // batch
     ("batch", "CronJob", "cronjobs"),
     ("batch", "Job", "jobs"),
     // certificates.k8s.io
-    ("certificates.k8s.io", "CertificateSigningRequest", "certificatesigningrequests"),
-    ("certificates.k8s.io", "ClusterTrustBundle", "clustertrustbundles"),
-    ("certificates.k8s.io", "PodCertificateRequest", "podcertificaterequests"),
+    (
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        "certificatesigningrequests",
+    ),
+    (
+        "certificates.k8s.io",
+        "ClusterTrustBundle",
+        "clustertrustbundles",
+    ),
+    (
+        "certificates.k8s.io",
+        "PodCertificateRequest",
+        "podcertificaterequests",
+    ),
     // coordination.k8s.io
     ("coordination.k8s.io", "Lease", "leases"),
     ("coordination.k8s.io", "LeaseCandidate", "leasecandidates"),
@@ -82,9 +146,17 @@ const BUILTIN: &[(&str, &str, &str)] = &[
     ("extensions", "ReplicaSet", "replicasets"),
     // flowcontrol.apiserver.k8s.io
     ("flowcontrol.apiserver.k8s.io", "FlowSchema", "flowschemas"),
-    ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", "prioritylevelconfigurations"),
+    (
+        "flowcontrol.apiserver.k8s.io",
+        "PriorityLevelConfiguration",
+        "prioritylevelconfigurations",
+    ),
     // internal.apiserver.k8s.io
-    ("internal.apiserver.k8s.io", "StorageVersion", "storageversions"),
+    (
+        "internal.apiserver.k8s.io",
+        "StorageVersion",
+        "storageversions",
+    ),
     // networking.k8s.io
     ("networking.k8s.io", "IPAddress", "ipaddresses"),
     ("networking.k8s.io", "Ingress", "ingresses"),
@@ -98,30 +170,62 @@ const BUILTIN: &[(&str, &str, &str)] = &[
     ("policy", "PodSecurityPolicy", "podsecuritypolicies"),
     // rbac.authorization.k8s.io
     ("rbac.authorization.k8s.io", "ClusterRole", "clusterroles"),
-    ("rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings"),
+    (
+        "rbac.authorization.k8s.io",
+        "ClusterRoleBinding",
+        "clusterrolebindings",
+    ),
     ("rbac.authorization.k8s.io", "Role", "roles"),
     ("rbac.authorization.k8s.io", "RoleBinding", "rolebindings"),
     // resource.k8s.io (DRA; v1beta*/v1 kinds, plus the v1alpha2 kinds of 1.26–1.30)
     ("resource.k8s.io", "DeviceClass", "deviceclasses"),
     ("resource.k8s.io", "DeviceTaintRule", "devicetaintrules"),
     ("resource.k8s.io", "ResourceClaim", "resourceclaims"),
-    ("resource.k8s.io", "ResourceClaimTemplate", "resourceclaimtemplates"),
+    (
+        "resource.k8s.io",
+        "ResourceClaimTemplate",
+        "resourceclaimtemplates",
+    ),
     ("resource.k8s.io", "ResourceSlice", "resourceslices"),
-    ("resource.k8s.io", "PodSchedulingContext", "podschedulingcontexts"),
+    (
+        "resource.k8s.io",
+        "PodSchedulingContext",
+        "podschedulingcontexts",
+    ),
     ("resource.k8s.io", "ResourceClass", "resourceclasses"),
-    ("resource.k8s.io", "ResourceClaimParameters", "resourceclaimparameters"),
-    ("resource.k8s.io", "ResourceClassParameters", "resourceclassparameters"),
+    (
+        "resource.k8s.io",
+        "ResourceClaimParameters",
+        "resourceclaimparameters",
+    ),
+    (
+        "resource.k8s.io",
+        "ResourceClassParameters",
+        "resourceclassparameters",
+    ),
     // scheduling.k8s.io
     ("scheduling.k8s.io", "PriorityClass", "priorityclasses"),
     // storage.k8s.io
     ("storage.k8s.io", "CSIDriver", "csidrivers"),
     ("storage.k8s.io", "CSINode", "csinodes"),
-    ("storage.k8s.io", "CSIStorageCapacity", "csistoragecapacities"),
+    (
+        "storage.k8s.io",
+        "CSIStorageCapacity",
+        "csistoragecapacities",
+    ),
     ("storage.k8s.io", "StorageClass", "storageclasses"),
     ("storage.k8s.io", "VolumeAttachment", "volumeattachments"),
-    ("storage.k8s.io", "VolumeAttributesClass", "volumeattributesclasses"),
+    (
+        "storage.k8s.io",
+        "VolumeAttributesClass",
+        "volumeattributesclasses",
+    ),
     // storagemigration.k8s.io
-    ("storagemigration.k8s.io", "StorageVersionMigration", "storageversionmigrations"),
+    (
+        "storagemigration.k8s.io",
+        "StorageVersionMigration",
+        "storageversionmigrations",
+    ),
 ];
 
 /// Maps (group, kind) to the plural resource name that CustomTransforms are keyed by.
@@ -232,16 +336,46 @@ mod tests {
         assert_eq!(r("v1", "Endpoints"), pair("", "endpoints"));
         assert_eq!(r("apps/v1", "Deployment"), pair("apps", "deployments"));
         assert_eq!(r("batch/v1", "CronJob"), pair("batch", "cronjobs"));
-        assert_eq!(r("networking.k8s.io/v1", "NetworkPolicy"), pair("networking.k8s.io", "networkpolicies"));
-        assert_eq!(r("networking.k8s.io/v1", "IngressClass"), pair("networking.k8s.io", "ingressclasses"));
-        assert_eq!(r("policy/v1", "PodDisruptionBudget"), pair("policy", "poddisruptionbudgets"));
-        assert_eq!(r("autoscaling/v2", "HorizontalPodAutoscaler"), pair("autoscaling", "horizontalpodautoscalers"));
-        assert_eq!(r("storage.k8s.io/v1", "CSIStorageCapacity"), pair("storage.k8s.io", "csistoragecapacities"));
-        assert_eq!(r("scheduling.k8s.io/v1", "PriorityClass"), pair("scheduling.k8s.io", "priorityclasses"));
-        assert_eq!(r("flowcontrol.apiserver.k8s.io/v1", "FlowSchema"), pair("flowcontrol.apiserver.k8s.io", "flowschemas"));
-        assert_eq!(r("resource.k8s.io/v1beta1", "ResourceClaimTemplate"), pair("resource.k8s.io", "resourceclaimtemplates"));
-        assert_eq!(r("events.k8s.io/v1", "Event"), pair("events.k8s.io", "events"));
-        assert_eq!(r("apiextensions.k8s.io/v1", "CustomResourceDefinition"), pair("apiextensions.k8s.io", "customresourcedefinitions"));
+        assert_eq!(
+            r("networking.k8s.io/v1", "NetworkPolicy"),
+            pair("networking.k8s.io", "networkpolicies")
+        );
+        assert_eq!(
+            r("networking.k8s.io/v1", "IngressClass"),
+            pair("networking.k8s.io", "ingressclasses")
+        );
+        assert_eq!(
+            r("policy/v1", "PodDisruptionBudget"),
+            pair("policy", "poddisruptionbudgets")
+        );
+        assert_eq!(
+            r("autoscaling/v2", "HorizontalPodAutoscaler"),
+            pair("autoscaling", "horizontalpodautoscalers")
+        );
+        assert_eq!(
+            r("storage.k8s.io/v1", "CSIStorageCapacity"),
+            pair("storage.k8s.io", "csistoragecapacities")
+        );
+        assert_eq!(
+            r("scheduling.k8s.io/v1", "PriorityClass"),
+            pair("scheduling.k8s.io", "priorityclasses")
+        );
+        assert_eq!(
+            r("flowcontrol.apiserver.k8s.io/v1", "FlowSchema"),
+            pair("flowcontrol.apiserver.k8s.io", "flowschemas")
+        );
+        assert_eq!(
+            r("resource.k8s.io/v1beta1", "ResourceClaimTemplate"),
+            pair("resource.k8s.io", "resourceclaimtemplates")
+        );
+        assert_eq!(
+            r("events.k8s.io/v1", "Event"),
+            pair("events.k8s.io", "events")
+        );
+        assert_eq!(
+            r("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+            pair("apiextensions.k8s.io", "customresourcedefinitions")
+        );
     }
 
     #[test]
