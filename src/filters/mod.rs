@@ -1,6 +1,8 @@
 //! The pipeline stages, one module each, run in DESIGN.md's order. Every stage leaves the
 //! Kptfile and local-config objects alone.
 
+pub mod strip;
+
 use tailor_cluster::Cluster;
 use tailor_yaml::Node;
 
@@ -13,6 +15,26 @@ pub struct StageContext<'a> {
     pub results: &'a mut Vec<KrmResult>,
 }
 
+/// Runs the stages this build has, in DESIGN.md's order.
 pub fn run_all(pipeline: &Pipeline, items: &mut Vec<Resource>, ctx: &mut StageContext<'_>) {
-    let _ = (pipeline, items, ctx);
+    strip::run(pipeline, items, ctx);
+    // Stages whose engines exist as crates but are not wired into the pipeline yet: asking
+    // for them is an error, never a silent no-op.
+    if pipeline.replacements.is_some() {
+        ctx.results.push(
+            KrmResult::error("replacements are not in this build of tailor yet")
+                .at_field("replacements"),
+        );
+    }
+    if pipeline.templates {
+        for item in items.iter() {
+            if item.annotation("control.kubestellar.io/expand-templates") == Some("true") {
+                ctx.results.push(
+                    KrmResult::error("template expansion is not in this build of tailor yet")
+                        .about(item)
+                        .at_field("metadata.annotations.control.kubestellar.io/expand-templates"),
+                );
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use tailor_yaml::{parse_stream_with, Document, Node, ParseOptions, Value};
+use tailor_yaml::{parse_stream_with, Document, Node, ParseOptions, Style, Value};
 
 use super::resource::{Origin, Resource};
 use super::results::KrmResult;
@@ -136,8 +136,37 @@ fn push_object(
         }
         return Ok(());
     }
+    if node.style == Style::Flow {
+        // JSON or flow-style input: the output is block YAML, as kpt expects of a function.
+        let mut node = node;
+        unflow(&mut node, false);
+        out.push(Resource::new(node, Origin::None));
+        return Ok(());
+    }
     out.push(Resource::new(node, origin));
     Ok(())
+}
+
+/// Turns flow collections into block ones; JSON's quoted keys become plain where that reads
+/// back the same.
+fn unflow(node: &mut Node, is_key: bool) {
+    match &mut node.value {
+        Value::Mapping(pairs) => {
+            node.style = Style::Block;
+            for p in pairs {
+                unflow(&mut p.key, true);
+                unflow(&mut p.value, false);
+            }
+        }
+        Value::Sequence(items) => {
+            node.style = Style::Block;
+            for i in items {
+                unflow(i, false);
+            }
+        }
+        Value::Scalar(_) if is_key && node.style == Style::DoubleQuoted => node.style = Style::Any,
+        _ => {}
+    }
 }
 
 pub fn describe(n: &Node) -> String {

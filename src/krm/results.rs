@@ -101,7 +101,10 @@ impl KrmResult {
             s.push(' ');
             s.push_str(f);
         }
-        s.push_str(": ");
+        if self.resource_ref.is_some() || self.field_path.is_some() {
+            s.push(':');
+        }
+        s.push(' ');
         s.push_str(&self.message);
         s
     }

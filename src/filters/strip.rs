@@ -1,0 +1,95 @@
+//! Strip stage: KubeStellar's WEC-independent removals and CustomTransforms
+//! (`tailor-strip` does the work; this adapts it to resources and results).
+
+use tailor_strip::{
+    duplicate_transform_warnings, parse_custom_transform, strip_object, Finding, ResourceMapper,
+    Severity as StripSeverity, StripOptions,
+};
+
+use super::StageContext;
+use crate::config::Pipeline;
+use crate::krm::{KrmResult, Resource, Severity};
+
+pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'_>) {
+    let mut transforms = Vec::new();
+    for (i, t) in ctx.custom_transforms.iter().enumerate() {
+        match parse_custom_transform(t, &format!("customTransforms[{i}]")) {
+            Ok(t) => transforms.push(t),
+            Err(findings) => ctx
+                .results
+                .extend(findings.into_iter().map(|f| to_result(f, None))),
+        }
+    }
+    if !pipeline.strip_builtin && transforms.is_empty() {
+        return;
+    }
+    ctx.results.extend(
+        duplicate_transform_warnings(&transforms)
+            .into_iter()
+            .map(|f| to_result(f, None)),
+    );
+    let mut mapper = ResourceMapper::builtin();
+    for item in items.iter() {
+        if item.kind() == "CustomResourceDefinition" {
+            for f in mapper.add_crd(item.node()) {
+                ctx.results.push(to_result(f, Some(item)));
+            }
+        }
+    }
+    let opts = StripOptions {
+        builtin: pipeline.strip_builtin,
+    };
+    for item in items.iter_mut() {
+        if item.is_meta_or_local() {
+            continue;
+        }
+        if transforms.is_empty() && !has_builtin_work(item) {
+            continue;
+        }
+        let findings = strip_object(item.node_mut(), opts, &transforms, &mapper);
+        for f in findings {
+            ctx.results.push(to_result(f, Some(item)));
+        }
+    }
+}
+
+/// Whether the built-in removals would touch the object, so untouched objects keep being
+/// copied verbatim.
+fn has_builtin_work(item: &Resource) -> bool {
+    const META: [&str; 8] = [
+        "managedFields",
+        "finalizers",
+        "generation",
+        "ownerReferences",
+        "selfLink",
+        "resourceVersion",
+        "uid",
+        "generateName",
+    ];
+    let node = item.node();
+    node.contains_key("status")
+        || node
+            .get("metadata")
+            .is_some_and(|m| META.iter().any(|k| m.contains_key(k)))
+        || item
+            .annotation("kubectl.kubernetes.io/last-applied-configuration")
+            .is_some()
+        || (item.kind() == "Service" && item.api_version() == "v1")
+        || (item.kind() == "Job" && item.api_version() == "batch/v1")
+}
+
+fn to_result(f: Finding, about: Option<&Resource>) -> KrmResult {
+    let sev = match f.severity {
+        StripSeverity::Error => Severity::Error,
+        StripSeverity::Warning => Severity::Warning,
+        StripSeverity::Info => Severity::Info,
+    };
+    let mut r = KrmResult::new(sev, f.message);
+    if let Some(res) = about {
+        r = r.about(res);
+    }
+    if let Some(p) = f.field_path {
+        r = r.at_field(p);
+    }
+    r
+}

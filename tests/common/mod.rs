@@ -1,0 +1,120 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub fn tailor_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_tailor")
+}
+
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+pub fn run_tailor(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(tailor_bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tailor");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared` beside the repo, when present (CI and developer machines have it).
+pub fn shared_dir() -> Option<PathBuf> {
+    let p = repo_root().join("..").join("shared");
+    p.join("DESIGN.md").exists().then_some(p)
+}
+
+/// Finds a tool on PATH or in the repo's tool directory; prints a loud SKIP when absent.
+pub fn tool(name: &str) -> Option<PathBuf> {
+    let local = repo_root().join("target-tools").join("bin").join(name);
+    if local.exists() {
+        return Some(local);
+    }
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        eprintln!(
+            "\n!!! SKIPPED: `{name}` not found (install it with scripts/install-tools.sh) !!!\n"
+        );
+    }
+    found
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let dest = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).expect("copy");
+            let mut perms = std::fs::metadata(&dest).expect("meta").permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(&dest, perms).expect("chmod");
+        }
+    }
+}
+
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "tailor-test-{tag}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    ));
+    std::fs::create_dir_all(&d).expect("mkdir temp");
+    d
+}
+
+/// Every file under `dir`, relative path → bytes.
+pub fn read_tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    fn walk(root: &Path, d: &Path, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(d).expect("read_dir") {
+            let e = e.expect("entry");
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(root)
+                    .expect("prefix")
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&p).expect("read"));
+            }
+        }
+    }
+    walk(dir, dir, &mut out);
+    out
+}
