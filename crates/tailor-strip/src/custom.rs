@@ -528,10 +528,8 @@ fn delete_at(root: &mut Node, steps: &[Step]) {
                 }
             }
         }
-        (Step::Item(i), Value::Sequence(items)) => {
-            if *i < items.len() {
-                items.remove(*i);
-            }
+        (Step::Item(i), Value::Sequence(items)) if *i < items.len() => {
+            items.remove(*i);
         }
         _ => {}
     }
