@@ -23,7 +23,7 @@ use tailor_yaml::{Node, ScalarKind, Value};
 
 use crate::path::parse_kubestellar_query;
 use crate::resources::ResourceMapper;
-use crate::tree::{has_merge_key, key_text, path_key, type_name};
+use crate::tree::{key_text, merge_may_provide, path_key, type_name};
 use crate::Finding;
 
 /// Which path languages `remove` entries may use.
@@ -330,7 +330,7 @@ fn remove_members(
         if !node.is_mapping() {
             return;
         }
-        let has_merge = has_merge_key(node);
+        let has_merge = merge_may_provide(node, name);
         fp = path_key(&fp, name);
         match node.get_mut(name) {
             Some(next) => node = next,
@@ -349,7 +349,7 @@ fn remove_members(
     if !node.is_mapping() {
         return;
     }
-    if node.remove(last).is_none() && has_merge_key(node) {
+    if node.remove(last).is_none() && merge_may_provide(node, last) {
         findings.push(alias_finding(
             ct,
             source,
@@ -890,6 +890,15 @@ mod tests {
         let (o, f) = apply(src, &[ct("", "configmaps", &["$.other.x"])]);
         assert_eq!(o, src);
         assert_eq!(f.len(), 1);
+    }
+
+    #[test]
+    fn merge_key_in_the_way_is_a_warning_only_when_it_may_supply_the_member() {
+        let src = "apiVersion: v1\nkind: ConfigMap\ndata:\n  <<: {a: 1}\n  b: 2\n";
+        let (o, f) = apply(src, &[ct("", "configmaps", &["$.data.a"])]);
+        assert_eq!((o.as_str(), f.len()), (src, 1));
+        let (o, f) = apply(src, &[ct("", "configmaps", &["$.data.zz"])]);
+        assert_eq!((o.as_str(), f.len()), (src, 0));
     }
 
     // ---- RFC 9535 paths --------------------------------------------------------------------

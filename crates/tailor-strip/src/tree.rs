@@ -44,15 +44,6 @@ pub(crate) fn key_text(node: &Node) -> Option<&str> {
     node.as_scalar()
 }
 
-/// True when the mapping has a `<<` merge key (its JSON view has keys the tree does not).
-pub(crate) fn has_merge_key(node: &Node) -> bool {
-    node.pairs().is_some_and(|pairs| {
-        pairs
-            .iter()
-            .any(|p| p.key.scalar_kind() == Some(ScalarKind::Merge))
-    })
-}
-
 /// Quotes a map key for a field path when it is not a plain identifier.
 pub(crate) fn path_key(prefix: &str, key: &str) -> String {
     let simple = !key.is_empty()
@@ -68,4 +59,22 @@ pub(crate) fn path_key(prefix: &str, key: &str) -> String {
     } else {
         format!("{prefix}[{}]", serde_json::Value::String(key.to_string()))
     }
+}
+
+/// True when a `<<` merge key of the mapping may supply `key` (an aliased merge source
+/// cannot be checked here, so it counts).
+pub(crate) fn merge_may_provide(node: &Node, key: &str) -> bool {
+    let provides = |src: &Node| match &src.value {
+        Value::Mapping(_) => src.contains_key(key),
+        Value::Alias(_) => true,
+        Value::Sequence(items) => items
+            .iter()
+            .any(|i| matches!(i.value, Value::Alias(_)) || i.contains_key(key)),
+        Value::Scalar(_) => false,
+    };
+    node.pairs().is_some_and(|pairs| {
+        pairs
+            .iter()
+            .any(|p| p.key.scalar_kind() == Some(ScalarKind::Merge) && provides(&p.value))
+    })
 }
