@@ -16,7 +16,7 @@ pub struct StageContext<'a> {
 }
 
 /// Runs the stages this build has, in DESIGN.md's order.
-pub fn run_all(pipeline: &Pipeline, items: &mut Vec<Resource>, ctx: &mut StageContext<'_>) {
+pub fn run_all(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'_>) {
     strip::run(pipeline, items, ctx);
     // Stages whose engines exist as crates but are not wired into the pipeline yet: asking
     // for them is an error, never a silent no-op.
