@@ -167,7 +167,7 @@ fn resolve_clusters(
 
 fn run_stages(
     pipeline: &Pipeline,
-    items: &mut Vec<Resource>,
+    items: &mut [Resource],
     cluster: Option<&Cluster>,
     transforms: &[Node],
     results: &mut Vec<KrmResult>,
