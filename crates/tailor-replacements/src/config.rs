@@ -95,7 +95,10 @@ pub fn parse_config(
     config: &Node,
     files: &BTreeMap<String, String>,
 ) -> Result<(ConfigKind, Vec<Replacement>), Error> {
-    let api = config.get("apiVersion").and_then(Node::as_scalar).unwrap_or("");
+    let api = config
+        .get("apiVersion")
+        .and_then(Node::as_scalar)
+        .unwrap_or("");
     let kind = config.get("kind").and_then(Node::as_scalar).unwrap_or("");
     let (ck, dialect, list) = match kind {
         "ApplyReplacements" => {
@@ -181,7 +184,11 @@ impl Dec<'_> {
     }
 
     /// Visits an object's fields by their canonical names; reports unknown ones if strict.
-    fn fields<'v>(&mut self, obj: &'v Map<String, Json>, names: &[&'static str]) -> Vec<(&'static str, &'v Json)> {
+    fn fields<'v>(
+        &mut self,
+        obj: &'v Map<String, Json>,
+        names: &[&'static str],
+    ) -> Vec<(&'static str, &'v Json)> {
         let mut out = Vec::new();
         for (k, v) in obj {
             match known(k, names) {
@@ -242,7 +249,14 @@ impl Dec<'_> {
         Some(o)
     }
 
-    fn resid_field(&mut self, f: &str, v: &Json, strukt: &str, stack: &str, id: &mut ResId) -> bool {
+    fn resid_field(
+        &mut self,
+        f: &str,
+        v: &Json,
+        strukt: &str,
+        stack: &str,
+        id: &mut ResId,
+    ) -> bool {
         let st = join(stack, f);
         let slot = match f {
             "group" => &mut id.group,
@@ -266,7 +280,15 @@ impl Dec<'_> {
                 return None;
             }
         };
-        let mut names = vec!["group", "version", "kind", "name", "namespace", "fieldPath", "options"];
+        let mut names = vec![
+            "group",
+            "version",
+            "kind",
+            "name",
+            "namespace",
+            "fieldPath",
+            "options",
+        ];
         if self.dialect == Dialect::Tailor {
             names.push("property");
         }
@@ -351,10 +373,11 @@ impl Dec<'_> {
                     Json::Null => {}
                     Json::Array(items) => {
                         for item in items {
-                            match self.selector(item, "TargetSelector", &st, "types.Selector") {
-                                Some(s) => t.reject.push(s),
-                                // a null entry is a nil *Selector: it rejects nothing
-                                None => {}
+                            // a null entry is a nil *Selector: it rejects nothing
+                            if let Some(s) =
+                                self.selector(item, "TargetSelector", &st, "types.Selector")
+                            {
+                                t.reject.push(s);
                             }
                         }
                     }

@@ -6,8 +6,8 @@ use tailor_cluster::LabelSelector;
 use tailor_yaml::{resolve::resolve_plain, Node, ScalarKind, Style, Value};
 
 use crate::path::{
-    go_quote, is_null, is_untagged, kind_of, lookup, node_at, node_at_mut, raw_value,
-    split_path, untagged_plain, Found, Kind, Matcher, RegexCache, UNTAGGED,
+    go_quote, is_null, is_untagged, kind_of, lookup, node_at, node_at_mut, raw_value, split_path,
+    untagged_plain, Found, Kind, Matcher, RegexCache, UNTAGGED,
 };
 use crate::types::{FieldOptions, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH};
 use crate::{Error, Replacement};
@@ -274,8 +274,7 @@ fn apply_target(
         if !ids.any(|id| id.selected_by(&select.id)) {
             continue;
         }
-        if t
-            .reject
+        if t.reject
             .iter()
             .any(|r| !r.id.is_empty() && ids.any(|id| id.selected_by(&r.id)))
         {
@@ -283,7 +282,16 @@ fn apply_target(
         }
         drop(ids);
         for (fp, segs) in field_paths.iter().zip(&split) {
-            copy_to_target(resources, i, value, fp, segs, t.options.as_ref(), touched, cache)?;
+            copy_to_target(
+                resources,
+                i,
+                value,
+                fp,
+                segs,
+                t.options.as_ref(),
+                touched,
+                cache,
+            )?;
         }
     }
     Ok(())
@@ -307,15 +315,13 @@ fn copy_to_target(
             go_quote(fp)
         )
     } else {
-        format!("unable to find field {} in replacement target", go_quote(fp))
+        format!(
+            "unable to find field {} in replacement target",
+            go_quote(fp)
+        )
     };
     let create_kind = if create {
-        Some(
-            value
-                .get(resources)
-                .map(kind_of)
-                .unwrap_or(Kind::Scalar),
-        )
+        Some(value.get(resources).map(kind_of).unwrap_or(Kind::Scalar))
     } else {
         None
     };
@@ -569,7 +575,10 @@ fn meta_map(res: &Node, field: &str) -> BTreeMap<String, String> {
         .and_then(Node::pairs)
     {
         for p in pairs {
-            out.insert(raw_value(&p.key).to_string(), raw_value(&p.value).to_string());
+            out.insert(
+                raw_value(&p.key).to_string(),
+                raw_value(&p.value).to_string(),
+            );
         }
     }
     out
@@ -590,7 +599,9 @@ mod tests {
         let mut a = get(&mut n, "a");
         set_text_keep_type(&mut a, "abc".into());
         assert_eq!(a.tag(), Some("!!int"));
-        assert!(check_tags(&a).unwrap_err().contains("cannot decode !!str `abc` as a !!int"));
+        assert!(check_tags(&a)
+            .unwrap_err()
+            .contains("cannot decode !!str `abc` as a !!int"));
         let mut b = get(&mut n, "b");
         set_text_keep_type(&mut b, "8080".into());
         assert_eq!(b.to_json().unwrap(), serde_json::json!("8080"));

@@ -174,9 +174,7 @@ fn go_error(pat: &str) -> String {
                 let Some(&n) = chars.get(i + 1) else {
                     return "trailing backslash at end of expression: ``".into();
                 };
-                if n.is_ascii_alphanumeric()
-                    && !"abfnrtvdDwWsSbBAzpPxQEC0123456789".contains(n)
-                {
+                if n.is_ascii_alphanumeric() && !"abfnrtvdDwWsSbBAzpPxQEC0123456789".contains(n) {
                     return format!("invalid escape sequence: `\\{n}`");
                 }
                 if n.is_ascii_digit() && n != '0' {

@@ -222,7 +222,8 @@ pub(crate) fn lookup(root: &Node, path: &str) -> Result<Option<Vec<usize>>, Stri
             if idx < 0 {
                 return Err(format!("array index {idx} cannot be negative"));
             }
-            seq_items(node)?.and_then(|items| usize::try_from(idx).ok().filter(|&i| i < items.len()))
+            seq_items(node)?
+                .and_then(|items| usize::try_from(idx).ok().filter(|&i| i < items.len()))
         } else if seg == "-" {
             // kustomize panics on an empty list; here it is missing.
             seq_items(node)?.and_then(|items| items.len().checked_sub(1))
@@ -236,9 +237,8 @@ pub(crate) fn lookup(root: &Node, path: &str) -> Result<Option<Vec<usize>>, Stri
                 Some(items) => items.iter().position(|e| {
                     !is_null(e)
                         && e.pairs().is_some_and(|ps| {
-                            ps.iter().any(|p| {
-                                p.key.as_scalar() == Some(k) && raw_value(&p.value) == v
-                            })
+                            ps.iter()
+                                .any(|p| p.key.as_scalar() == Some(k) && raw_value(&p.value) == v)
                         })
                 }),
             }
@@ -249,7 +249,9 @@ pub(crate) fn lookup(root: &Node, path: &str) -> Result<Option<Vec<usize>>, Stri
             let Some(pairs) = node.pairs() else {
                 return Err(wrong_kind(Kind::Mapping, node));
             };
-            pairs.iter().position(|p| p.key.as_scalar() == Some(seg.as_str()))
+            pairs
+                .iter()
+                .position(|p| p.key.as_scalar() == Some(seg.as_str()))
         };
         let Some(pos) = found else {
             return Ok(None);
@@ -623,8 +625,12 @@ mod tests {
 
     #[test]
     fn getter() {
-        let n = doc("a:\n  l:\n  - name: x\n    v: 1\n  - name: y\n    v: 2\n  s: [p, q]\n  n: ~\n");
-        assert_eq!(lookup(&n, "a.l.[name=y].v").unwrap(), Some(vec![0, 0, 1, 1]));
+        let n =
+            doc("a:\n  l:\n  - name: x\n    v: 1\n  - name: y\n    v: 2\n  s: [p, q]\n  n: ~\n");
+        assert_eq!(
+            lookup(&n, "a.l.[name=y].v").unwrap(),
+            Some(vec![0, 0, 1, 1])
+        );
         assert_eq!(lookup(&n, "a.l.-.v").unwrap(), Some(vec![0, 0, 1, 1]));
         assert_eq!(lookup(&n, " a . s . [=q] ").unwrap(), Some(vec![0, 1, 1]));
         assert_eq!(lookup(&n, "a.l.[name=.].v").unwrap(), None);
@@ -661,20 +667,29 @@ mod tests {
     #[test]
     fn matcher() {
         let mut n = doc("l:\n- name: app\n- name: myapp\n- name: other\n- x: 1\nm: {}\n");
-        assert_eq!(find(&mut n, "l.[name=app]", None).unwrap(), [vec![0, 0], vec![0, 1]]);
+        assert_eq!(
+            find(&mut n, "l.[name=app]", None).unwrap(),
+            [vec![0, 0], vec![0, 1]]
+        );
         assert_eq!(find(&mut n, "l.[name=^app$]", None).unwrap(), [vec![0, 0]]);
         assert_eq!(find(&mut n, "l.*.name", None).unwrap().len(), 3);
-        assert_eq!(find(&mut n, "l.9", None).unwrap_err(), "index 9 specified but only 4 elements found");
-        assert!(find(&mut n, "m.*", None).unwrap_err().starts_with(
-            "wrong node kind: expected SequenceNode but got MappingNode"
-        ));
-        assert!(find(&mut n, "l..x", None).unwrap_err().starts_with(
-            "wrong node kind: expected ScalarNode but got SequenceNode"
-        ));
+        assert_eq!(
+            find(&mut n, "l.9", None).unwrap_err(),
+            "index 9 specified but only 4 elements found"
+        );
+        assert!(find(&mut n, "m.*", None)
+            .unwrap_err()
+            .starts_with("wrong node kind: expected SequenceNode but got MappingNode"));
+        assert!(find(&mut n, "l..x", None)
+            .unwrap_err()
+            .starts_with("wrong node kind: expected ScalarNode but got SequenceNode"));
         assert!(find(&mut n, "m..x", None)
             .unwrap_err()
             .starts_with("wrong node kind: expected ScalarNode but got MappingNode"));
-        assert_eq!(find(&mut n, "m.-1", Some(Kind::Scalar)).unwrap(), [vec![1, 0]]);
+        assert_eq!(
+            find(&mut n, "m.-1", Some(Kind::Scalar)).unwrap(),
+            [vec![1, 0]]
+        );
         assert_eq!(
             find(&mut n, "l.[name=(]", None).unwrap_err(),
             "error parsing regexp: missing closing ): `(`"
@@ -682,7 +697,13 @@ mod tests {
         assert!(find(&mut n, "l.[name=^z$]", Some(Kind::Scalar))
             .unwrap_err()
             .contains("loop forever"));
-        assert_eq!(find(&mut n, "l.[name=zz]", Some(Kind::Scalar)).unwrap(), [vec![0, 5]]);
-        assert_eq!(find(&mut n, "new.0.x", Some(Kind::Scalar)).unwrap(), [vec![2, 0, 0]]);
+        assert_eq!(
+            find(&mut n, "l.[name=zz]", Some(Kind::Scalar)).unwrap(),
+            [vec![0, 5]]
+        );
+        assert_eq!(
+            find(&mut n, "new.0.x", Some(Kind::Scalar)).unwrap(),
+            [vec![2, 0, 0]]
+        );
     }
 }

@@ -125,7 +125,10 @@ pub struct Selector {
     pub id: ResId,
     #[serde(rename = "labelSelector", skip_serializing_if = "String::is_empty")]
     pub label_selector: String,
-    #[serde(rename = "annotationSelector", skip_serializing_if = "String::is_empty")]
+    #[serde(
+        rename = "annotationSelector",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub annotation_selector: String,
 }
 

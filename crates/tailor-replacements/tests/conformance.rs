@@ -62,7 +62,12 @@ fn kustomize_v5_5_0_cases() {
         "/tests/data/kustomize-replacements-cases.yaml"
     ))
     .unwrap();
-    let file = parse_stream(&text).unwrap().remove(0).root.to_json().unwrap();
+    let file = parse_stream(&text)
+        .unwrap()
+        .remove(0)
+        .root
+        .to_json()
+        .unwrap();
     let cases = file["cases"].as_array().unwrap();
     let mut ran = 0;
     let mut ran_v57 = 0;

@@ -180,17 +180,70 @@ fn rng_kind<'a>(rng: &mut Rng, kinds: &[&'a str]) -> &'a str {
 
 fn source_paths_for(kind: &str) -> &'static [&'static str] {
     match kind {
-        "ConfigMap" => &["data.host", "data.port", "data.num", "data.flag", "data.path", "data.image", "metadata.name", "metadata.labels"],
-        "Service" => &["spec.ports.0.port", "spec.ports.[name=http].targetPort", "spec.selector", "metadata.name"],
-        _ => &["spec.replicas", "spec.template.spec.containers.0.image", "spec.template.spec.containers.[name=app].image", "spec.template.spec.containers.-.name", "spec.template.spec.containers.0.env.[name=PORT].value", "spec.template.spec.containers.0.args", "metadata.labels.app"],
+        "ConfigMap" => &[
+            "data.host",
+            "data.port",
+            "data.num",
+            "data.flag",
+            "data.path",
+            "data.image",
+            "metadata.name",
+            "metadata.labels",
+        ],
+        "Service" => &[
+            "spec.ports.0.port",
+            "spec.ports.[name=http].targetPort",
+            "spec.selector",
+            "metadata.name",
+        ],
+        _ => &[
+            "spec.replicas",
+            "spec.template.spec.containers.0.image",
+            "spec.template.spec.containers.[name=app].image",
+            "spec.template.spec.containers.-.name",
+            "spec.template.spec.containers.0.env.[name=PORT].value",
+            "spec.template.spec.containers.0.args",
+            "metadata.labels.app",
+        ],
     }
 }
 
 fn paths_for(kind: &str) -> &'static [&'static str] {
     match kind {
-        "ConfigMap" => &["data.host", "data.num", "data.new", "data.port", "data.path", "data", "metadata.labels.app", "metadata.annotations.note", "metadata.annotations.[a.b/c]"],
-        "Service" => &["spec.ports.[name=http].port", "spec.ports.0.targetPort", "spec.selector", "spec.selector.app", "spec.ports.*.port", "spec.ports.[name=.*s].name", "spec.ports.2.port"],
-        _ => &["spec.replicas", "spec.template.spec.containers.[name=app].image", "spec.template.spec.containers.[name=app-.*].image", "spec.template.spec.containers.*.image", "spec.template.spec.containers.*.env.[name=PORT].value", "spec.template.spec.containers.0.args.[=--port]", "spec.template.spec.containers.0.args.1", "spec.template.spec.containers.0.args.2", "spec.template.spec.containers.0.ports.0.containerPort", "spec.template.spec.containers.[name=new].image", "spec.template.spec.containers.1.image", "spec.template.metadata.labels.app"],
+        "ConfigMap" => &[
+            "data.host",
+            "data.num",
+            "data.new",
+            "data.port",
+            "data.path",
+            "data",
+            "metadata.labels.app",
+            "metadata.annotations.note",
+            "metadata.annotations.[a.b/c]",
+        ],
+        "Service" => &[
+            "spec.ports.[name=http].port",
+            "spec.ports.0.targetPort",
+            "spec.selector",
+            "spec.selector.app",
+            "spec.ports.*.port",
+            "spec.ports.[name=.*s].name",
+            "spec.ports.2.port",
+        ],
+        _ => &[
+            "spec.replicas",
+            "spec.template.spec.containers.[name=app].image",
+            "spec.template.spec.containers.[name=app-.*].image",
+            "spec.template.spec.containers.*.image",
+            "spec.template.spec.containers.*.env.[name=PORT].value",
+            "spec.template.spec.containers.0.args.[=--port]",
+            "spec.template.spec.containers.0.args.1",
+            "spec.template.spec.containers.0.args.2",
+            "spec.template.spec.containers.0.ports.0.containerPort",
+            "spec.template.spec.containers.[name=new].image",
+            "spec.template.spec.containers.1.image",
+            "spec.template.metadata.labels.app",
+        ],
     }
 }
 
