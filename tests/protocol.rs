@@ -115,3 +115,19 @@ fn same_input_same_bytes() {
         "an untouched stream comes back byte for byte"
     );
 }
+
+#[test]
+fn replacements_with_cluster_property() {
+    let input =
+        std::fs::read_to_string(common::repo_root().join("tests/fixtures/replacements-rl.yaml"))
+            .unwrap();
+    snapshot("replacements_ok", &[], &input);
+    let missing = input.replace("name: settings, fieldPath", "name: nope, fieldPath");
+    snapshot("replacements_missing_source", &[], &missing);
+}
+
+#[test]
+fn apply_replacements_kind() {
+    let input = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: src\n  data:\n    v: \"42\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: dst\n  data:\n    v: old\nfunctionConfig:\n  apiVersion: fn.kpt.dev/v1alpha1\n  kind: ApplyReplacements\n  metadata:\n    name: r\n  replacements:\n  - source: {kind: ConfigMap, name: src, fieldPath: data.v}\n    targets:\n    - select: {name: dst}\n      fieldPaths: [data.v]\n";
+    snapshot("apply_replacements", &[], input);
+}

@@ -1,6 +1,7 @@
 //! The pipeline stages, one module each, run in DESIGN.md's order. Every stage leaves the
 //! Kptfile and local-config objects alone.
 
+pub mod replacements;
 pub mod strip;
 
 use tailor_cluster::Cluster;
@@ -20,11 +21,8 @@ pub fn run_all(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageConte
     strip::run(pipeline, items, ctx);
     // Stages whose engines exist as crates but are not wired into the pipeline yet: asking
     // for them is an error, never a silent no-op.
-    if pipeline.replacements.is_some() {
-        ctx.results.push(
-            KrmResult::error("replacements are not in this build of tailor yet")
-                .at_field("replacements"),
-        );
+    if let Some(list) = &pipeline.replacements {
+        replacements::run(list, items, ctx);
     }
     if pipeline.templates {
         for item in items.iter() {
