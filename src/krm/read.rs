@@ -42,7 +42,7 @@ pub fn read_input(text: &str, opts: &ParseOptions) -> Result<Input, KrmResult> {
             end: doc.span.end as usize,
             file: None,
             index: i,
-            wide_sequences: doc.wide_sequences.unwrap_or(false),
+            wide_sequences: doc.wide_sequences,
         };
         push_object(&mut items, doc.root, origin, &format!("document {i}"))?;
     }

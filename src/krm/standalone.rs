@@ -38,7 +38,7 @@ pub fn read_file_text(
             end: doc.span.end as usize,
             file: Some(rel_path.to_string()),
             index,
-            wide_sequences: doc.wide_sequences.unwrap_or(false),
+            wide_sequences: doc.wide_sequences,
         };
         let res = Resource::new(node, origin);
         let is_list = res.kind().ends_with("List") && res.node().get("items").is_some();

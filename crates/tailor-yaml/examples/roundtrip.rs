@@ -25,7 +25,7 @@ fn main() {
             out.push_str("---\n");
         }
         let opts = tailor_yaml::EmitOptions {
-            wide_sequences: d.wide_sequences.unwrap_or(false),
+            wide_sequences: d.wide_sequences,
         };
         out.push_str(&tailor_yaml::emit_document(d, opts));
     }

@@ -837,7 +837,7 @@ fn write_block_scalar(out: &mut String, value: &str, literal: bool, indent: usiz
         // go-yaml looks at the value's start here, not the current position; kept for parity.
         let first_content = chars.iter().position(|&c| !is_line_break(c));
         let starts_blank = first_content.is_none_or(|k| chars[k] == ' ' || chars[k] == '\t');
-        for (i, &c) in chars.iter().enumerate() {
+        for &c in &chars {
             if is_line_break(c) {
                 if !breaks && !leading_spaces && c == '\n' && !starts_blank {
                     out.push('\n');
@@ -849,7 +849,6 @@ fn write_block_scalar(out: &mut String, value: &str, literal: bool, indent: usiz
                     spaces(out, indent);
                     leading_spaces = c == ' ' || c == '\t';
                 }
-                let _ = i;
                 out.push(c);
                 breaks = false;
             }

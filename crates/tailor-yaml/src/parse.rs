@@ -2,7 +2,7 @@
 //! and source spans. It follows libyaml's grammar and error texts (what go-yaml and so kyaml
 //! accept), with one pass over the bytes and no token or event layer.
 
-use crate::node::{Comments, Extra, Node, Pair, Span, Style, Value};
+use crate::node::{Comments, Node, Pair, Span, Style, Value};
 use crate::Error;
 
 /// One YAML document of a stream.
@@ -20,9 +20,9 @@ pub struct Document {
     /// The whole document in the source: from just after the previous document to its end,
     /// including its `---` line and comments.
     pub span: Span,
-    /// Whether block sequences under mapping keys are indented ("wide") in this document;
-    /// `None` when it has none.
-    pub wide_sequences: Option<bool>,
+    /// Whether block sequences under mapping keys are indented ("wide"), decided as kyaml's
+    /// `DeriveSeqIndentStyle` decides it.
+    pub wide_sequences: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -55,7 +55,6 @@ pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>
         max_depth: opts.max_depth,
         pending: Vec::new(),
         blank_since_token: false,
-        wide: None,
     };
     p.stream()
 }
@@ -85,7 +84,6 @@ struct Parser<'a> {
     max_depth: usize,
     pending: Vec<PendingComment>,
     blank_since_token: bool,
-    wide: Option<bool>,
 }
 
 #[derive(Default)]
@@ -257,34 +255,14 @@ impl<'a> Parser<'a> {
     }
 
     fn take_pending(&mut self) -> String {
-        let mut out = String::new();
-        for (i, c) in self.pending.drain(..).enumerate() {
-            if i > 0 {
-                out.push('\n');
-                if c.blank_before {
-                    out.push('\n');
-                }
-            }
-            out.push_str(&c.text);
-        }
-        out
+        join_comments(self.pending.drain(..))
     }
 
     /// Takes the leading pending comments indented at least `col`: they close the collection
     /// at that column rather than open what follows it.
     fn take_pending_at_least(&mut self, col: usize) -> String {
         let n = self.pending.iter().take_while(|c| c.col >= col).count();
-        let mut out = String::new();
-        for (i, c) in self.pending.drain(..n).enumerate() {
-            if i > 0 {
-                out.push('\n');
-                if c.blank_before {
-                    out.push('\n');
-                }
-            }
-            out.push_str(&c.text);
-        }
-        out
+        join_comments(self.pending.drain(..n))
     }
 
     fn enter(&mut self) -> R<()> {
@@ -336,7 +314,7 @@ impl<'a> Parser<'a> {
                             start: doc_start as u32,
                             end: self.pos as u32,
                         },
-                        wide_sequences: None,
+                        wide_sequences: false,
                     });
                 }
                 break;
@@ -361,7 +339,6 @@ impl<'a> Parser<'a> {
         directives: Vec<String>,
         explicit_start: bool,
     ) -> R<Document> {
-        self.wide = None;
         // Comments separated from the content by a blank line belong to the document.
         let mut head_comment = String::new();
         let crossed = if explicit_start {
@@ -424,9 +401,7 @@ impl<'a> Parser<'a> {
                 start: doc_start as u32,
                 end: span_end as u32,
             },
-            wide_sequences: Some(crate::seqindent::derive_wide_sequences(
-                &self.src[doc_start..span_end],
-            )),
+            wide_sequences: crate::seqindent::derive_wide_sequences(&self.src[doc_start..span_end]),
         })
     }
 
@@ -461,11 +436,6 @@ impl<'a> Parser<'a> {
             let c = self.peek();
             let dash = c == b'-' && self.ws_or_end_at(1);
             if dash && (col > indent || (col == indent && ctx == Ctx::MapValue)) {
-                if col == indent {
-                    self.note_seq_style(false);
-                } else if ctx == Ctx::MapValue {
-                    self.note_seq_style(true);
-                }
                 let mut n = self.block_sequence(col as usize)?;
                 props.apply(&mut n);
                 set_line(&mut n, line_comment);
@@ -476,7 +446,6 @@ impl<'a> Parser<'a> {
             }
             // Properties may also open the line of the content.
             if props.is_empty() && (c == b'&' || c == b'!') {
-                let save = (self.pos, self.line, self.line_start);
                 self.props(&mut props)?;
                 self.skip_inline_before_token()?;
                 if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
@@ -488,17 +457,16 @@ impl<'a> Parser<'a> {
                     if self.at_end() || self.at_boundary() || (self.col() as isize) < col {
                         return Ok(self.empty_node(props, line_comment));
                     }
-                    let mut n = self.block_content(indent, ctx, false)?;
+                    let mut n = self.block_content(indent, false)?;
                     props.apply(&mut n);
                     set_line(&mut n, line_comment);
                     return Ok(n);
                 }
-                let _ = save;
                 let mut n = self.block_content_with_props(indent, props, true)?;
                 set_line(&mut n, line_comment);
                 return Ok(n);
             }
-            let mut n = self.block_content(indent, ctx, false)?;
+            let mut n = self.block_content(indent, false)?;
             props.apply(&mut n);
             set_line(&mut n, line_comment);
             return Ok(n);
@@ -525,11 +493,11 @@ impl<'a> Parser<'a> {
         }
         let allow_mapping = matches!(ctx, Ctx::SeqItem | Ctx::ExplicitKey);
         if props.is_empty() {
-            self.block_content(indent, ctx, !allow_mapping)
+            self.block_content(indent, !allow_mapping)
         } else if allow_mapping {
             self.block_content_with_props(indent, props, false)
         } else {
-            let mut n = self.block_content(indent, ctx, true)?;
+            let mut n = self.block_content(indent, true)?;
             props.apply(&mut n);
             Ok(n)
         }
@@ -544,26 +512,15 @@ impl<'a> Parser<'a> {
         n
     }
 
-    fn note_seq_style(&mut self, wide: bool) {
-        if self.wide.is_none() {
-            self.wide = Some(wide);
-        }
-    }
-
     /// Properties written before a key on the same line belong to the key; if what follows
     /// is not a key they belong to the value.
     fn block_content_with_props(&mut self, indent: isize, props: Props, no_map: bool) -> R<Node> {
-        let start_col = props
-            .start
-            .map(|s| s - self.line_start)
-            .unwrap_or(self.col());
         let (mut first, is_key) = self.scalar_or_flow(indent, true)?;
         if is_key {
             if no_map {
                 return self.err("mapping values are not allowed in this context");
             }
             props.apply(&mut first);
-            let _ = start_col;
             let col = first.span.start as usize - self.line_start;
             return self.block_mapping(col, Some(first));
         }
@@ -573,7 +530,7 @@ impl<'a> Parser<'a> {
 
     /// Content at the current position that is not a `-` sequence: a mapping (if the first
     /// token turns out to be a key), a block scalar, or a flow node/scalar.
-    fn block_content(&mut self, indent: isize, _ctx: Ctx, no_map: bool) -> R<Node> {
+    fn block_content(&mut self, indent: isize, no_map: bool) -> R<Node> {
         let c = self.peek();
         let col = self.col();
         if c == b'?' && self.ws_or_end_at(1) {
@@ -682,10 +639,8 @@ impl<'a> Parser<'a> {
                         let k = self.node(col as isize, Ctx::ExplicitKey, true)?;
                         (k, true)
                     } else {
-                        let line = self.line;
                         let (k, is_key) = self.scalar_or_flow(col as isize, true)?;
                         if !is_key {
-                            let _ = line;
                             return self.err("could not find expected ':'");
                         }
                         (k, false)
@@ -984,13 +939,7 @@ impl<'a> Parser<'a> {
                 // A line that is only `: ...`.
                 return self.err("mapping values are not allowed in this context");
             }
-            if breaks == 1 {
-                text.push(' ');
-            } else {
-                for _ in 1..breaks {
-                    text.push('\n');
-                }
-            }
+            push_fold(&mut text, breaks);
             text.push_str(&self.src[chunk_start..end]);
             self.pos = end;
             let save2 = self.pos;
@@ -1073,13 +1022,7 @@ impl<'a> Parser<'a> {
         if self.at_end() {
             return self.err("found unexpected end of stream");
         }
-        if breaks == 1 {
-            out.push(' ');
-        } else {
-            for _ in 1..breaks {
-                out.push('\n');
-            }
-        }
+        push_fold(out, breaks);
         Ok(())
     }
 
@@ -1398,13 +1341,7 @@ impl<'a> Parser<'a> {
             }
             let chunk_start = self.pos;
             end = self.plain_chunk(true);
-            if breaks == 1 {
-                text.push(' ');
-            } else {
-                for _ in 1..breaks {
-                    text.push('\n');
-                }
-            }
+            push_fold(&mut text, breaks);
             text.push_str(&self.src[chunk_start..end]);
             self.pos = end;
         }
@@ -1563,6 +1500,32 @@ fn single_pair(key: Node, value: Node) -> Node {
     }
 }
 
+/// Comment lines joined with `\n`, a blank line kept where the source had one.
+fn join_comments(comments: impl Iterator<Item = PendingComment>) -> String {
+    let mut out = String::new();
+    for (i, c) in comments.enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if c.blank_before {
+                out.push('\n');
+            }
+        }
+        out.push_str(&c.text);
+    }
+    out
+}
+
+/// YAML line folding: one line break between text becomes a space, n breaks n-1 newlines.
+fn push_fold(text: &mut String, breaks: usize) {
+    if breaks == 1 {
+        text.push(' ');
+    } else {
+        for _ in 1..breaks {
+            text.push('\n');
+        }
+    }
+}
+
 fn set_line(n: &mut Node, line_comment: String) {
     if line_comment.is_empty() {
         return;
@@ -1586,9 +1549,4 @@ fn utf8_len(first: u8) -> usize {
         0xe0..=0xef => 3,
         _ => 4,
     }
-}
-
-#[allow(dead_code)]
-fn _assert_extra_default(e: Extra) -> Extra {
-    e
 }
