@@ -256,13 +256,10 @@ fn annotate_path(item: &mut Resource) {
     if item.annotation(PATH).is_some() {
         return;
     }
-    let Some(path) = item.path().map(str::to_string) else {
+    if item.path().is_none() {
         return;
-    };
-    let path = match item.cluster() {
-        Some(c) => format!("{c}/{path}"),
-        None => path,
-    };
+    }
+    let path = item.output_path();
     let index = item.index().unwrap_or(0).to_string();
     item.set_annotation(LEGACY_INDEX, &index);
     item.set_annotation(INDEX, &index);

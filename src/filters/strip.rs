@@ -2,8 +2,8 @@
 //! (`tailor-strip` does the work; this adapts it to resources and results).
 
 use tailor_strip::{
-    duplicate_transform_warnings, parse_custom_transform, strip_object, Finding, ResourceMapper,
-    Severity as StripSeverity, StripOptions,
+    duplicate_transform_warnings, may_need_builtin_strip, parse_custom_transform, strip_object,
+    Finding, ResourceMapper, Severity as StripSeverity, StripOptions,
 };
 
 use super::StageContext;
@@ -43,7 +43,7 @@ pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'
         if item.is_meta_or_local() {
             continue;
         }
-        if transforms.is_empty() && !has_builtin_work(item) {
+        if transforms.is_empty() && !may_need_builtin_strip(item.node()) {
             continue;
         }
         let findings = strip_object(item.node_mut(), opts, &transforms, &mapper);
@@ -51,31 +51,6 @@ pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'
             ctx.results.push(to_result(f, Some(item)));
         }
     }
-}
-
-/// Whether the built-in removals would touch the object, so untouched objects keep being
-/// copied verbatim.
-fn has_builtin_work(item: &Resource) -> bool {
-    const META: [&str; 8] = [
-        "managedFields",
-        "finalizers",
-        "generation",
-        "ownerReferences",
-        "selfLink",
-        "resourceVersion",
-        "uid",
-        "generateName",
-    ];
-    let node = item.node();
-    node.contains_key("status")
-        || node
-            .get("metadata")
-            .is_some_and(|m| META.iter().any(|k| m.contains_key(k)))
-        || item
-            .annotation("kubectl.kubernetes.io/last-applied-configuration")
-            .is_some()
-        || (item.kind() == "Service" && item.api_version() == "v1")
-        || (item.kind() == "Job" && item.api_version() == "batch/v1")
 }
 
 fn to_result(f: Finding, about: Option<&Resource>) -> KrmResult {

@@ -70,6 +70,26 @@ impl Resource {
         annos.set(key, Node::scalar(value, tailor_yaml::Style::SingleQuoted));
     }
 
+    /// Where the object is written: its path (or kyaml's default), under `<cluster>/` when the
+    /// run fanned out. Fan-out already prefixed paths held in annotations; a path known only
+    /// from the file the object was read from gets the prefix here.
+    pub fn output_path(&self) -> String {
+        let annotated = self
+            .annotation(annotations::PATH)
+            .or_else(|| self.annotation(annotations::LEGACY_PATH));
+        match (annotated, self.cluster()) {
+            (Some(p), _) => p.to_string(),
+            (None, Some(c)) => format!(
+                "{c}/{}",
+                self.path()
+                    .map_or_else(|| self.default_path(), str::to_string)
+            ),
+            (None, None) => self
+                .path()
+                .map_or_else(|| self.default_path(), str::to_string),
+        }
+    }
+
     /// kyaml's default path for an object that has none: `[namespace/]kind_name.yaml`.
     pub fn default_path(&self) -> String {
         let file = format!("{}_{}.yaml", self.kind().to_lowercase(), self.name());

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use tailor_yaml::{parse_stream_with, ParseOptions};
 
-use super::read::{read_input, InputForm};
+use super::read::read_input;
 use super::resource::{Origin, Resource};
 use super::results::KrmResult;
 use super::write::document_text;
@@ -90,23 +90,8 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::R
 
 /// Reads standard input: a ResourceList (its items) or a plain stream.
 pub fn read_stdin_text(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>, KrmResult> {
-    let input = read_input(text, opts)?;
-    if input.form != InputForm::Stream && input.function_config.is_some() {
-        // A ResourceList's own functionConfig is ignored in favour of CONFIG.
-    }
-    Ok(input.items)
-}
-
-/// The file each output object goes to, relative to the output directory.
-fn output_path(res: &Resource) -> String {
-    let base = res
-        .path()
-        .map(str::to_string)
-        .unwrap_or_else(|| res.default_path());
-    match res.cluster() {
-        Some(c) if !base.starts_with(&format!("{c}/")) => format!("{c}/{base}"),
-        _ => base,
-    }
+    // A ResourceList's own functionConfig is ignored in favour of CONFIG.
+    Ok(read_input(text, opts)?.items)
 }
 
 /// Writes every object to its file under `out_dir`. A file whose objects are all untouched
@@ -115,7 +100,7 @@ fn output_path(res: &Resource) -> String {
 pub fn write_output_dir(out_dir: &Path, items: &[Resource]) -> Result<Vec<String>, String> {
     let mut files: BTreeMap<String, Vec<&Resource>> = BTreeMap::new();
     for item in items {
-        files.entry(output_path(item)).or_default().push(item);
+        files.entry(item.output_path()).or_default().push(item);
     }
     let mut written = Vec::new();
     for (rel, docs) in files {
@@ -136,16 +121,9 @@ pub fn write_output_dir(out_dir: &Path, items: &[Resource]) -> Result<Vec<String
 }
 
 fn file_text(docs: &[&Resource]) -> String {
-    // Whole-file copy when nothing in it changed.
+    // Whole-file copy when nothing in it changed and nothing was dropped from it.
     if let Some(Origin::Document { source, .. }) = docs.first().map(|d| d.origin()) {
-        let all_same_source = docs.iter().all(|d| {
-            !d.is_dirty()
-                && matches!(d.origin(), Origin::Document { source: s, .. } if Arc::ptr_eq(s, source))
-        });
-        let count_in_source = parse_stream_with(source, &ParseOptions::default())
-            .map(|d| d.iter().filter(|d| !d.empty).count())
-            .unwrap_or(usize::MAX);
-        if all_same_source && count_in_source == docs.len() {
+        if covers_source(source, docs) {
             return source.to_string();
         }
     }
@@ -176,4 +154,83 @@ fn file_text(docs: &[&Resource]) -> String {
         }
     }
     out
+}
+
+/// True when every object is untouched, comes from `source`, and together they cover it: what
+/// lies between their spans is only what an empty document is made of (blank lines, comments,
+/// `---` and `...` markers).
+fn covers_source(source: &Arc<str>, docs: &[&Resource]) -> bool {
+    let mut spans = Vec::with_capacity(docs.len());
+    for d in docs {
+        match d.origin() {
+            Origin::Document {
+                source: s,
+                start,
+                end,
+                ..
+            } if !d.is_dirty() && Arc::ptr_eq(s, source) => spans.push((*start, *end)),
+            _ => return false,
+        }
+    }
+    spans.sort_unstable();
+    let mut pos = 0;
+    for (start, end) in spans {
+        if start < pos || !only_empty_document_text(&source[pos..start]) {
+            return false;
+        }
+        pos = end;
+    }
+    only_empty_document_text(&source[pos..])
+}
+
+fn only_empty_document_text(text: &str) -> bool {
+    text.lines().all(|line| {
+        let t = line.trim();
+        t.is_empty()
+            || t.starts_with('#')
+            || ((line.starts_with("---") || line.starts_with("..."))
+                && line[3..]
+                    .trim_start()
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c == '#'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<Resource> {
+        read_file_text(text.to_string(), "f.yaml", &ParseOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn untouched_files_are_copied_whole_even_with_empty_documents() {
+        let text = "# lead\napiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n---\n# tail\n";
+        let docs = read(text);
+        let refs: Vec<&Resource> = docs.iter().collect();
+        assert_eq!(file_text(&refs), text);
+    }
+
+    #[test]
+    fn a_dropped_document_is_not_papered_over() {
+        let text = "apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n";
+        let docs = read(text);
+        let refs: Vec<&Resource> = docs.iter().take(1).collect();
+        assert_eq!(
+            file_text(&refs),
+            "apiVersion: v1\nkind: A\nmetadata: {name: a}\n"
+        );
+    }
+
+    #[test]
+    fn fan_out_prefixes_file_paths_once() {
+        let mut docs = read("apiVersion: v1\nkind: A\nmetadata: {name: a}\n");
+        docs[0].set_cluster("prod");
+        let mut named = docs[0].clone();
+        named.set_origin(Origin::None);
+        assert_eq!(docs[0].output_path(), "prod/f.yaml");
+        assert_eq!(named.output_path(), "prod/a_a.yaml");
+    }
 }

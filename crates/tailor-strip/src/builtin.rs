@@ -38,6 +38,21 @@ const SERVICE_SPEC_FIELDS: [&str; 5] = [
 const JOB_TRACKING_ANNOTATION: &str = "batch.kubernetes.io/job-tracking";
 const CONTROLLER_UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io/controller-uid"];
 
+/// Whether [`strip_builtin`] could change the object, answered without touching it, so
+/// callers can keep untouched objects on their verbatim-copy path.
+pub fn may_need_builtin_strip(obj: &Node) -> bool {
+    let api_version = obj.get_str("apiVersion").unwrap_or("");
+    let kind = obj.get_str("kind").unwrap_or("");
+    obj.contains_key("status")
+        || obj.get("metadata").is_some_and(|m| {
+            METADATA_FIELDS.iter().any(|k| m.contains_key(k))
+                || m.get("annotations")
+                    .is_some_and(|a| a.contains_key(LAST_APPLIED_ANNOTATION))
+        })
+        || (kind == "Service" && api_version == "v1")
+        || (kind == "Job" && api_version == "batch/v1")
+}
+
 /// Applies KubeStellar's WEC-independent cleaning (reference §1.1–§1.3) to one object.
 ///
 /// Differences from KubeStellar's code, decided by tailor: Service `nodePort` is removed

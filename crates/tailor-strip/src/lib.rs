@@ -19,7 +19,8 @@ mod resources;
 mod tree;
 
 pub use builtin::{
-    strip_builtin, LAST_APPLIED_ANNOTATION, PRESERVE_ANNOTATION, PRESERVE_ANNOTATION_OLD,
+    may_need_builtin_strip, strip_builtin, LAST_APPLIED_ANNOTATION, PRESERVE_ANNOTATION,
+    PRESERVE_ANNOTATION_OLD,
 };
 pub use custom::{
     apply_custom_transforms, duplicate_transform_warnings, parse_custom_transform,
