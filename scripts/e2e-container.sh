@@ -62,7 +62,6 @@ step "build image $IMAGE"
 TARGET_DIR="${CARGO_TARGET_DIR:-$REPO_ROOT/target}"
 case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$REPO_ROOT/$TARGET_DIR" ;; esac
 BIN="${BIN_OVERRIDE:-${TAILOR_BIN:-$TARGET_DIR/x86_64-unknown-linux-gnu/release/tailor}}"
-BIN="$(cd "$(dirname "$BIN")" 2>/dev/null && pwd)/$(basename "$BIN")"
 if ! "$REPO_ROOT/scripts/build-image.sh" "${build_args[@]}" --tag "$IMAGE" >"$WORK/build.log" 2>&1; then
   cat "$WORK/build.log"
   if grep -qE '^build-image: (cargo|ERROR: no binary|ERROR: .*dynamically linked)' "$WORK/build.log" \
@@ -72,6 +71,9 @@ if ! "$REPO_ROOT/scripts/build-image.sh" "${build_args[@]}" --tag "$IMAGE" >"$WO
   skip "podman build failed (see the log above)"
 fi
 grep -E '^build-image: (cargo build took|image )' "$WORK/build.log"
+# Resolved only now: in a fresh clone the binary's directory exists only after the build.
+BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+[ -x "$BIN" ] || fail "no binary at $BIN after the build"
 
 step "image config"
 cfg="$(podman image inspect --format '{{.Config.User}}|{{json .Config.Entrypoint}}' "$IMAGE")"
