@@ -68,3 +68,120 @@ pub enum Dialect {
     /// decoding does.
     FleetYaml,
 }
+
+/// No input may panic: the parsers and the resolver are fed pseudo-random JSON.
+#[cfg(test)]
+mod robustness {
+    use serde_json::{json, Map, Value};
+    use tailor_cluster::Cluster;
+
+    use crate::*;
+
+    /// xorshift64: deterministic, no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[(self.next() % xs.len() as u64) as usize]
+        }
+    }
+
+    const KEYS: &[&str] = &[
+        "name",
+        "clusterName",
+        "clusterSelector",
+        "clusterGroup",
+        "clusterGroupSelector",
+        "doNotDeploy",
+        "namespace",
+        "defaultNamespace",
+        "yaml",
+        "overlays",
+        "helm",
+        "values",
+        "valuesFrom",
+        "timeoutSeconds",
+        "force",
+        "templateValues",
+        "kustomize",
+        "dir",
+        "diff",
+        "comparePatches",
+        "matchLabels",
+        "matchExpressions",
+        "key",
+        "operator",
+        "targetCustomizations",
+        "targetCustomizationMode",
+        "targets",
+        "namePrefix",
+        "commonMetadata",
+        "patches",
+        "namespaceLabels",
+        "correctDrift",
+        "downstreamResources",
+        "kind",
+    ];
+    const STRINGS: &[&str] = &[
+        "",
+        "x",
+        "In",
+        "Exists",
+        "AllMatches",
+        "FirstMatch",
+        "a/b",
+        "-",
+        "é",
+    ];
+
+    fn value(rng: &mut Rng, depth: u32) -> Value {
+        match rng.next() % if depth > 3 { 5 } else { 7 } {
+            0 => Value::Null,
+            1 => json!(rng.next() % 2 == 0),
+            2 => json!(rng.next() as i64 % 100 - 50),
+            3 | 4 => json!(rng.pick(STRINGS)),
+            5 => Value::Array((0..rng.next() % 4).map(|_| value(rng, depth + 1)).collect()),
+            _ => {
+                let mut m = Map::new();
+                for _ in 0..rng.next() % 5 {
+                    m.insert(rng.pick(KEYS).to_string(), value(rng, depth + 1));
+                }
+                Value::Object(m)
+            }
+        }
+    }
+
+    #[test]
+    fn random_configs_never_panic() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let clusters = [
+            Cluster::named("x"),
+            Cluster::from_json(
+                &json!({"name": "y", "labels": {"x": "x"}, "groups": [{"name": "x"}]}),
+                "c",
+            )
+            .unwrap(),
+        ];
+        for _ in 0..20_000 {
+            let v = value(&mut rng, 0);
+            for c in [
+                FleetConfig::from_tailor_spec(&v, "spec"),
+                FleetConfig::from_fleet_yaml(&v),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                for cl in &clusters {
+                    let _ = c.resolve(cl);
+                }
+            }
+            let _ = KratixSchedule::from_json(&v, "d");
+        }
+    }
+}
