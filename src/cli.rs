@@ -25,6 +25,8 @@ pub fn run() -> i32 {
             print!("{HELP}");
             0
         }
+        Some("envsubst") => crate::tools::envsubst(&args[1..]),
+        Some("expand") => crate::tools::expand(&args[1..]),
         Some("--version") | Some("-V") => {
             println!("tailor {}", env!("CARGO_PKG_VERSION"));
             0

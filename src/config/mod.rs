@@ -1,6 +1,8 @@
 //! functionConfig kinds → the pipeline they ask for. Each single-purpose kind runs just its
 //! stage; `Tailor` configures all of them.
 
+mod flux_kustomization;
+pub mod post_build;
 mod tailor_spec;
 
 use serde_json::Value as Json;
@@ -27,6 +29,12 @@ pub struct Pipeline {
     pub replacements: Option<Node>,
     /// KubeStellar template expansion of annotated objects.
     pub templates: bool,
+    /// Limits for each template execution (output size, `range` iterations).
+    pub template_limits: tailor_gotemplate::ExecOptions,
+    /// Flux `postBuild` substitution, when configured.
+    pub post_build: Option<post_build::PostBuild>,
+    /// `metadata.namespace` of the functionConfig: where `substituteFrom` sources live.
+    pub namespace: Option<String>,
     /// Largest number of tailored copies (clusters × items) one run may produce.
     pub max_fan_out_items: usize,
 }
@@ -91,13 +99,14 @@ pub fn parse(fc: Option<&Node>) -> Result<Pipeline, Vec<KrmResult>> {
             p.custom_transforms.push(fc.clone());
             Ok(p)
         }
-        ("kustomize.toolkit.fluxcd.io/v1", "Kustomization") => Err(fail(
-            "spec",
-            "Flux Kustomization functionConfig: the overlay and postBuild stages are not in this build of tailor yet".to_string(),
-        )),
+        ("kustomize.toolkit.fluxcd.io/v1", "Kustomization") => flux_kustomization::parse(&json),
         _ => Err(vec![KrmResult::error(format!(
             "unsupported functionConfig {} {}; accepted kinds: {ACCEPTED_KINDS}",
-            if api_version.is_empty() { "<no apiVersion>" } else { api_version },
+            if api_version.is_empty() {
+                "<no apiVersion>"
+            } else {
+                api_version
+            },
             if kind.is_empty() { "<no kind>" } else { kind },
         ))
         .at_field("functionConfig")]),

@@ -27,6 +27,12 @@ pub const TAILOR_FIELDS: &[&str] = &[
     "limits",
 ];
 
+pub const LIMITS: &[&str] = &[
+    "maxFanOutItems",
+    "maxTemplateOutputBytes",
+    "maxTemplateRangeIterations",
+];
+
 /// Fields of stages this build does not have yet: naming them is an error, never a silent no-op.
 const NOT_YET: &[&str] = &[
     "destinationSelectors",
@@ -38,7 +44,6 @@ const NOT_YET: &[&str] = &[
     "commonMetadata",
     "patches",
     "images",
-    "postBuild",
 ];
 
 pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
@@ -170,13 +175,30 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
             "spec.templates must be a mapping like {enabled: true}".into(),
         )),
     }
+    match spec.get("postBuild") {
+        None | Some(Json::Null) => {}
+        Some(v) => match super::post_build::parse(v, "spec.postBuild") {
+            Ok(pb) => p.post_build = Some(pb),
+            Err((field, msg)) => errors.push(KrmResult::error(msg).at_field(field)),
+        },
+    }
+    p.namespace = json
+        .pointer("/metadata/namespace")
+        .and_then(Json::as_str)
+        .map(str::to_string);
     match spec.get("limits") {
         None | Some(Json::Null) => {}
         Some(Json::Object(m)) => {
             for (k, v) in m {
                 match (k.as_str(), v.as_u64()) {
                     ("maxFanOutItems", Some(n)) if n > 0 => p.max_fan_out_items = n as usize,
-                    _ => errors.push(err(&format!("limits.{k}"), format!("spec.limits: unknown or invalid limit {k:?} (accepted: maxFanOutItems, a positive integer)"))),
+                    ("maxTemplateOutputBytes", Some(n)) if n > 0 => {
+                        p.template_limits.max_output_bytes = n as usize
+                    }
+                    ("maxTemplateRangeIterations", Some(n)) if n > 0 => {
+                        p.template_limits.max_range_iterations = n as usize
+                    }
+                    _ => errors.push(err(&format!("limits.{k}"), format!("spec.limits: unknown or invalid limit {k:?} (accepted: {}, each a positive integer)", LIMITS.join(", ")))),
                 }
             }
         }

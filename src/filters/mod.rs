@@ -3,6 +3,8 @@
 
 pub mod replacements;
 pub mod strip;
+pub mod substitute;
+pub mod templates;
 
 use tailor_cluster::Cluster;
 use tailor_yaml::Node;
@@ -16,23 +18,16 @@ pub struct StageContext<'a> {
     pub results: &'a mut Vec<KrmResult>,
 }
 
-/// Runs the stages this build has, in DESIGN.md's order.
+/// Runs the stages in DESIGN.md's order: strip → replacements → templates → substitution.
 pub fn run_all(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'_>) {
     strip::run(pipeline, items, ctx);
-    // Stages whose engines exist as crates but are not wired into the pipeline yet: asking
-    // for them is an error, never a silent no-op.
     if let Some(list) = &pipeline.replacements {
         replacements::run(list, items, ctx);
     }
     if pipeline.templates {
-        for item in items.iter() {
-            if item.annotation("control.kubestellar.io/expand-templates") == Some("true") {
-                ctx.results.push(
-                    KrmResult::error("template expansion is not in this build of tailor yet")
-                        .about(item)
-                        .at_field("metadata.annotations.control.kubestellar.io/expand-templates"),
-                );
-            }
-        }
+        templates::run(items, &pipeline.template_limits, ctx);
+    }
+    if let Some(pb) = &pipeline.post_build {
+        substitute::run(pb, pipeline.namespace.as_deref(), items, ctx);
     }
 }

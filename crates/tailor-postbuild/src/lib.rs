@@ -1,0 +1,71 @@
+//! Flux `postBuild` substitution for one resource, as kustomize-controller performs it, over a
+//! [`tailor_yaml::Node`] tree.
+//!
+//! Flux never substitutes the file an author wrote: it prints the resource the way
+//! `Resource.AsYAML()` does (yaml.v2: keys sorted, its own quoting, lines folded at 80 columns,
+//! comments gone), runs envsubst on that text, reads the result back as YAML 1.1 and through
+//! JSON (every number a float64). The quirks users rely on or trip over (`${quote}`, `"on"`
+//! becoming `true`, `$$` collapsing, big integers rounding) all come from that round trip, so
+//! this crate performs exactly it ([`v2print`], [`v2read`]) and then writes only the values
+//! that changed back into the original tree ([`merge`]), so comments, key order and quoting
+//! of everything else stay as the author wrote them.
+
+pub mod merge;
+pub mod numbers;
+pub mod v2print;
+pub mod v2read;
+pub mod v2resolve;
+
+use serde_json::Value as Json;
+use tailor_envsubst::{flux::yaml_to_json_error, Options, Vars};
+use tailor_yaml::Node;
+
+/// The data a resource had and the data Flux's substitution gives it.
+#[derive(Debug)]
+pub struct Change {
+    pub before: Json,
+    pub after: Json,
+}
+
+impl Change {
+    /// Writes the new data into the resource's tree, touching only what changed.
+    pub fn apply(&self, resource: &mut Node) {
+        merge::apply(resource, &self.before, &self.after);
+    }
+}
+
+/// Substitutes `vars` into `resource` as Flux does. `None` when the data does not change; on
+/// error the message is Flux's `envsubst error: ...` text (the caller adds the
+/// `post build failed for ...` wrapper, which names the resource).
+pub fn substitute_resource(
+    resource: &Node,
+    vars: &Vars,
+    opts: &Options,
+) -> Result<Option<Change>, String> {
+    let before = resource.to_json().map_err(|e| e.to_string())?;
+    let text = v2print::to_yaml_v2(&before);
+    let substituted = vars
+        .substitute_text(&text, opts)
+        .map_err(|e| e.to_string())?;
+    let after = v2read::yaml11_to_json(&substituted).map_err(|e| yaml_to_json_error(&e))?;
+    let after = numbers::as_float64(after);
+    if !after.is_object() {
+        // kustomize's UnmarshalJSON into a map fails the same way.
+        return Err(format!(
+            "UnmarshalJSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+            json_type_name(&after)
+        ));
+    }
+    Ok((!merge::same_data(&before, &after)).then_some(Change { before, after }))
+}
+
+fn json_type_name(v: &Json) -> &'static str {
+    match v {
+        Json::Null => "null",
+        Json::Bool(_) => "bool",
+        Json::Number(_) => "number",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
+}

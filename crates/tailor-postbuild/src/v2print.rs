@@ -1,0 +1,535 @@
+//! The text Flux hands to envsubst: a resource's JSON printed by yaml.v2 (what
+//! `sigs.k8s.io/yaml.JSONToYAML` produces). Keys sorted in yaml.v2's natural order, two-space
+//! indentation with sequences flush under their key, yaml.v2's scalar styles, and plain and
+//! quoted scalars folded at 80 columns — the fold can land inside `${...}`, which is part of
+//! what Flux users see.
+
+use std::cmp::Ordering;
+
+use serde_json::Value as Json;
+
+use crate::numbers::v2_number_text;
+use crate::v2resolve::can_use_plain;
+
+const BEST_WIDTH: usize = 80;
+const BEST_INDENT: usize = 2;
+/// libyaml writes longer keys as `? key` complex keys.
+const MAX_SIMPLE_KEY: usize = 128;
+
+/// Prints a JSON document as yaml.v2 would.
+pub fn to_yaml_v2(doc: &Json) -> String {
+    let mut p = Printer { out: String::new() };
+    match doc {
+        Json::Object(m) if !m.is_empty() => p.mapping(doc, 0),
+        Json::Array(a) if !a.is_empty() => p.sequence(doc, 0),
+        other => {
+            p.inline(other, 0);
+            p.out.push('\n');
+        }
+    }
+    p.out
+}
+
+struct Printer {
+    out: String,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+}
+
+impl Printer {
+    fn column(&self) -> usize {
+        let line = match self.out.rfind('\n') {
+            Some(i) => &self.out[i + 1..],
+            None => &self.out[..],
+        };
+        line.chars().count()
+    }
+
+    fn newline_indent(&mut self, indent: usize) {
+        self.out.push('\n');
+        self.out.extend(std::iter::repeat_n(' ', indent));
+    }
+
+    /// A block mapping whose keys start at column `indent`; the cursor is already there.
+    fn mapping(&mut self, node: &Json, indent: usize) {
+        let Json::Object(map) = node else { return };
+        let mut keys: Vec<&String> = map.keys().collect();
+        keys.sort_by(|a, b| natural_cmp(a, b));
+        for (i, key) in keys.into_iter().enumerate() {
+            if i > 0 {
+                self.out.extend(std::iter::repeat_n(' ', indent));
+            }
+            let value = &map[key];
+            if key.chars().count() > MAX_SIMPLE_KEY {
+                self.out.push_str("? ");
+                self.string(key, indent + BEST_INDENT, false);
+                self.out.push('\n');
+                self.out.extend(std::iter::repeat_n(' ', indent));
+                self.out.push(':');
+            } else {
+                self.string(key, indent + BEST_INDENT, true);
+                self.out.push(':');
+            }
+            self.value(value, indent, true);
+        }
+    }
+
+    /// A block sequence whose `- ` starts at column `indent`; the cursor is already there.
+    fn sequence(&mut self, node: &Json, indent: usize) {
+        let Json::Array(items) = node else { return };
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.extend(std::iter::repeat_n(' ', indent));
+            }
+            self.out.push('-');
+            self.value(item, indent, false);
+        }
+    }
+
+    /// What follows `key:` or `-`: nested collections on the next lines, scalars after a space.
+    fn value(&mut self, value: &Json, indent: usize, in_mapping: bool) {
+        match value {
+            Json::Object(m) if !m.is_empty() => {
+                if in_mapping {
+                    self.newline_indent(indent + BEST_INDENT);
+                } else {
+                    self.out.push(' ');
+                }
+                self.mapping(value, indent + BEST_INDENT);
+            }
+            Json::Array(a) if !a.is_empty() => {
+                if in_mapping {
+                    // Sequences in a mapping are indentless in yaml.v2.
+                    self.newline_indent(indent);
+                    self.sequence(value, indent);
+                } else {
+                    self.out.push(' ');
+                    self.sequence(value, indent + BEST_INDENT);
+                }
+            }
+            other => {
+                self.out.push(' ');
+                self.inline(other, indent + BEST_INDENT);
+                self.out.push('\n');
+            }
+        }
+    }
+
+    fn inline(&mut self, value: &Json, indent: usize) {
+        match value {
+            Json::Null => self.out.push_str("null"),
+            Json::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(n) => self.out.push_str(&v2_number_text(n)),
+            Json::String(s) => self.string(s, indent, false),
+            Json::Object(_) => self.out.push_str("{}"),
+            Json::Array(_) => self.out.push_str("[]"),
+        }
+    }
+
+    /// yaml.v2's `stringv` plus libyaml's style fallbacks; `indent` is where folded and block
+    /// lines continue.
+    fn string(&mut self, s: &str, indent: usize, simple_key: bool) {
+        let requested = if s.contains('\n') {
+            Style::Literal
+        } else if can_use_plain(s) {
+            Style::Plain
+        } else {
+            Style::Double
+        };
+        let style = select_style(s, requested, simple_key);
+        let allow_breaks = !simple_key;
+        match style {
+            Style::Plain => self.plain(s, indent, allow_breaks),
+            Style::Single => self.single(s, indent, allow_breaks),
+            Style::Double => self.double(s, indent, allow_breaks),
+            Style::Literal => self.literal(s, indent),
+        }
+    }
+
+    fn plain(&mut self, s: &str, indent: usize, allow_breaks: bool) {
+        let chars: Vec<char> = s.chars().collect();
+        let mut spaces = false;
+        for (i, &c) in chars.iter().enumerate() {
+            if c == ' ' {
+                let next_space = chars.get(i + 1) == Some(&' ');
+                if allow_breaks && !spaces && !next_space && self.column() > BEST_WIDTH {
+                    self.newline_indent(indent);
+                } else {
+                    self.out.push(c);
+                }
+                spaces = true;
+            } else {
+                self.out.push(c);
+                spaces = false;
+            }
+        }
+    }
+
+    fn single(&mut self, s: &str, indent: usize, allow_breaks: bool) {
+        let chars: Vec<char> = s.chars().collect();
+        self.out.push('\'');
+        let mut spaces = false;
+        for (i, &c) in chars.iter().enumerate() {
+            if c == ' ' {
+                let next_space = chars.get(i + 1) == Some(&' ');
+                if allow_breaks
+                    && !spaces
+                    && self.column() > BEST_WIDTH
+                    && i > 0
+                    && i + 1 < chars.len()
+                    && !next_space
+                {
+                    self.newline_indent(indent);
+                } else {
+                    self.out.push(c);
+                }
+                spaces = true;
+            } else {
+                if c == '\'' {
+                    self.out.push('\'');
+                }
+                self.out.push(c);
+                spaces = false;
+            }
+        }
+        self.out.push('\'');
+    }
+
+    fn double(&mut self, s: &str, indent: usize, allow_breaks: bool) {
+        let chars: Vec<char> = s.chars().collect();
+        self.out.push('"');
+        let mut spaces = false;
+        for (i, &c) in chars.iter().enumerate() {
+            if !is_printable(c) || c == '\u{feff}' || is_break(c) || c == '"' || c == '\\' {
+                push_escape(&mut self.out, c);
+                spaces = false;
+            } else if c == ' ' {
+                if allow_breaks
+                    && !spaces
+                    && self.column() > BEST_WIDTH
+                    && i > 0
+                    && i + 1 < chars.len()
+                {
+                    self.newline_indent(indent);
+                    if chars.get(i + 1) == Some(&' ') {
+                        self.out.push('\\');
+                    }
+                } else {
+                    self.out.push(c);
+                }
+                spaces = true;
+            } else {
+                self.out.push(c);
+                spaces = false;
+            }
+        }
+        self.out.push('"');
+    }
+
+    fn literal(&mut self, s: &str, indent: usize) {
+        self.out.push('|');
+        if s.starts_with(' ') || s.starts_with(is_break) {
+            self.out.push(char::from(b'0' + BEST_INDENT as u8));
+        }
+        let chars: Vec<char> = s.chars().collect();
+        let n = chars.len();
+        if n == 0 || !is_break(chars[n - 1]) {
+            self.out.push('-');
+        } else if n == 1 || is_break(chars[n - 2]) {
+            self.out.push('+');
+        }
+        self.out.push('\n');
+        let mut breaks = true;
+        for &c in &chars {
+            if is_break(c) {
+                self.out.push('\n');
+                breaks = true;
+            } else {
+                if breaks {
+                    self.out.extend(std::iter::repeat_n(' ', indent));
+                }
+                self.out.push(c);
+                breaks = false;
+            }
+        }
+        // The caller ends the line; a value ending in a break already did.
+        if self.out.ends_with('\n') {
+            self.out.pop();
+        }
+    }
+}
+
+/// yaml.v2's `keyList.Less` for string keys: letters before other characters, digit runs
+/// compared as numbers (`a9` < `a10`).
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let ar: Vec<char> = a.chars().collect();
+    let br: Vec<char> = b.chars().collect();
+    let less = |x: &[char], y: &[char]| -> bool {
+        let mut i = 0;
+        while i < x.len() && i < y.len() {
+            if x[i] == y[i] {
+                i += 1;
+                continue;
+            }
+            let xl = x[i].is_alphabetic();
+            let yl = y[i].is_alphabetic();
+            if xl && yl {
+                return x[i] < y[i];
+            }
+            if xl || yl {
+                return yl;
+            }
+            let (mut xn, mut yn) = (0i64, 0i64);
+            if x[i] == '0' || y[i] == '0' {
+                let mut j = i;
+                while j > 0 && x[j - 1].is_ascii_digit() {
+                    j -= 1;
+                    if x[j] != '0' {
+                        xn = 1;
+                        yn = 1;
+                        break;
+                    }
+                }
+            }
+            let mut xi = i;
+            while xi < x.len() && x[xi].is_ascii_digit() {
+                xn = xn.wrapping_mul(10).wrapping_add(x[xi] as i64 - '0' as i64);
+                xi += 1;
+            }
+            let mut yi = i;
+            while yi < y.len() && y[yi].is_ascii_digit() {
+                yn = yn.wrapping_mul(10).wrapping_add(y[yi] as i64 - '0' as i64);
+                yi += 1;
+            }
+            if xn != yn {
+                return xn < yn;
+            }
+            if xi != yi {
+                return xi < yi;
+            }
+            return x[i] < y[i];
+        }
+        x.len() < y.len()
+    };
+    if less(&ar, &br) {
+        Ordering::Less
+    } else if less(&br, &ar) {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// libyaml's `is_printable`: tabs, CR and characters above U+FFFF are not printable to it, so
+/// yaml.v2 double-quotes and escapes them.
+fn is_printable(c: char) -> bool {
+    let v = c as u32;
+    v == 0x0A
+        || (0x20..=0x7E).contains(&v)
+        || (0xA0..=0xD7FF).contains(&v)
+        || ((0xE000..=0xFFFD).contains(&v) && v != 0xFEFF)
+}
+
+fn push_escape(out: &mut String, c: char) {
+    out.push('\\');
+    match c {
+        '\0' => out.push('0'),
+        '\x07' => out.push('a'),
+        '\x08' => out.push('b'),
+        '\t' => out.push('t'),
+        '\n' => out.push('n'),
+        '\x0b' => out.push('v'),
+        '\x0c' => out.push('f'),
+        '\r' => out.push('r'),
+        '\x1b' => out.push('e'),
+        '"' => out.push('"'),
+        '\\' => out.push('\\'),
+        '\u{85}' => out.push('N'),
+        '\u{a0}' => out.push('_'),
+        '\u{2028}' => out.push('L'),
+        '\u{2029}' => out.push('P'),
+        _ => {
+            let v = c as u32;
+            if v <= 0xFF {
+                out.push_str(&format!("x{v:02X}"));
+            } else if v <= 0xFFFF {
+                out.push_str(&format!("u{v:04X}"));
+            } else {
+                out.push_str(&format!("U{v:08X}"));
+            }
+        }
+    }
+}
+
+/// libyaml's `analyze_scalar` + `select_scalar_style`, block context.
+fn select_style(s: &str, requested: Style, simple_key: bool) -> Style {
+    let a = analyze(s);
+    let mut style = requested;
+    if simple_key && a.multiline {
+        style = Style::Double;
+    }
+    if style == Style::Plain && (!a.block_plain || (s.is_empty() && simple_key)) {
+        style = Style::Single;
+    }
+    if style == Style::Single && !a.single_quoted {
+        style = Style::Double;
+    }
+    if style == Style::Literal && (!a.block || simple_key) {
+        style = Style::Double;
+    }
+    style
+}
+
+struct Analysis {
+    multiline: bool,
+    block_plain: bool,
+    single_quoted: bool,
+    block: bool,
+}
+
+fn analyze(value: &str) -> Analysis {
+    if value.is_empty() {
+        return Analysis {
+            multiline: false,
+            block_plain: true,
+            single_quoted: true,
+            block: false,
+        };
+    }
+    let chars: Vec<char> = value.chars().collect();
+    let mut block_ind = value.starts_with("---") || value.starts_with("...");
+    let (mut line_breaks, mut special) = (false, false);
+    let (mut leading_space, mut leading_break) = (false, false);
+    let (mut trailing_space, mut trailing_break) = (false, false);
+    let (mut break_space, mut space_break) = (false, false);
+    let (mut prev_space, mut prev_break) = (false, false);
+    let mut preceded_by_ws = true;
+    for (i, &c) in chars.iter().enumerate() {
+        let followed_by_ws = chars
+            .get(i + 1)
+            .is_none_or(|&n| n == ' ' || n == '\t' || is_break(n));
+        if i == 0 {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => block_ind = true,
+                '?' | ':' | '-' if followed_by_ws => block_ind = true,
+                _ => {}
+            }
+        } else {
+            match c {
+                ':' if followed_by_ws => block_ind = true,
+                '#' if preceded_by_ws => block_ind = true,
+                _ => {}
+            }
+        }
+        // yaml.v2 predates v3's separate tab handling: a tab is a special character.
+        if !is_printable(c) {
+            special = true;
+        }
+        if c == ' ' {
+            leading_space |= i == 0;
+            trailing_space |= i + 1 == chars.len();
+            break_space |= prev_break;
+            prev_space = true;
+            prev_break = false;
+        } else if is_break(c) {
+            line_breaks = true;
+            leading_break |= i == 0;
+            trailing_break |= i + 1 == chars.len();
+            space_break |= prev_space;
+            prev_space = false;
+            prev_break = true;
+        } else {
+            prev_space = false;
+            prev_break = false;
+        }
+        preceded_by_ws = c == ' ' || c == '\t' || is_break(c);
+    }
+    let mut a = Analysis {
+        multiline: line_breaks,
+        block_plain: true,
+        single_quoted: true,
+        block: true,
+    };
+    if leading_space || leading_break || trailing_space || trailing_break {
+        a.block_plain = false;
+    }
+    if trailing_space {
+        a.block = false;
+    }
+    if break_space || space_break || special {
+        a.block_plain = false;
+        a.single_quoted = false;
+    }
+    if space_break || special {
+        a.block = false;
+    }
+    if line_breaks || block_ind {
+        a.block_plain = false;
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn flux_prints_sorted_and_requoted() {
+        let doc = json!({"kind": "ConfigMap", "apiVersion": "v1", "metadata": {"name": "x"},
+                         "data": {"quoted": "${v}", "plain": "${v}", "n": "on", "num": "123"}});
+        assert_eq!(
+            to_yaml_v2(&doc),
+            "apiVersion: v1\ndata:\n  \"n\": \"on\"\n  num: \"123\"\n  plain: ${v}\n  quoted: ${v}\nkind: ConfigMap\nmetadata:\n  name: x\n"
+        );
+    }
+
+    #[test]
+    fn sequences_are_indentless_and_nested() {
+        let doc = json!({"a": [{"x": 1, "y": [1, 2]}, [3], {}, []], "b": []});
+        assert_eq!(
+            to_yaml_v2(&doc),
+            "a:\n- x: 1\n  \"y\":\n  - 1\n  - 2\n- - 3\n- {}\n- []\nb: []\n"
+        );
+    }
+
+    #[test]
+    fn natural_key_order() {
+        let mut keys = vec!["a10", "a9", "B", "a", "_x", "1", "10", "9"];
+        keys.sort_by(|a, b| natural_cmp(a, b));
+        // `_` is neither a letter nor a digit: it reads as the number 0.
+        assert_eq!(keys, ["_x", "1", "9", "10", "B", "a", "a9", "a10"]);
+    }
+
+    #[test]
+    fn folds_long_plain_scalars_at_80_columns() {
+        let long = "w ".repeat(50) + "${VAR:=some default value} tail";
+        let out = to_yaml_v2(&json!({"k": long}));
+        assert!(out.lines().count() > 1, "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 84), "{out}");
+    }
+
+    #[test]
+    fn styles() {
+        assert_eq!(to_yaml_v2(&json!({"k": "a\nb\n"})), "k: |\n  a\n  b\n");
+        assert_eq!(to_yaml_v2(&json!({"k": " x"})), "k: ' x'\n");
+        assert_eq!(to_yaml_v2(&json!({"k": "a\tb"})), "k: \"a\\tb\"\n");
+        assert_eq!(to_yaml_v2(&json!({"k": ""})), "k: \"\"\n");
+        assert_eq!(to_yaml_v2(&json!({"k": "${a}: x"})), "k: '${a}: x'\n");
+        assert_eq!(
+            to_yaml_v2(&json!({"k": "line1 \nline2"})),
+            "k: \"line1 \\nline2\"\n"
+        );
+    }
+}

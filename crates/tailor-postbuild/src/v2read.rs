@@ -1,0 +1,244 @@
+//! `sigs.k8s.io/yaml.YAMLToJSON` as Flux calls it on substituted text: yaml.v2 (YAML 1.1)
+//! decoding into `interface{}`, then `encoding/json`. `on` is `true`, `0777` is 511, a
+//! timestamp stays a string, later duplicate keys win, and non-finite floats cannot become JSON.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Number, Value as Json};
+use tailor_yaml::{parse_stream_with, Node, ParseOptions, Style, Value};
+
+use crate::numbers::go_format_g;
+use crate::v2resolve::{resolve, Resolved};
+
+/// Nodes an alias-expanded document may produce; beyond it the text is a "billion laughs".
+const MAX_NODES: usize = 10_000_000;
+
+/// Converts substituted YAML text to JSON. The error is the Go error text (`yaml: line 4: ...`,
+/// `json: unsupported value: +Inf`) without Flux's `envsubst error: YAMLToJSON:` prefix.
+pub fn yaml11_to_json(text: &str) -> Result<Json, String> {
+    let docs = parse_stream_with(text, &ParseOptions::default()).map_err(v2_error_text)?;
+    let Some(doc) = docs.into_iter().next() else {
+        return Ok(Json::Null);
+    };
+    if doc.empty {
+        return Ok(Json::Null);
+    }
+    let mut c = Converter {
+        anchors: HashMap::new(),
+        budget: MAX_NODES,
+    };
+    c.convert(&doc.root)
+}
+
+/// yaml.v2 reports a *parser* error at the 0-based line of the problem (one less than the
+/// 1-based line a scanner error, or yaml.v3, reports).
+fn v2_error_text(e: tailor_yaml::Error) -> String {
+    const PARSER_ERRORS: &[&str] = &[
+        "did not find expected key",
+        "did not find expected node content",
+        "did not find expected '-' indicator",
+        "did not find expected ',' or ']'",
+        "did not find expected ',' or '}'",
+        "did not find expected <document start>",
+    ];
+    let mut e = e;
+    if e.line > 1 && PARSER_ERRORS.iter().any(|p| e.message.starts_with(p)) {
+        e.line -= 1;
+    }
+    e.to_string()
+}
+
+struct Converter<'n> {
+    anchors: HashMap<&'n str, &'n Node>,
+    budget: usize,
+}
+
+impl<'n> Converter<'n> {
+    fn convert(&mut self, node: &'n Node) -> Result<Json, String> {
+        self.budget = self
+            .budget
+            .checked_sub(1)
+            .ok_or("yaml: document expands to too many nodes (alias expansion limit)")?;
+        if let Some(a) = node.anchor() {
+            self.anchors.insert(a, node);
+        }
+        match &node.value {
+            Value::Alias(name) => match self.anchors.get(name.as_str()).copied() {
+                Some(target) if !std::ptr::eq(target, node) => self.convert(target),
+                _ => Err(format!("yaml: unknown anchor '{name}' referenced")),
+            },
+            Value::Scalar(s) => scalar(node, s),
+            Value::Sequence(items) => items
+                .iter()
+                .map(|i| self.convert(i))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Json::Array),
+            Value::Mapping(pairs) => {
+                let mut out = Map::new();
+                for pair in pairs {
+                    if is_merge_key(&pair.key) {
+                        self.merge(&pair.value, &mut out)?;
+                        continue;
+                    }
+                    let key = self.convert(&pair.key)?;
+                    let value = self.convert(&pair.value)?;
+                    // yaml.v2 is not strict about duplicates: the last one wins.
+                    out.insert(json_key(&key, &value)?, value);
+                }
+                Ok(Json::Object(out))
+            }
+        }
+    }
+
+    /// `<<: *base` or `<<: [*a, *b]`: yaml.v2 writes the merged keys at that point, so keys
+    /// after it override them.
+    fn merge(&mut self, value: &'n Node, out: &mut Map<String, Json>) -> Result<(), String> {
+        let merged = self.convert(value)?;
+        let sources = match merged {
+            Json::Object(_) => vec![merged],
+            Json::Array(items) => items.into_iter().rev().collect(),
+            _ => {
+                return Err("yaml: map merge requires map or sequence of maps as the value".into())
+            }
+        };
+        for source in sources {
+            match source {
+                Json::Object(m) => out.extend(m),
+                _ => {
+                    return Err(
+                        "yaml: map merge requires map or sequence of maps as the value".into(),
+                    )
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_merge_key(key: &Node) -> bool {
+    key.style == Style::Plain && key.tag().is_none() && key.as_scalar() == Some("<<")
+}
+
+fn scalar(node: &Node, s: &str) -> Result<Json, String> {
+    let tag = node.tag().map(tailor_yaml::short_tag);
+    let plain = matches!(node.style, Style::Plain | Style::Any);
+    match tag.as_deref() {
+        Some("!!str") => return Ok(Json::String(s.to_string())),
+        Some("!!binary") => return Ok(Json::String(decode_binary(s)?)),
+        Some(t) if !t.starts_with("!!") => return Ok(Json::String(s.to_string())),
+        None if !plain => return Ok(Json::String(s.to_string())),
+        _ => {}
+    }
+    Ok(match resolve(s) {
+        Resolved::Null => Json::Null,
+        Resolved::Bool(b) => Json::Bool(b),
+        Resolved::Int(v) => match i64::try_from(v) {
+            Ok(i) => Json::Number(Number::from(i)),
+            Err(_) => Json::Number(Number::from(v as u64)),
+        },
+        Resolved::Float(f) => match Number::from_f64(f) {
+            Some(n) => Json::Number(n),
+            None => return Err(format!("json: unsupported value: {}", go_nonfinite(f))),
+        },
+        Resolved::Timestamp | Resolved::Merge | Resolved::Str => Json::String(s.to_string()),
+    })
+}
+
+fn go_nonfinite(f: f64) -> &'static str {
+    if f.is_nan() {
+        "NaN"
+    } else if f > 0.0 {
+        "+Inf"
+    } else {
+        "-Inf"
+    }
+}
+
+/// sigs.k8s.io/yaml's key conversion for the non-string keys YAML 1.1 produces.
+fn json_key(key: &Json, value: &Json) -> Result<String, String> {
+    Ok(match key {
+        Json::String(s) => s.clone(),
+        Json::Bool(b) => b.to_string(),
+        Json::Number(n) if n.is_i64() => n.to_string(),
+        Json::Number(n) if n.is_f64() => {
+            // Formatted at float32 precision, as the Go code does.
+            let f = n.as_f64().unwrap_or(0.0) as f32;
+            go_format_g(f as f64)
+        }
+        other => {
+            return Err(format!(
+                "unsupported map key of type: {}, key: {}, value: {}",
+                match other {
+                    Json::Null => "<nil>",
+                    Json::Number(_) => "uint64",
+                    _ => "map",
+                },
+                other,
+                value
+            ))
+        }
+    })
+}
+
+fn decode_binary(s: &str) -> Result<String, String> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut nbits = 0;
+    let mut out = Vec::new();
+    for b in s.bytes().filter(|b| !b.is_ascii_whitespace() && *b != b'=') {
+        let v = ALPHABET
+            .iter()
+            .position(|&a| a == b)
+            .ok_or_else(|| "yaml: !!binary value contains invalid base64 data".to_string())?;
+        bits = (bits << 6) | v as u32;
+        nbits += 6;
+        if nbits >= 8 {
+            nbits -= 8;
+            out.push((bits >> nbits) as u8);
+            bits &= (1 << nbits) - 1;
+        }
+    }
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn yaml11_typing() {
+        let j = yaml11_to_json(
+            "a: on\nb: 0777\nc: 2001-12-14\nd: '1'\ne: !!str 123\nf: ~\ng: 1e3\nh: [a, b]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            j,
+            json!({"a": true, "b": 511, "c": "2001-12-14", "d": "1", "e": "123", "f": null, "g": 1000.0, "h": ["a", "b"]})
+        );
+    }
+
+    #[test]
+    fn duplicates_last_wins_and_merge() {
+        let j = yaml11_to_json("base: &b {x: 1, z: 2}\nm:\n  <<: *b\n  z: 3\nk: 1\nk: 2\ny: 1\n")
+            .unwrap();
+        assert_eq!(j["m"], json!({"x": 1, "z": 3}));
+        // YAML 1.1: the key `y` is the boolean true.
+        assert_eq!(j["true"], json!(1));
+        assert_eq!(j["k"], json!(2));
+    }
+
+    #[test]
+    fn go_errors() {
+        assert_eq!(
+            yaml11_to_json("a: .inf\n").unwrap_err(),
+            "json: unsupported value: +Inf"
+        );
+        assert!(yaml11_to_json("a: *x\n")
+            .unwrap_err()
+            .contains("unknown anchor 'x' referenced"));
+        assert!(yaml11_to_json("a: x: y\n")
+            .unwrap_err()
+            .starts_with("yaml: line 1: mapping values are not allowed"));
+    }
+}

@@ -1,0 +1,197 @@
+//! The two engines as shell tools: `tailor envsubst` (a drop-in for `flux envsubst`) and
+//! `tailor expand` (KubeStellar's template expansion of one text), for pipes and for checking
+//! a template before committing it.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+
+use tailor_gotemplate::{ExecOptions, MissingKey, Template, Value as Data};
+
+const ENVSUBST_USAGE: &str =
+    "usage: tailor envsubst [--strict]  (text on stdin, variables from the environment)";
+const EXPAND_USAGE: &str = "usage: tailor expand [--name NAME] [--property K=V]... [--properties FILE]  (template text on stdin)";
+
+fn read_stdin_bytes() -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("reading stdin: {e}"))?;
+    Ok(buf)
+}
+
+fn utf8(buf: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(buf).map_err(|e| {
+        format!(
+            "stdin is not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// `flux envsubst [--strict]`: the whole of stdin through Flux's envsubst with the
+/// environment as variables; strict makes an unset variable without a default an error.
+pub fn envsubst(args: &[String]) -> i32 {
+    let mut strict = false;
+    for a in args {
+        match a.as_str() {
+            "--strict" | "--strict=true" => strict = true,
+            "--strict=false" => strict = false,
+            "-h" | "--help" => {
+                println!("{ENVSUBST_USAGE}");
+                return 0;
+            }
+            other => {
+                eprintln!("tailor envsubst: unknown argument {other:?}\n{ENVSUBST_USAGE}");
+                return 2;
+            }
+        }
+    }
+    let text = match read_stdin_bytes().and_then(utf8) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("✗ {e}");
+            return 1;
+        }
+    };
+    let lookup = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    let opts = tailor_envsubst::Options {
+        strict,
+        ..tailor_envsubst::Options::default()
+    };
+    match tailor_envsubst::substitute_bytes(&text, &lookup, &opts) {
+        Ok(out) => write_stdout(&out),
+        Err(e) => {
+            // The flux CLI prints errors with its ✗ marker.
+            eprintln!("✗ {e}");
+            1
+        }
+    }
+}
+
+fn write_stdout(bytes: &[u8]) -> i32 {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|_| stdout.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("tailor: writing stdout: {e}");
+            1
+        }
+    }
+}
+
+/// `tailor expand`: Go `text/template` with KubeStellar's settings (`missingkey=error`, no
+/// extra functions) over a flat map of properties.
+pub fn expand(args: &[String]) -> i32 {
+    let (name, props) = match expand_args(args) {
+        Ok(Some(v)) => v,
+        Ok(None) => {
+            println!("{EXPAND_USAGE}");
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("tailor expand: {e}\n{EXPAND_USAGE}");
+            return 2;
+        }
+    };
+    let text = match read_stdin_bytes().and_then(utf8) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("tailor expand: {e}");
+            return 1;
+        }
+    };
+    let opts = ExecOptions {
+        missing_key: MissingKey::Error,
+        ..ExecOptions::default()
+    };
+    let data = Data::StringMap(props);
+    let template = match Template::parse(&name, &text) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let mut out = Vec::new();
+    let result = template.execute_bytes(&data, &opts, &mut out);
+    // Go writes what it produced before the failure; so does this.
+    let code = write_stdout(&out);
+    match result {
+        Ok(()) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
+}
+
+type ExpandArgs = (String, BTreeMap<String, String>);
+
+fn expand_args(args: &[String]) -> Result<Option<ExpandArgs>, String> {
+    let mut name = "stdin".to_string();
+    let mut props = BTreeMap::new();
+    let mut i = 0;
+    while i < args.len() {
+        let (flag, inline) = match args[i].split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (args[i].clone(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = &inline {
+                return Ok(v.clone());
+            }
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--name" => name = value()?,
+            "--property" | "-p" => {
+                let kv = value()?;
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| format!("--property wants K=V, got {kv:?}"))?;
+                props.insert(k.to_string(), v.to_string());
+            }
+            "--properties" => {
+                let file = value()?;
+                props.extend(properties_file(&file)?);
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+        i += 1;
+    }
+    Ok(Some((name, props)))
+}
+
+/// A YAML or JSON map of property name to value; scalars are taken as written.
+fn properties_file(path: &str) -> Result<BTreeMap<String, String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--properties {path}: {e}"))?;
+    let docs = tailor_yaml::parse_stream(&text).map_err(|e| format!("--properties {path}: {e}"))?;
+    let mut props = BTreeMap::new();
+    let Some(doc) = docs.into_iter().find(|d| !d.empty) else {
+        return Ok(props);
+    };
+    let pairs = doc
+        .root
+        .pairs()
+        .ok_or_else(|| format!("--properties {path}: expected a map of property name to string"))?;
+    for pair in pairs {
+        let key = pair
+            .key
+            .as_scalar()
+            .ok_or_else(|| format!("--properties {path}: keys must be strings"))?;
+        let value = if pair.value.is_null() {
+            ""
+        } else {
+            pair.value.as_scalar().ok_or_else(|| {
+                format!("--properties {path}: property {key:?} must be a string, not a map or list")
+            })?
+        };
+        props.insert(key.to_string(), value.to_string());
+    }
+    Ok(props)
+}
