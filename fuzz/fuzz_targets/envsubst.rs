@@ -1,0 +1,29 @@
+//! tailor-envsubst: Flux's `${...}` substitution never panics on any text, strict or not, and
+//! the output limit holds.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tailor_envsubst::{substitute_bytes, Options};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let lookup = |name: &str| match name {
+        "env" => Some("prod".to_string()),
+        "empty" => Some(String::new()),
+        "long" => Some("abcdefghij".repeat(10)),
+        "u" => Some("日本語".to_string()),
+        _ => None,
+    };
+    let opts = Options {
+        strict: flags & 1 == 0,
+        max_output_bytes: 1 << 16,
+    };
+    if let Ok(out) = substitute_bytes(text, &lookup, &opts) {
+        assert!(out.len() <= opts.max_output_bytes, "output of {} bytes", out.len());
+    }
+});

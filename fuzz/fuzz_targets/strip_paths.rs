@@ -1,0 +1,64 @@
+//! tailor-strip removal paths: KubeStellar's JSONPath subset, the JS string-literal decoder,
+//! RFC 9535 paths (Extended syntax) and applying them with the built-in strip to fixed
+//! objects never panic; stripping twice changes nothing more (idempotence).
+//!
+//! Input: first byte picks the syntax and target resource; each following line is one
+//! `remove` path.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::json;
+use tailor_fuzz::fixture_nodes;
+use tailor_strip::{
+    decode_js_string_literal, parse_custom_transform_with, parse_kubestellar_query,
+    strip_object, PathSyntax, ResourceMapper, StripOptions,
+};
+
+fuzz_target!(|data: &[u8]| {
+    tailor_fuzz::allow_caught_panics();
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let paths: Vec<&str> = text.split('\n').take(16).collect();
+    for p in &paths {
+        let _ = parse_kubestellar_query(p);
+        let _ = decode_js_string_literal(p);
+    }
+    let syntax = if flags & 1 == 0 {
+        PathSyntax::Extended
+    } else {
+        PathSyntax::KubeStellar
+    };
+    let targets = [
+        ("apps", "deployments"),
+        ("", "services"),
+        ("", "configmaps"),
+        ("example.com", "widgets"),
+    ];
+    let (group, resource) = targets[usize::from(flags >> 1) & 3];
+    let spec = json!({"apiGroup": group, "resource": resource, "remove": paths});
+    let node = tailor_yaml::from_json(&spec);
+    let Ok(transform) = parse_custom_transform_with(&node, "fuzz", syntax) else {
+        return;
+    };
+    let mut mapper = ResourceMapper::builtin();
+    mapper.add("example.com", "Widget", "widgets");
+    let opts = StripOptions {
+        builtin: flags & 8 != 0,
+    };
+    let transforms = [transform];
+    for mut obj in fixture_nodes() {
+        let _ = strip_object(&mut obj, opts, &transforms, &mapper);
+        let once = obj.clone();
+        let _ = strip_object(&mut obj, opts, &transforms, &mapper);
+        assert!(
+            obj == once,
+            "strip is not idempotent for paths {paths:?}:\n{}\n---\n{}",
+            tailor_yaml::emit_node(&once, Default::default()),
+            tailor_yaml::emit_node(&obj, Default::default())
+        );
+    }
+});

@@ -1,0 +1,189 @@
+//! Helpers shared by the fuzz targets: a structural view of YAML trees (what a round trip must
+//! keep) and the small fixed inputs the engine targets run against.
+
+use tailor_yaml::{Node, ScalarKind, Value};
+
+/// What a YAML tree means, without its presentation: comments, spans, quoting and flow/block
+/// style are left out; scalars keep their text and the type a reader would give them.
+#[derive(Debug, PartialEq)]
+pub enum Shape {
+    Scalar {
+        kind: Option<ScalarKind>,
+        text: String,
+        tag: Option<String>,
+        anchor: Option<String>,
+    },
+    Mapping {
+        pairs: Vec<(Shape, Shape)>,
+        tag: Option<String>,
+        anchor: Option<String>,
+    },
+    Sequence {
+        items: Vec<Shape>,
+        tag: Option<String>,
+        anchor: Option<String>,
+    },
+    Alias(String),
+}
+
+pub fn shape(n: &Node) -> Shape {
+    let tag = n.short_tag();
+    let anchor = n.anchor().map(str::to_string);
+    match &n.value {
+        Value::Scalar(s) => Shape::Scalar {
+            kind: n.scalar_kind(),
+            text: s.clone(),
+            tag,
+            anchor,
+        },
+        Value::Mapping(pairs) => Shape::Mapping {
+            pairs: pairs
+                .iter()
+                .map(|p| (shape(&p.key), shape(&p.value)))
+                .collect(),
+            tag,
+            anchor,
+        },
+        Value::Sequence(items) => Shape::Sequence {
+            items: items.iter().map(shape).collect(),
+            tag,
+            anchor,
+        },
+        Value::Alias(a) => Shape::Alias(a.clone()),
+    }
+}
+
+/// Whether `after` (the tree read back from emitted text) means what `before` meant.
+///
+/// One change is accepted: an empty null (`{a}`, `{a: }`) comes back as the empty string,
+/// because go-yaml v3's emitter (and so kyaml, which tailor matches byte for byte) writes an
+/// empty scalar inside flow collections as `''`.
+pub fn equivalent(before: &Shape, after: &Shape) -> bool {
+    match (before, after) {
+        (
+            Shape::Scalar {
+                kind: Some(ScalarKind::Null),
+                text: t1,
+                tag: None,
+                anchor: a1,
+            },
+            Shape::Scalar {
+                kind: Some(ScalarKind::Str),
+                text: t2,
+                tag: None,
+                anchor: a2,
+            },
+        ) if t1.is_empty() && t2.is_empty() && a1 == a2 => true,
+        (
+            Shape::Mapping {
+                pairs: p1,
+                tag: t1,
+                anchor: a1,
+            },
+            Shape::Mapping {
+                pairs: p2,
+                tag: t2,
+                anchor: a2,
+            },
+        ) => {
+            t1 == t2
+                && a1 == a2
+                && p1.len() == p2.len()
+                && p1
+                    .iter()
+                    .zip(p2)
+                    .all(|((k1, v1), (k2, v2))| equivalent(k1, k2) && equivalent(v1, v2))
+        }
+        (
+            Shape::Sequence {
+                items: i1,
+                tag: t1,
+                anchor: a1,
+            },
+            Shape::Sequence {
+                items: i2,
+                tag: t2,
+                anchor: a2,
+            },
+        ) => {
+            t1 == t2
+                && a1 == a2
+                && i1.len() == i2.len()
+                && i1.iter().zip(i2).all(|(x, y)| equivalent(x, y))
+        }
+        _ => before == after,
+    }
+}
+
+/// Objects the engine targets edit: a small but varied set (nested maps, lists, a list of
+/// maps with names, numbers, quoted strings, a CRD-like kind).
+pub const FIXTURE: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: prod
+  labels: {app: web, tier: "1"}
+  annotations:
+    control.kubestellar.io/preserve: nodeport
+spec:
+  replicas: 3
+  template:
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+        ports: [{containerPort: 80}]
+        env:
+        - {name: A, value: "x"}
+      - name: side
+        image: busybox
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, resourceVersion: "7", uid: abc}
+spec:
+  clusterIP: 10.0.0.1
+  ports:
+  - {port: 80, nodePort: 30080}
+status: {loadBalancer: {}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg}
+data:
+  host: a.example
+  list: "a,b,c"
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec: {a: {b: [1, 2, {c: d}]}}
+"#;
+
+pub fn fixture_nodes() -> Vec<Node> {
+    tailor_yaml::parse_stream(FIXTURE)
+        .expect("fixture parses")
+        .into_iter()
+        .map(|d| d.root)
+        .collect()
+}
+
+/// Splits fuzz input into a first line (parameters) and the rest.
+pub fn split_first_line(s: &str) -> (&str, &str) {
+    match s.find('\n') {
+        Some(i) => (&s[..i], &s[i + 1..]),
+        None => (s, ""),
+    }
+}
+
+/// libfuzzer-sys installs a panic hook that aborts on every panic, even one that is caught.
+/// tailor-strip deliberately catches panics of the third-party JSONPath parser
+/// (`catch_unwind` in `parse_remove_path`), so targets that reach it use a hook that only
+/// prints: a panic that escapes the target still aborts (libfuzzer-sys's wrapper aborts when
+/// the target unwinds), a caught one does not count as a crash.
+pub fn allow_caught_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| eprintln!("panic (caught or fatal): {info}")));
+    });
+}
