@@ -1,0 +1,122 @@
+//! End-to-end benchmarks of tailor on generated cluster exports and the real-world corpus.
+//! Run: `cargo bench --bench pipeline` (all groups) or `scripts/bench.sh` (both suites).
+//! `TAILOR_BENCH_MAX_N=10000` caps the scaling groups; `TAILOR_CORPUS` points at the corpus.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use tailor_bench::{
+    fan_out_config, full_pipeline_config, noop_config, replacement_pairs, resource_list,
+    FULL_PIPELINE_STAGES,
+};
+
+use common::{corpus_dir, corpus_streams, run_function, sizes};
+
+/// The full `Tailor` pipeline (FULL_PIPELINE_STAGES) over N exported objects.
+fn full_pipeline(c: &mut Criterion) {
+    let mut g = c.benchmark_group("full_pipeline");
+    g.sample_size(10).warm_up_time(Duration::from_secs(1));
+    for n in sizes() {
+        let (items, cfg) = full_pipeline_config(n, FULL_PIPELINE_STAGES);
+        let text = resource_list(&items, &cfg);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, t| {
+            b.iter(|| run_function(t))
+        });
+    }
+    g.finish();
+}
+
+/// Two replacements copying ConfigMap data into every Deployment of N pairs.
+fn replacements(c: &mut Criterion) {
+    let mut g = c.benchmark_group("replacements_pairs");
+    g.sample_size(10);
+    for n in [2_000, 6_000] {
+        let (items, repl) = replacement_pairs(n);
+        let cfg = format!("apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: pairs\nreplacements:\n{repl}");
+        let text = resource_list(&items, &cfg);
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, t| {
+            b.iter(|| run_function(t))
+        });
+    }
+    g.finish();
+}
+
+/// A pass that changes nothing over 10,000 exported Deployments (about 60 MB).
+fn noop(c: &mut Criterion) {
+    let mut g = c.benchmark_group("noop_deployments");
+    g.sample_size(10);
+    let n = 10_000.min(*sizes().last().unwrap_or(&10_000));
+    let (items, cfg) = noop_config(n);
+    let text = resource_list(&items, &cfg);
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, t| {
+        b.iter(|| run_function(t))
+    });
+    g.finish();
+}
+
+/// 1,000 exported objects tailored for 100 clusters (spec.clusters).
+fn fan_out(c: &mut Criterion) {
+    let mut g = c.benchmark_group("fan_out");
+    g.sample_size(10);
+    let (items, cfg) = fan_out_config(1_000, 100, FULL_PIPELINE_STAGES);
+    let text = resource_list(&items, &cfg);
+    g.bench_with_input(BenchmarkId::from_parameter("1000x100"), &text, |b, t| {
+        b.iter(|| run_function(t))
+    });
+    g.finish();
+}
+
+/// The release-independent binary as kpt runs it: process start-up plus a 1-object list.
+fn startup(c: &mut Criterion) {
+    let exe = env!("CARGO_BIN_EXE_tailor");
+    let (items, cfg) = full_pipeline_config(1, FULL_PIPELINE_STAGES);
+    let text = resource_list(&items, &cfg);
+    c.bench_function("startup_one_object", |b| {
+        b.iter(|| {
+            let mut child = Command::new(exe)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("tailor starts");
+            if let Some(mut stdin) = child.stdin.take() {
+                stdin.write_all(text.as_bytes()).expect("write stdin");
+            }
+            assert!(child.wait().expect("tailor exits").success());
+        })
+    });
+}
+
+/// The real-world projects (kube-prometheus, podinfo, ...) as one stream each, through the
+/// default strip pass. Skipped with a message when the corpus is absent.
+fn corpus(c: &mut Criterion) {
+    let Some(dir) = corpus_dir() else {
+        return;
+    };
+    let mut g = c.benchmark_group("corpus_strip");
+    g.sample_size(10);
+    for (name, text) in corpus_streams(&dir) {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &text, |b, t| {
+            b.iter(|| run_function(t))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    startup,
+    replacements,
+    noop,
+    full_pipeline,
+    fan_out,
+    corpus
+);
+criterion_main!(benches);

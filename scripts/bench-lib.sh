@@ -1,0 +1,40 @@
+# Shared by scripts/bench-*.sh: build the release binaries once, time commands.
+# Sourced, not run.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+TAILOR="$CARGO_TARGET_DIR/release/tailor"
+GEN="$CARGO_TARGET_DIR/release/tailor-bench-gen"
+WORK="${TAILOR_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tailor-bench.XXXXXX")}"
+mkdir -p "$WORK"
+
+build() {
+  if [ -z "${TAILOR_BENCH_NO_BUILD:-}" ]; then
+    (cd "$ROOT" && cargo build --release --quiet -p tailor -p tailor-bench) || exit 1
+  fi
+  [ -x "$TAILOR" ] && [ -x "$GEN" ] || { echo "FAIL: $TAILOR or $GEN missing" >&2; exit 1; }
+}
+
+# best_of RUNS OUT_FILE -- CMD...: runs CMD (stdin from $STDIN if set) RUNS times under
+# /usr/bin/time -v; sets BEST_WALL (s), BEST_CPU (user+sys s) and PEAK_KB of the fastest run.
+best_of() {
+  local runs=$1 out=$2; shift 3
+  BEST_WALL=""; BEST_CPU=""; PEAK_KB=""
+  local i stats="$WORK/time.txt"
+  for ((i = 0; i < runs; i++)); do
+    if ! /usr/bin/time -v -o "$stats" timeout "${TAILOR_BENCH_TIMEOUT:-900}" "$@" \
+        <"${STDIN:-/dev/null}" >"$out" 2>"$WORK/stderr.txt"; then
+      echo "FAIL: $* exited non-zero:" >&2
+      head -5 "$WORK/stderr.txt" >&2
+      return 1
+    fi
+    local wall cpu kb
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
+      n = split($2, p, ":"); s = 0; for (j = 1; j <= n; j++) s = s * 60 + p[j]; print s }' "$stats")
+    cpu=$(awk -F': ' '/User time/ {u = $2} /System time/ {s = $2} END {printf "%.3f", u + s}' "$stats")
+    kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$stats")
+    if [ -z "$BEST_WALL" ] || awk -v a="$wall" -v b="$BEST_WALL" 'BEGIN {exit !(a < b)}'; then
+      BEST_WALL=$wall; BEST_CPU=$cpu; PEAK_KB=$kb
+    fi
+  done
+}
