@@ -200,13 +200,30 @@ fn standalone_mode(config: &str, inputs: &[String], output: Output) -> i32 {
         Err(r) => return fail(r),
     };
     let mut items: Vec<Resource> = Vec::new();
+    let mut bundle: Option<run::FleetBundle> = None;
     for input in inputs {
+        let path = Path::new(input);
+        if input != "-" && path.join("fleet.yaml").is_file() {
+            if bundle.is_some() {
+                return fail(KrmResult::error(format!(
+                    "{input}: only one Fleet bundle directory (with a fleet.yaml) per run"
+                )));
+            }
+            match standalone::read_fleet_bundle(path, &opts) {
+                Ok((b, mut more)) => {
+                    bundle = Some(b);
+                    items.append(&mut more);
+                }
+                Err(r) => return fail(r),
+            }
+            continue;
+        }
         let read = if input == "-" {
             read_stdin()
                 .map_err(KrmResult::error)
                 .and_then(|t| standalone::read_stdin_text(&t, &opts))
         } else {
-            read_path(Path::new(input), &opts)
+            read_path(path, &opts)
         };
         match read {
             Ok(mut more) => items.append(&mut more),
@@ -218,7 +235,7 @@ fn standalone_mode(config: &str, inputs: &[String], output: Output) -> i32 {
     } else {
         None
     };
-    let outcome = run::process(items, Some(&fc));
+    let outcome = run::process_with_bundle(items, Some(&fc), bundle);
     report(&outcome.results);
     match output {
         Output::Stream => {

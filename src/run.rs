@@ -17,14 +17,35 @@ pub struct Outcome {
     pub failed: bool,
 }
 
+/// A Fleet bundle directory read in standalone mode: its fleet.yaml and overlay files.
+pub struct FleetBundle {
+    pub config: tailor_fleet::FleetConfig,
+    pub overlays: Vec<tailor_fleet::BundleFile>,
+}
+
 /// Runs the pipeline the functionConfig asks for over `items`.
 pub fn process(items: Vec<Resource>, fc: Option<&Node>) -> Outcome {
-    let pipeline = match config::parse(fc) {
+    process_with_bundle(items, fc, None)
+}
+
+/// Like [`process`], with a Fleet bundle's fleet.yaml read as if written in the `Tailor` spec.
+pub fn process_with_bundle(
+    items: Vec<Resource>,
+    fc: Option<&Node>,
+    bundle: Option<FleetBundle>,
+) -> Outcome {
+    let mut pipeline = match config::parse(fc) {
         Ok(p) => p,
         Err(results) => return failed(results),
     };
+    if let Some(bundle) = bundle {
+        if let Err(r) = adopt_bundle(&mut pipeline, bundle) {
+            return failed(vec![r]);
+        }
+    }
     let mut results = Vec::new();
     let (work, consumed) = split_inputs(items, &mut results);
+    let work = take_overlay_files(&mut pipeline, work);
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
@@ -165,9 +186,62 @@ fn resolve_clusters(
     )
 }
 
+/// fleet.yaml takes the place of the Fleet fields of the spec; setting them in both is an error.
+fn adopt_bundle(pipeline: &mut Pipeline, bundle: FleetBundle) -> Result<(), KrmResult> {
+    let mut config = bundle.config;
+    if let Some(spec) = &pipeline.fleet {
+        let fleet_fields_set = !spec.customizations.is_empty()
+            || spec.root.namespace.is_some()
+            || spec.root.default_namespace.is_some()
+            || !spec.root.yaml_overlays.is_empty();
+        if fleet_fields_set {
+            return Err(KrmResult::error(
+                "the bundle's fleet.yaml and the Tailor spec both set Fleet fields (targetCustomizations, namespace, defaultNamespace, yaml): keep them in one place",
+            )
+            .at_field("spec.targetCustomizations"));
+        }
+        if config.root.flux.is_empty() {
+            config.root.flux = spec.root.flux.clone();
+        }
+    }
+    pipeline.fleet = Some(config);
+    pipeline.overlay_files.extend(bundle.overlays);
+    Ok(())
+}
+
+/// Fleet overlay content arrives as items under `overlays/<name>/`: when the configuration names
+/// overlay sets, those items are overlay input, not objects to deploy.
+fn take_overlay_files(pipeline: &mut Pipeline, work: Vec<Resource>) -> Vec<Resource> {
+    let Some(fleet) = &pipeline.fleet else {
+        return work;
+    };
+    let uses_overlays = !fleet.root.yaml_overlays.is_empty()
+        || fleet
+            .customizations
+            .iter()
+            .any(|c| !c.options.yaml_overlays.is_empty());
+    if !uses_overlays {
+        return work;
+    }
+    let (overlay_items, rest): (Vec<Resource>, Vec<Resource>) = work
+        .into_iter()
+        .partition(|r| r.path().is_some_and(tailor_fleet::is_under_overlays));
+    for item in overlay_items {
+        let path = tailor_fleet::overlay::clean_path(item.path().unwrap_or_default());
+        match pipeline.overlay_files.iter_mut().find(|f| f.path == path) {
+            Some(f) => f.docs.push(item.into_node()),
+            None => pipeline.overlay_files.push(tailor_fleet::BundleFile {
+                path,
+                docs: vec![item.into_node()],
+            }),
+        }
+    }
+    rest
+}
+
 fn run_stages(
     pipeline: &Pipeline,
-    items: &mut [Resource],
+    items: &mut Vec<Resource>,
     cluster: Option<&Cluster>,
     transforms: &[Node],
     results: &mut Vec<KrmResult>,

@@ -36,7 +36,6 @@ const OVERLAY_FIELDS: &[&str] = &[
     "commonMetadata",
     "patches",
     "images",
-    "components",
 ];
 
 pub fn parse(json: &Json) -> Result<Pipeline, Vec<KrmResult>> {
@@ -56,6 +55,7 @@ pub fn parse(json: &Json) -> Result<Pipeline, Vec<KrmResult>> {
         }
     };
     let mut errors = Vec::new();
+    let mut overlay = serde_json::Map::new();
     for (key, value) in spec {
         let field = format!("spec.{key}");
         match key.as_str() {
@@ -65,15 +65,15 @@ pub fn parse(json: &Json) -> Result<Pipeline, Vec<KrmResult>> {
                 Err((f, m)) => errors.push(KrmResult::error(m).at_field(f)),
             },
             k if OVERLAY_FIELDS.contains(&k) => {
-                if !is_empty(value) {
-                    errors.push(
-                        KrmResult::error(format!(
-                            "{field}: this stage is not in this build of tailor yet"
-                        ))
-                        .at_field(field),
-                    );
-                }
+                overlay.insert(key.clone(), value.clone());
             }
+            "components" if !is_empty(value) => errors.push(
+                KrmResult::error(
+                    "spec.components: kustomize components live in the source tree; tailor works on built manifests, so apply them before tailor",
+                )
+                .at_field(field),
+            ),
+            "components" => {}
             k if CONTROLLER_FIELDS.contains(&k) => {}
             _ => errors.push(
                 KrmResult::error(format!(
@@ -82,6 +82,10 @@ pub fn parse(json: &Json) -> Result<Pipeline, Vec<KrmResult>> {
                 .at_field(field),
             ),
         }
+    }
+    match tailor_fleet::FleetConfig::from_tailor_spec(&Json::Object(overlay), "spec") {
+        Ok(cfg) => p.fleet = Some(cfg),
+        Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
     }
     if errors.is_empty() {
         Ok(p)

@@ -35,6 +35,12 @@ pub struct Pipeline {
     pub post_build: Option<post_build::PostBuild>,
     /// `metadata.namespace` of the functionConfig: where `substituteFrom` sources live.
     pub namespace: Option<String>,
+    /// Fleet customizations and the Flux overlay fields (spec-level ones are its base).
+    pub fleet: Option<tailor_fleet::FleetConfig>,
+    /// Kratix destination selectors.
+    pub kratix: Option<tailor_fleet::KratixSchedule>,
+    /// Fleet overlay files (`overlays/<name>/...`), gathered from the input at run time.
+    pub overlay_files: Vec<tailor_fleet::BundleFile>,
     /// Largest number of tailored copies (clusters × items) one run may produce.
     pub max_fan_out_items: usize,
 }

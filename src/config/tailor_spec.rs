@@ -25,25 +25,15 @@ pub const TAILOR_FIELDS: &[&str] = &[
     "postBuild",
     "templates",
     "limits",
+    "namespace",
+    "defaultNamespace",
+    "yaml",
 ];
 
 pub const LIMITS: &[&str] = &[
     "maxFanOutItems",
     "maxTemplateOutputBytes",
     "maxTemplateRangeIterations",
-];
-
-/// Fields of stages this build does not have yet: naming them is an error, never a silent no-op.
-const NOT_YET: &[&str] = &[
-    "destinationSelectors",
-    "targetCustomizationMode",
-    "targetCustomizations",
-    "targetNamespace",
-    "namePrefix",
-    "nameSuffix",
-    "commonMetadata",
-    "patches",
-    "images",
 ];
 
 pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
@@ -69,11 +59,6 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
                     "unknown field {key:?} in Tailor spec; accepted fields: {}",
                     super::TAILOR_FIELDS.join(", ")
                 ),
-            ));
-        } else if NOT_YET.contains(&key.as_str()) && !is_empty(&spec[key]) {
-            errors.push(err(
-                key,
-                format!("spec.{key}: this stage is not in this build of tailor yet"),
             ));
         }
     }
@@ -175,6 +160,20 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
             "spec.templates must be a mapping like {enabled: true}".into(),
         )),
     }
+    match tailor_fleet::FleetConfig::from_tailor_spec(
+        json.get("spec").unwrap_or(&Json::Null),
+        "spec",
+    ) {
+        Ok(cfg) => p.fleet = Some(cfg),
+        Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
+    }
+    match spec.get("destinationSelectors") {
+        None | Some(Json::Null) => {}
+        Some(v) => match tailor_fleet::KratixSchedule::from_json(v, "spec.destinationSelectors") {
+            Ok(s) => p.kratix = Some(s),
+            Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
+        },
+    }
     match spec.get("postBuild") {
         None | Some(Json::Null) => {}
         Some(v) => match super::post_build::parse(v, "spec.postBuild") {
@@ -208,15 +207,5 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
         Ok(p)
     } else {
         Err(errors)
-    }
-}
-
-fn is_empty(v: &Json) -> bool {
-    match v {
-        Json::Null => true,
-        Json::String(s) => s.is_empty(),
-        Json::Array(a) => a.is_empty(),
-        Json::Object(o) => o.is_empty(),
-        _ => false,
     }
 }

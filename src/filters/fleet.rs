@@ -1,0 +1,170 @@
+//! Fleet stages: yaml overlays (`yaml.overlays` of the matched customizations, applied per bundle
+//! file with the patch type Fleet would choose) and Fleet's `namespace` / `defaultNamespace`.
+//! `tailor-fleet` plans; `tailor-patch` patches.
+
+use std::collections::HashMap;
+
+use tailor_fleet::{
+    apply_namespaces, apply_overlays, plan_overlays, BundleFile, Options, PatchKind, Scopes,
+};
+use tailor_patch::{decode_ops, json6902, merge_patch, strategic_merge, Merged};
+use tailor_yaml::Node;
+
+use super::nodes::Work;
+use super::StageContext;
+use crate::krm::{annotations, KrmResult, Origin, Resource};
+
+/// Applies the named overlay sets. Items keep their identity where their file is untouched or
+/// only patched; replaced files get new objects that keep the replaced file's place.
+pub fn yaml_overlays(
+    names: &[String],
+    overlay_files: &[BundleFile],
+    items: &mut Vec<Resource>,
+    ctx: &mut StageContext<'_>,
+) {
+    if names.is_empty() {
+        return;
+    }
+    let mut order: Vec<String> = Vec::new();
+    let mut by_path: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        if item.is_meta_or_local() {
+            continue;
+        }
+        if let Some(p) = item.path() {
+            let p = tailor_fleet::overlay::clean_path(p);
+            by_path
+                .entry(p.clone())
+                .or_insert_with(|| {
+                    order.push(p);
+                    Vec::new()
+                })
+                .push(i);
+        }
+    }
+    let mut files: Vec<BundleFile> = order
+        .iter()
+        .map(|p| BundleFile {
+            path: p.clone(),
+            docs: by_path[p]
+                .iter()
+                .map(|&i| items[i].node().clone())
+                .collect(),
+        })
+        .collect();
+    let steps = match plan_overlays(&files, overlay_files, names) {
+        Ok(s) => s,
+        Err(e) => {
+            ctx.results
+                .push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
+            return;
+        }
+    };
+    if steps.is_empty() {
+        return;
+    }
+    let mut patcher = |kind: PatchKind, target: &mut Node, patch: &Node| -> Result<(), String> {
+        match kind {
+            PatchKind::Json6902 => {
+                let ops = patch
+                    .to_json()
+                    .map_err(|e| e.to_string())
+                    .and_then(|j| decode_ops(&j).map_err(|e| e.to_string()))?;
+                json6902(target, &ops).map_err(|e| e.to_string())
+            }
+            PatchKind::Strategic => match strategic_merge(target, patch).map_err(|e| e.to_string())? {
+                Merged::Kept => Ok(()),
+                Merged::Deleted => Err("a strategic merge patch may not delete the whole object in a Fleet overlay; use an empty replacement file".into()),
+            },
+            PatchKind::MergePatch => {
+                merge_patch(target, patch);
+                Ok(())
+            }
+        }
+    };
+    if let Err(e) = apply_overlays(&mut files, &steps, &mut patcher) {
+        ctx.results
+            .push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
+        return;
+    }
+    rebuild(items, &order, &by_path, files);
+}
+
+/// Puts the overlaid files back in the item list, in the original order; files the overlays
+/// added go last.
+fn rebuild(
+    items: &mut Vec<Resource>,
+    order: &[String],
+    by_path: &HashMap<String, Vec<usize>>,
+    files: Vec<BundleFile>,
+) {
+    let mut result: HashMap<String, Vec<Node>> = files
+        .iter()
+        .map(|f| (f.path.clone(), f.docs.clone()))
+        .collect();
+    let added: Vec<BundleFile> = files
+        .into_iter()
+        .filter(|f| !by_path.contains_key(&f.path))
+        .collect();
+    let old = std::mem::take(items);
+    let mut first_of: HashMap<usize, &String> = HashMap::new();
+    for p in order {
+        first_of.insert(by_path[p][0], p);
+    }
+    let in_file: std::collections::HashSet<usize> = by_path.values().flatten().copied().collect();
+    let originals: Vec<Resource> = old;
+    for (i, item) in originals.iter().enumerate() {
+        if !in_file.contains(&i) {
+            items.push(item.clone());
+            continue;
+        }
+        let Some(path) = first_of.get(&i) else {
+            continue;
+        };
+        let docs = result.remove(*path).unwrap_or_default();
+        let members = &by_path[*path];
+        for (k, doc) in docs.into_iter().enumerate() {
+            // Reuse the k-th original object of the file, so its origin (file, index) stays.
+            let template = &originals[members[k.min(members.len() - 1)]];
+            let mut res = template.clone();
+            if doc != *res.node() {
+                *res.node_mut() = doc;
+            }
+            items.push(res);
+        }
+    }
+    for file in added {
+        for doc in file.docs {
+            let mut res = Resource::new(doc, Origin::None);
+            res.set_annotation(annotations::PATH, &file.path);
+            res.set_annotation(annotations::LEGACY_PATH, &file.path);
+            items.push(res);
+        }
+    }
+}
+
+/// Fleet's `namespace` (forced; cluster-scoped objects are an error) and `defaultNamespace`.
+pub fn namespaces(options: &Options, items: &mut [Resource], ctx: &mut StageContext<'_>) {
+    if options.namespace.is_none() && options.default_namespace.is_none() {
+        return;
+    }
+    let mut work = Work::of(items);
+    let scopes = Scopes::from_items(&work.nodes);
+    match apply_namespaces(
+        &mut work.nodes,
+        options.namespace.as_deref(),
+        options.default_namespace.as_deref(),
+        &scopes,
+    ) {
+        Ok(()) => work.write_back(items),
+        Err(errors) => {
+            for e in errors {
+                let mut r = KrmResult::error(e.to_string()).at_field("namespace");
+                if let Some(&pos) = work.positions.get(e.index) {
+                    r = r.about(&items[pos]);
+                }
+                ctx.results.push(r);
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Flux overlay fields, in kustomize's order: patches → namespace → prefix/suffix (and the name
+//! references they break) → images → commonMetadata. `tailor-patch` and `tailor-kbuiltins` do
+//! the work over copies; only changed objects are written back.
+
+use serde_json::Value as Json;
+use tailor_fleet::FluxOverlay;
+use tailor_kbuiltins::{
+    add_prefix_suffix_tracked, set_common_metadata, set_images, set_namespace_tracked, Image,
+    NameTracker,
+};
+use tailor_patch::{apply_patches, PatchSpec, PatchTarget, ResId};
+use tailor_yaml::Node;
+
+use super::nodes::Work;
+use super::StageContext;
+use crate::krm::{KrmResult, Resource};
+
+pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext<'_>) {
+    if flux.is_empty() {
+        return;
+    }
+    if !flux.patches.is_empty() {
+        match parse_patches(&flux.patches) {
+            Ok(specs) => {
+                if let Err(e) = patches(&specs, items) {
+                    ctx.results
+                        .push(KrmResult::error(e).at_field("spec.patches"));
+                    return;
+                }
+            }
+            Err((field, e)) => {
+                ctx.results.push(KrmResult::error(e).at_field(field));
+                return;
+            }
+        }
+    }
+    let images = match Image::list_from_node(
+        Some(&Node::sequence(
+            flux.images.iter().map(tailor_yaml::from_json).collect(),
+        )),
+        "spec.images",
+    ) {
+        Ok(i) => i,
+        Err(e) => {
+            ctx.results
+                .push(KrmResult::error(e.to_string()).at_field("spec.images"));
+            return;
+        }
+    };
+    let (labels, annotations) = match common_metadata(flux.common_metadata.as_ref()) {
+        Ok(m) => m,
+        Err((field, e)) => {
+            ctx.results.push(KrmResult::error(e).at_field(field));
+            return;
+        }
+    };
+    let namespace = flux.target_namespace.as_deref().unwrap_or("");
+    let prefix = flux.name_prefix.as_deref().unwrap_or("");
+    let suffix = flux.name_suffix.as_deref().unwrap_or("");
+    let mut work = Work::of(items);
+    let mut tracker = NameTracker::new(work.nodes.len());
+    let steps: [(&str, &Step); 5] = [
+        ("spec.targetNamespace", &|n, t| {
+            set_namespace_tracked(n, namespace, t).map_err(|e| e.to_string())
+        }),
+        ("spec.namePrefix", &|n, t| {
+            add_prefix_suffix_tracked(n, prefix, suffix, t).map_err(|e| e.to_string())
+        }),
+        ("spec.targetNamespace", &|n, t| {
+            t.fix_name_references(n).map_err(|e| e.to_string())
+        }),
+        ("spec.images", &|n, _| {
+            set_images(n, &images).map_err(|e| e.to_string())
+        }),
+        ("spec.commonMetadata", &|n, _| {
+            set_common_metadata(n, &labels, &annotations).map_err(|e| e.to_string())
+        }),
+    ];
+    for (field, step) in steps {
+        if let Err(e) = step(&mut work.nodes, &mut tracker) {
+            ctx.results.push(KrmResult::error(e).at_field(field));
+            return;
+        }
+    }
+    work.write_back(items);
+}
+
+fn parse_patches(list: &[Json]) -> Result<Vec<PatchSpec>, (String, String)> {
+    let mut specs = Vec::new();
+    for (i, entry) in list.iter().enumerate() {
+        let at = format!("spec.patches[{i}]");
+        let map = entry.as_object().ok_or_else(|| {
+            (
+                at.clone(),
+                format!("{at} must be a mapping {{patch, target}}"),
+            )
+        })?;
+        for key in map.keys() {
+            if key != "patch" && key != "target" {
+                return Err((
+                    format!("{at}.{key}"),
+                    format!("unknown field {key:?} in {at}; accepted fields: patch, target"),
+                ));
+            }
+        }
+        let text = match map.get("patch") {
+            Some(Json::String(s)) => s.clone(),
+            Some(other) if !other.is_null() => {
+                // A patch written as YAML instead of a string is accepted as that YAML.
+                serde_json::to_string(other).unwrap_or_default()
+            }
+            _ => return Err((format!("{at}.patch"), format!("{at}.patch is required"))),
+        };
+        let target = match map.get("target") {
+            None | Some(Json::Null) => None,
+            Some(t) => Some(
+                PatchTarget::from_node(&tailor_yaml::from_json(t))
+                    .map_err(|e| (format!("{at}.target"), format!("{at}.target: {e}")))?,
+            ),
+        };
+        specs.push(
+            PatchSpec::from_text(&text, target)
+                .map_err(|e| (format!("{at}.patch"), format!("{at}.patch: {e}")))?,
+        );
+    }
+    Ok(specs)
+}
+
+/// Applies the patches one entry at a time, so objects a `$patch: delete` removes are known by
+/// position and every other object keeps its identity.
+fn patches(specs: &[PatchSpec], items: &mut Vec<Resource>) -> Result<(), String> {
+    let mut work = Work::of(items);
+    let mut removed: Vec<usize> = Vec::new();
+    for spec in specs {
+        let before: Vec<ResId> = work.nodes.iter().map(ResId::of).collect();
+        let report = apply_patches(&mut work.nodes, std::slice::from_ref(spec))
+            .map_err(|e| e.to_string())?;
+        if report.deleted.is_empty() {
+            continue;
+        }
+        let mut keep_positions = Vec::with_capacity(work.nodes.len());
+        let mut deleted = report.deleted.clone();
+        for (k, id) in before.iter().enumerate() {
+            if let Some(d) = deleted.iter().position(|x| x == id) {
+                deleted.remove(d);
+                removed.push(work.positions[k]);
+            } else {
+                keep_positions.push(work.positions[k]);
+            }
+        }
+        work.positions = keep_positions;
+    }
+    if work.positions.len() != work.nodes.len() {
+        return Err("internal: patched objects could not be matched to their inputs".into());
+    }
+    work.write_back(items);
+    if !removed.is_empty() {
+        removed.sort_unstable();
+        let mut i = 0;
+        items.retain(|_| {
+            let keep = removed.binary_search(&i).is_err();
+            i += 1;
+            keep
+        });
+    }
+    Ok(())
+}
+
+type Pairs = Vec<(String, String)>;
+
+/// One transformer over the copies, with the renaming history it may add to or use.
+type Step<'a> = dyn Fn(&mut Vec<Node>, &mut NameTracker) -> Result<(), String> + 'a;
+
+fn common_metadata(
+    m: Option<&serde_json::Map<String, Json>>,
+) -> Result<(Pairs, Pairs), (String, String)> {
+    let Some(m) = m else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let mut out = (Vec::new(), Vec::new());
+    for (key, value) in m {
+        let at = format!("spec.commonMetadata.{key}");
+        let slot = match key.as_str() {
+            "labels" => &mut out.0,
+            "annotations" => &mut out.1,
+            _ => {
+                return Err((
+                    at.clone(),
+                    format!("unknown field {key:?} in spec.commonMetadata; accepted fields: labels, annotations"),
+                ))
+            }
+        };
+        match value {
+            Json::Null => {}
+            Json::Object(entries) => {
+                for (k, v) in entries {
+                    match v {
+                        Json::String(s) => slot.push((k.clone(), s.clone())),
+                        other => {
+                            return Err((
+                                format!("{at}.{k}"),
+                                format!("{at}.{k} must be a string, found {other}"),
+                            ))
+                        }
+                    }
+                }
+            }
+            other => {
+                return Err((
+                    at.clone(),
+                    format!("{at} must be a map of strings, found {other}"),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
