@@ -37,9 +37,11 @@ impl Image {
                 "newName" => &mut image.new_name,
                 "newTag" => &mut image.new_tag,
                 "digest" => &mut image.digest,
-                _ => return Err(Error::new(format!(
+                _ => {
+                    return Err(Error::new(format!(
                     "{field_path}.{key}: unknown field (expected name, newName, newTag or digest)"
-                ))),
+                )))
+                }
             };
             *slot = scalar_text(&pair.value, &format!("{field_path}.{key}"))?;
         }

@@ -59,7 +59,9 @@ pub(crate) type WalkError = String;
 /// `create` makes missing (or null) fields on the way: mappings in the middle, an empty
 /// string at the end (which `set` then overwrites). Without it, a missing or null field in
 /// the middle ends the walk quietly; a null at the end is still handed to `set`, which
-/// decides (the namespace setter overwrites it, name references leave it).
+/// decides (the namespace setter overwrites it, name references leave it). A null field
+/// marked `[]` becomes an empty list, as in kustomize (`initContainers: null` under an
+/// `images:` transform comes out as `initContainers: []`).
 pub(crate) fn walk(
     node: &mut Node,
     path: &[String],
@@ -99,10 +101,18 @@ pub(crate) fn walk(
     } else {
         node.get_mut(name)
     };
-    match child {
-        Some(child) => walk(child, rest, create, set),
-        None => Ok(()),
+    let Some(child) = child else {
+        return Ok(());
+    };
+    if is_seq && child.is_null() {
+        // kustomize turns a null list it was told to expect into an empty one (`[]`)
+        let comments = child.extra.take().map(|e| e.comments);
+        *child = Node::sequence(Vec::new());
+        if let Some(c) = comments.filter(|c| !c.is_empty()) {
+            *child.comments_mut() = c;
+        }
     }
+    walk(child, rest, create, set)
 }
 
 /// Replaces a scalar (or null) with a fresh string, keeping its comments; the emitter picks
@@ -213,6 +223,22 @@ mod tests {
         )
         .unwrap();
         assert!(n.get_path(&["spec", "containers"]).is_none());
+    }
+
+    #[test]
+    fn a_null_list_hinted_field_becomes_an_empty_list() {
+        let mut n = doc("spec:\n  initContainers: null\n  volumes: null\n");
+        assert!(collect(&mut n, "spec/initContainers[]/image", false)
+            .unwrap()
+            .is_empty());
+        assert!(collect(&mut n, "spec/volumes/name", false)
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            n.get_path(&["spec", "initContainers"]).unwrap().items(),
+            Some(&[][..])
+        );
+        assert!(n.get_path(&["spec", "volumes"]).unwrap().is_null());
     }
 
     #[test]

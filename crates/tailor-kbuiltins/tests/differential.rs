@@ -79,7 +79,11 @@ fn containers(rng: &mut Rng, field: &str, indent: &str) -> String {
                 rng.pick(NAMES)
             );
         }
-        if rng.chance(40) {
+        if rng.chance(5) {
+            s += &format!(
+                "{indent}  envFrom:\n{indent}  - configMapRef:\n{indent}      name: null\n"
+            );
+        } else if rng.chance(40) {
             s += &format!(
                 "{indent}  envFrom:\n{indent}  - {}:\n{indent}      name: {}\n",
                 rng.pick(&["configMapRef", "secretRef"]),
@@ -93,7 +97,8 @@ fn containers(rng: &mut Rng, field: &str, indent: &str) -> String {
 /// A pod spec at `indent` (the indentation of its fields).
 fn pod_spec(rng: &mut Rng, indent: &str) -> String {
     let mut s = containers(rng, "containers", indent);
-    if rng.chance(30) {
+    let with_init = rng.chance(30);
+    if with_init {
         s += &containers(rng, "initContainers", indent);
     }
     if rng.chance(15) {
@@ -109,9 +114,19 @@ fn pod_spec(rng: &mut Rng, indent: &str) -> String {
         s += &format!("{indent}priorityClassName: {}\n", rng.pick(NAMES));
     }
     if rng.chance(25) {
-        s += &format!("{indent}imagePullSecrets:\n{indent}- name: {}\n", rng.pick(NAMES));
+        s += &format!(
+            "{indent}imagePullSecrets:\n{indent}- name: {}\n",
+            rng.pick(NAMES)
+        );
     }
-    if rng.chance(60) {
+    if rng.chance(8) {
+        let field = if with_init {
+            "volumes"
+        } else {
+            rng.pick(&["initContainers", "volumes"])
+        };
+        s += &format!("{indent}{field}: null\n");
+    } else if rng.chance(60) {
         s += &format!("{indent}volumes:\n");
         for i in 0..1 + rng.below(3) {
             let name = rng.pick(NAMES);
@@ -134,7 +149,12 @@ fn subjects(rng: &mut Rng) -> String {
     for _ in 0..1 + rng.below(3) {
         match rng.below(5) {
             0 => s += "- kind: ServiceAccount\n  name: default\n",
-            1 => s += &format!("- kind: User\n  name: {}\n  apiGroup: rbac.authorization.k8s.io\n", rng.pick(NAMES)),
+            1 => {
+                s += &format!(
+                    "- kind: User\n  name: {}\n  apiGroup: rbac.authorization.k8s.io\n",
+                    rng.pick(NAMES)
+                )
+            }
             2 => s += &format!("- kind: ServiceAccount\n  name: {}\n", rng.pick(NAMES)),
             _ => {
                 s += &format!(
@@ -349,7 +369,15 @@ fn generate(rng: &mut Rng) -> (String, String) {
         let kind = rng.pick(KINDS);
         let name = rng.pick(NAMES);
         let cluster = CLUSTER_KINDS.contains(&kind);
-        let ns = if cluster { "" } else { rng.pick(NAMESPACES) };
+        let ns = if cluster {
+            if rng.chance(10) {
+                "ns1"
+            } else {
+                ""
+            }
+        } else {
+            rng.pick(NAMESPACES)
+        };
         let eff = if ns.is_empty() { "default" } else { ns };
         // kustomize rejects duplicate ids. A namespace change makes same-named objects from
         // different namespaces (or two Namespace objects) clash, which kustomize reports as
@@ -381,7 +409,10 @@ fn generate(rng: &mut Rng) -> (String, String) {
         for _ in 0..1 + rng.below(3) {
             k += &format!("- name: {}\n", rng.pick(IMAGE_NAMES));
             if rng.chance(40) {
-                k += &format!("  newName: {}\n", rng.pick(&["my.reg/nginx", "local:5000/x", "alt"]));
+                k += &format!(
+                    "  newName: {}\n",
+                    rng.pick(&["my.reg/nginx", "local:5000/x", "alt"])
+                );
             }
             if rng.chance(55) {
                 k += &format!("  newTag: \"{}\"\n", rng.pick(&["2.0", "latest", "v9"]));
