@@ -1,7 +1,7 @@
 //! kustomize's ImageTagTransformer (`images:`): for each image entry in order, first the
 //! legacy walk (every `image` in a list under any `containers` or `initContainers` field,
-//! at any depth, except in CustomResourceDefinitions), then the default field specs
-//! (`api/konfig/builtinpluginconsts/images.go`). `ephemeralContainers` are not covered by
+//! at any depth), then the default field specs (`api/konfig/builtinpluginconsts/images.go`);
+//! both skip CustomResourceDefinitions. `ephemeralContainers` are not covered by
 //! either, so kustomize v5.5.0 leaves them alone, and so does this.
 
 use regex::Regex;
@@ -44,7 +44,8 @@ pub fn set_images(resources: &mut [Node], images: &[Image]) -> Result<(), Error>
             })?;
         }
         for node in resources.iter_mut() {
-            if !node.is_mapping() {
+            // the field-spec filter has the same hard-coded CRD exemption (kustomize #890)
+            if !node.is_mapping() || scalar_field(node, "kind") == "CustomResourceDefinition" {
                 continue;
             }
             let gvk = Gvk::of(node);
@@ -161,7 +162,7 @@ pub fn split(image: &str) -> (&str, &str, &str) {
     match (at, colon) {
         (None, None) => (image, "", ""),
         // the digest comes first: no colon, or the colon is inside the digest
-        (Some(d), c) if c.map_or(true, |c| d < c) => {
+        (Some(d), c) if c.is_none_or(|c| d < c) => {
             let d = d + slash;
             (&image[..d], "", &image[d + 1..])
         }

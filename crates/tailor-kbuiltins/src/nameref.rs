@@ -177,9 +177,7 @@ fn subset(i: usize, node: &Node, snaps: &[Snap]) -> Vec<usize> {
     let rb_namespaces = role_binding_namespaces(node);
     live.filter(|&j| {
         let t = &snaps[j].cur;
-        t.gvk.is_cluster_scoped()
-            || t.is_ns_equal(me)
-            || rb_namespaces.iter().any(|ns| *ns == t.namespace)
+        t.gvk.is_cluster_scoped() || t.is_ns_equal(me) || rb_namespaces.contains(&t.namespace)
     })
     .collect()
 }

@@ -56,7 +56,7 @@ pub fn set_namespace_tracked(
     for i in 0..resources.len() {
         let node = &mut resources[i];
         // kustomize leaves empty objects alone
-        if !node.pairs().is_some_and(|p| !p.is_empty()) {
+        if node.pairs().is_none_or(|p| p.is_empty()) {
             continue;
         }
         tracker.store_previous_id(i, node);
