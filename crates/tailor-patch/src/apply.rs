@@ -113,7 +113,11 @@ fn apply_one(
                 })?;
                 for i in selected {
                     let mut copy = patch.clone();
-                    copy_merge_metadata(&mut copy, &resources[i]);
+                    copy_merge_metadata(&mut copy);
+                    // `patchCopy.SetGvk(res.GetGvk())` then the patch's own kind again
+                    if let Some(av) = resources[i].get("apiVersion").cloned() {
+                        copy.set("apiVersion", av);
+                    }
                     smp_resource(&mut resources[i], &copy, spec, &mut previous[i], i, deleted)?;
                 }
                 return Ok(());
@@ -150,9 +154,15 @@ fn apply_one(
             for i in select(resources, previous, deleted, target)? {
                 store_previous_id(&mut previous[i], &resources[i]);
                 let mut copy = resources[i].clone();
+                // During a kustomize build every resource carries internal annotations, so
+                // `metadata.annotations` always exists for the patch; drop it again if unused.
+                let added = add_annotations_map(&mut copy);
                 json6902(&mut copy, ops).map_err(|e| {
                     Error::new(format!("{e} (patching {})", ResId::of(&resources[i])))
                 })?;
+                if added {
+                    drop_empty_annotations(&mut copy);
+                }
                 if !copy.is_mapping() {
                     return Err(Error::new(format!(
                         "json: cannot unmarshal {} into Go value of type map[string]interface {{}} (patching {})",
@@ -221,6 +231,9 @@ fn smp_resource(
         deleted.push(index);
         return Ok(());
     }
+    // a patch element with a repeated key can land in the result, which kustomize then
+    // cannot decode
+    crate::parse::check_duplicate_keys(res).map_err(|e| Error::new(format!("{e} (patching {id})")))?;
     if !spec.allow_kind_change {
         set_top_scalar(res, "kind", &id.kind);
     }
@@ -267,7 +280,7 @@ fn set_meta(res: &mut Node, key: &str, text: &str) {
 /// `CopyMergeMetaDataFieldsFrom` on the copy of a targeted patch: labels and annotations pass
 /// through `map[string]string` (sorted, all strings, removed when empty), and an empty
 /// namespace is removed.
-fn copy_merge_metadata(patch: &mut Node, _res: &Node) {
+fn copy_merge_metadata(patch: &mut Node) {
     if !patch.is_mapping() {
         return;
     }
@@ -295,5 +308,23 @@ fn copy_merge_metadata(patch: &mut Node, _res: &Node) {
         .map_or(true, |n| n.is_null() || n.as_scalar() == Some(""));
     if ns_empty {
         meta.remove("namespace");
+    }
+}
+
+fn add_annotations_map(res: &mut Node) -> bool {
+    match res.get_mut("metadata") {
+        Some(m) if m.is_mapping() && m.get("annotations").map_or(true, Node::is_null) => {
+            m.set("annotations", Node::mapping());
+            true
+        }
+        _ => false,
+    }
+}
+
+fn drop_empty_annotations(res: &mut Node) {
+    if let Some(m) = res.get_mut("metadata") {
+        if m.get("annotations").and_then(Node::pairs).is_some_and(<[_]>::is_empty) {
+            m.remove("annotations");
+        }
     }
 }

@@ -391,7 +391,7 @@ fn directive(patch: Option<&N>) -> Result<Directive, String> {
         return Ok(Directive::Merge);
     };
     if ynode::is_sequence(patch) {
-        return Ok(Directive::Merge);
+        return sequence_directive(patch);
     }
     if !ynode::is_mapping(patch) {
         return Err(format!(
@@ -410,6 +410,32 @@ fn directive(patch: Option<&N>) -> Result<Directive, String> {
         other => return Err(format!("unknown patch strategy '{other}'")),
     };
     ynode::clear_field(patch, "$patch");
+    Ok(d)
+}
+
+/// `determineSequenceNodePatchStrategy`: the first map element with a `$patch` key is a list
+/// directive when it has nothing else; it is then removed from the patch.
+fn sequence_directive(patch: &N) -> Result<Directive, String> {
+    let first = ynode::content(patch)
+        .into_iter()
+        .find(|e| ynode::is_mapping(e) && ynode::field(e, "$patch").is_some());
+    let Some(elem) = first else {
+        return Ok(Directive::Merge);
+    };
+    if ynode::content(&elem).len() > 2 {
+        return Ok(Directive::Merge);
+    }
+    let Some(v) = ynode::field_value(&elem, "$patch") else {
+        return Ok(Directive::Merge);
+    };
+    let text = ynode::value_text(&v);
+    let d = match text.as_str() {
+        "delete" => Directive::Delete,
+        "replace" => Directive::Replace,
+        "merge" => Directive::Merge,
+        other => return Err(format!("unknown patch strategy '{other}'")),
+    };
+    element_setter(patch, None, &["$patch".to_string()], &[text])?;
     Ok(d)
 }
 

@@ -116,6 +116,26 @@ fn push_validated(out: &mut Vec<Node>, n: Node) -> Result<(), Error> {
     Ok(())
 }
 
+/// go-yaml refuses a mapping that repeats a key when kustomize decodes a resource to JSON.
+pub(crate) fn check_duplicate_keys(n: &Node) -> Result<(), Error> {
+    match &n.value {
+        Value::Mapping(pairs) => {
+            let mut seen = std::collections::HashSet::new();
+            for p in pairs {
+                if let Some(k) = p.key.as_scalar() {
+                    if !seen.insert(k) {
+                        return Err(Error::new(format!("mapping key \"{k}\" already defined")));
+                    }
+                }
+                check_duplicate_keys(&p.value)?;
+            }
+            Ok(())
+        }
+        Value::Sequence(items) => items.iter().try_for_each(check_duplicate_keys),
+        _ => Ok(()),
+    }
+}
+
 /// `jsonPatchFromBytes`: JSON when the text starts with `[`, else YAML converted as
 /// sigs.k8s.io/yaml does (YAML 1.1 booleans), then `DecodePatch`.
 fn json_ops(text: &str) -> Result<Vec<Op>, Error> {
