@@ -488,3 +488,45 @@ fn golden_images_only_leaves_everything_else_as_written() {
     set_images(&mut r, &[image("ghcr.io/acme/web", "", "", "sha256:0123")]).unwrap();
     insta::assert_snapshot!(emit(&r));
 }
+
+// ---- robustness -----------------------------------------------------------------------
+
+/// Odd shapes must give a result or an error, never a panic.
+#[test]
+fn odd_inputs_do_not_panic() {
+    const ODD: &[&str] = &[
+        "just a scalar\n",
+        "- a\n- b\n",
+        "{}\n",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: null\n",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: [x]\n",
+        "apiVersion: [v1]\nkind: {a: b}\nmetadata:\n  name: [x]\n  namespace: {y: 1}\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec: 5\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers: [a, 1, null, [x]]\n      volumes: [{configMap: 5}, {configMap: {name: [a]}}]\n",
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: rb\nsubjects: x\nroleRef: 5\n",
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: crb\nsubjects: [a, [b], {name: default}, {name: [x]}]\nroleRef: {kind: [x]}\n",
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: v\nwebhooks: [{clientConfig: {service: x}}, {clientConfig: {service: {name: a, namespace: [x]}}}]\n",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - image: &img nginx\n  - image: *img\n",
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+        "apiVersion: v1\nkind: Namespace\nmetadata: {}\n",
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r\nrules: [{resourceNames: [[a], {b: c}, 5, null]}]\n",
+    ];
+    for text in ODD {
+        for overlay in [
+            Overlay {
+                namespace: "n".into(),
+                name_prefix: "p-".into(),
+                name_suffix: "-s".into(),
+                images: vec![image("nginx", "x", "1", "sha256:0")],
+            },
+            Overlay {
+                name_prefix: "p-".into(),
+                ..Default::default()
+            },
+        ] {
+            let mut r = docs(text);
+            let _ = apply_overlay(&mut r, &overlay);
+            let _ = set_common_metadata(&mut r, &[("a".into(), "b".into())], &[]);
+        }
+    }
+}
