@@ -127,7 +127,8 @@ fn apply_one(
                 let matches: Vec<usize> = (0..resources.len())
                     .filter(|i| !deleted.contains(i))
                     .filter(|&i| {
-                        ResId::of(&resources[i]).equals(&id) || previous[i].iter().any(|p| p.equals(&id))
+                        ResId::of(&resources[i]).equals(&id)
+                            || previous[i].iter().any(|p| p.equals(&id))
                     })
                     .collect();
                 let i = match matches.as_slice() {
@@ -149,7 +150,9 @@ fn apply_one(
         }
         Patch::Json6902(ops) => {
             let Some(target) = &spec.target else {
-                return Err(Error::new(format!("must specify a target for JSON patch {label}")));
+                return Err(Error::new(format!(
+                    "must specify a target for JSON patch {label}"
+                )));
             };
             for i in select(resources, previous, deleted, target)? {
                 store_previous_id(&mut previous[i], &resources[i]);
@@ -176,7 +179,9 @@ fn apply_one(
         }
         Patch::MergePatch(patch) => {
             let Some(target) = &spec.target else {
-                return Err(Error::new(format!("must specify a target for JSON merge patch {label}")));
+                return Err(Error::new(format!(
+                    "must specify a target for JSON merge patch {label}"
+                )));
             };
             for i in select(resources, previous, deleted, target)? {
                 merge_patch(&mut resources[i], patch);
@@ -226,14 +231,16 @@ fn smp_resource(
     if spec.allow_name_change || spec.allow_kind_change {
         store_previous_id(prev, res);
     }
-    let merged = strategic_merge(res, patch).map_err(|e| Error::new(format!("{e} (patching {id})")))?;
+    let merged =
+        strategic_merge(res, patch).map_err(|e| Error::new(format!("{e} (patching {id})")))?;
     if merged == Merged::Deleted {
         deleted.push(index);
         return Ok(());
     }
     // a patch element with a repeated key can land in the result, which kustomize then
     // cannot decode
-    crate::parse::check_duplicate_keys(res).map_err(|e| Error::new(format!("{e} (patching {id})")))?;
+    crate::parse::check_duplicate_keys(res)
+        .map_err(|e| Error::new(format!("{e} (patching {id})")))?;
     if !spec.allow_kind_change {
         set_top_scalar(res, "kind", &id.kind);
     }
@@ -249,7 +256,14 @@ fn set_top_scalar(res: &mut Node, key: &str, text: &str) {
         Some(v) if v.as_scalar() == Some(text) && !v.is_null() => {}
         Some(v) => {
             let style = v.style;
-            *v = Node::scalar(text, if matches!(style, Style::DoubleQuoted | Style::SingleQuoted) { style } else { Style::Any });
+            *v = Node::scalar(
+                text,
+                if matches!(style, Style::DoubleQuoted | Style::SingleQuoted) {
+                    style
+                } else {
+                    Style::Any
+                },
+            );
         }
         None if !text.is_empty() => {
             res.set(key, Node::string(text));
@@ -305,7 +319,7 @@ fn copy_merge_metadata(patch: &mut Node) {
     }
     let ns_empty = meta
         .get("namespace")
-        .map_or(true, |n| n.is_null() || n.as_scalar() == Some(""));
+        .is_none_or(|n| n.is_null() || n.as_scalar() == Some(""));
     if ns_empty {
         meta.remove("namespace");
     }
@@ -313,7 +327,7 @@ fn copy_merge_metadata(patch: &mut Node) {
 
 fn add_annotations_map(res: &mut Node) -> bool {
     match res.get_mut("metadata") {
-        Some(m) if m.is_mapping() && m.get("annotations").map_or(true, Node::is_null) => {
+        Some(m) if m.is_mapping() && m.get("annotations").is_none_or(Node::is_null) => {
             m.set("annotations", Node::mapping());
             true
         }
@@ -323,7 +337,10 @@ fn add_annotations_map(res: &mut Node) -> bool {
 
 fn drop_empty_annotations(res: &mut Node) {
     if let Some(m) = res.get_mut("metadata") {
-        if m.get("annotations").and_then(Node::pairs).is_some_and(<[_]>::is_empty) {
+        if m.get("annotations")
+            .and_then(Node::pairs)
+            .is_some_and(<[_]>::is_empty)
+        {
             m.remove("annotations");
         }
     }

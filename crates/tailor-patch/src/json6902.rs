@@ -98,7 +98,9 @@ fn apply_op(doc: &mut Node, op: &Op) -> Result<(), String> {
                 .path()
                 .map_err(|_| "add operation failed to decode path: missing value".to_string())?;
             let (con, key) = find_object(doc, path).ok_or_else(|| {
-                format!("add operation does not apply: doc is missing path: \"{path}\": missing value")
+                format!(
+                    "add operation does not apply: doc is missing path: \"{path}\": missing value"
+                )
             })?;
             add(con, &key, op.value_node())
                 .map_err(|e| format!("error in add for path: '{path}': {e}"))
@@ -121,16 +123,22 @@ fn apply_op(doc: &mut Node, op: &Op) -> Result<(), String> {
             if path.is_empty() {
                 let v = op.value_node();
                 if !v.is_mapping() && !v.is_sequence() {
-                    return Err("replace operation value must be object or array: %!w(<nil>)".into());
+                    return Err(
+                        "replace operation value must be object or array: %!w(<nil>)".into(),
+                    );
                 }
                 *doc = v;
                 return Ok(());
             }
             let (con, key) = find_object(doc, path).ok_or_else(|| {
-                format!("replace operation does not apply: doc is missing path: {path}: missing value")
+                format!(
+                    "replace operation does not apply: doc is missing path: {path}: missing value"
+                )
             })?;
             get(con, &key).map_err(|_| {
-                format!("replace operation does not apply: doc is missing key: {path}: missing value")
+                format!(
+                    "replace operation does not apply: doc is missing key: {path}: missing value"
+                )
             })?;
             set(con, &key, op.value_node())
                 .map_err(|e| format!("error in remove for path: '{path}': {e}"))
@@ -189,7 +197,8 @@ fn apply_op(doc: &mut Node, op: &Op) -> Result<(), String> {
             let (con, key) = find_object(doc, path).ok_or_else(|| {
                 format!("test operation does not apply: is missing path: {path}: missing value")
             })?;
-            let val = get(con, &key).map_err(|e| format!("error in test for path: '{path}': {e}"))?;
+            let val =
+                get(con, &key).map_err(|e| format!("error in test for path: '{path}': {e}"))?;
             match (val, expected) {
                 (None, None | Some(Json::Null)) => Ok(()),
                 (None, _) | (Some(_), None | Some(Json::Null)) => Err(failed()),
@@ -210,10 +219,16 @@ fn equal(n: &Node, v: &Json) -> bool {
 
 fn json_equal(a: &Json, b: &Json) -> bool {
     match (a, b) {
-        (Json::Number(x), Json::Number(y)) => x.to_string() == y.to_string() || x.as_f64() == y.as_f64() && x.is_f64() == y.is_f64(),
-        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_equal(p, q)),
+        (Json::Number(x), Json::Number(y)) => {
+            x.to_string() == y.to_string() || x.as_f64() == y.as_f64() && x.is_f64() == y.is_f64()
+        }
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_equal(p, q))
+        }
         (Json::Object(x), Json::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
         }
         _ => a == b,
     }
@@ -299,7 +314,8 @@ fn add(con: &mut Node, key: &str, val: Node) -> Result<(), String> {
                 items.push(val);
                 return Ok(());
             }
-            let i = atoi(key).map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
+            let i = atoi(key)
+                .map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
             let size = items.len() as i64 + 1;
             if i >= size {
                 return Err(invalid_index(i));
@@ -362,7 +378,9 @@ fn remove(con: &mut Node, key: &str) -> Result<Node, String> {
         Value::Mapping(_) => con
             .remove(key)
             .ok_or_else(|| format!("Unable to remove nonexistent key: {key}: missing value")),
-        _ => Err(format!("Unable to remove nonexistent key: {key}: missing value")),
+        _ => Err(format!(
+            "Unable to remove nonexistent key: {key}: missing value"
+        )),
     }
 }
 
@@ -410,10 +428,18 @@ mod tests {
             json!({"a": {"b": [1, 2, 3], "c": "x"}})
         );
         assert_eq!(
-            run(d, json!([{"op": "copy", "from": "/a/b/0", "path": "/a/b/0"}])).unwrap(),
+            run(
+                d,
+                json!([{"op": "copy", "from": "/a/b/0", "path": "/a/b/0"}])
+            )
+            .unwrap(),
             json!({"a": {"b": [1, 1, 2, 3]}, "c": "x"})
         );
-        assert!(run(d, json!([{"op": "test", "path": "/a/b", "value": [1, 2, 3]}])).is_ok());
+        assert!(run(
+            d,
+            json!([{"op": "test", "path": "/a/b", "value": [1, 2, 3]}])
+        )
+        .is_ok());
         assert_eq!(
             run(d, json!([{"op": "test", "path": "/c", "value": "y"}])).unwrap_err(),
             "testing value /c failed: test failed"
@@ -454,9 +480,16 @@ mod tests {
     #[test]
     fn untouched_parts_keep_presentation() {
         let mut n = doc("# head\na: \"1\"  # keep\nb: 2\n");
-        json6902(&mut n, &ops(json!([{"op": "replace", "path": "/b", "value": 3}]))).unwrap();
+        json6902(
+            &mut n,
+            &ops(json!([{"op": "replace", "path": "/b", "value": 3}])),
+        )
+        .unwrap();
         let out = tailor_yaml::emit_node(&n, Default::default());
-        assert!(out.contains("a: \"1\"  # keep") || out.contains("a: \"1\" # keep"), "{out}");
+        assert!(
+            out.contains("a: \"1\"  # keep") || out.contains("a: \"1\" # keep"),
+            "{out}"
+        );
         assert!(out.contains("b: 3"));
     }
 }

@@ -248,7 +248,8 @@ impl Walker {
                 d.comments_mut().line = c.line;
             }
         }
-        let empty_collection = matches!(&d.kind, Kind::Mapping(c) | Kind::Sequence(c) if c.is_empty());
+        let empty_collection =
+            matches!(&d.kind, Kind::Mapping(c) | Kind::Sequence(c) if c.is_empty());
         if empty_collection {
             d.style = match ostyle {
                 tailor_yaml::Style::Flow => tailor_yaml::Style::Flow,
@@ -281,7 +282,10 @@ impl Walker {
     /// The key values of every element, patch first (prepend), de-duplicated, in order.
     fn element_values(&self, keys: &[String]) -> Vec<Vec<String>> {
         let mut out: Vec<Vec<String>> = Vec::new();
-        for src in [self.origin.as_ref(), self.dest.as_ref()].into_iter().flatten() {
+        for src in [self.origin.as_ref(), self.dest.as_ref()]
+            .into_iter()
+            .flatten()
+        {
             for elem in ynode::content(src) {
                 let vals: Vec<String> = keys
                     .iter()
@@ -311,7 +315,10 @@ impl Walker {
     fn element_primitive_values(&self) -> Vec<Vec<String>> {
         let mut out: Vec<Vec<String>> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for src in [self.origin.as_ref(), self.dest.as_ref()].into_iter().flatten() {
+        for src in [self.origin.as_ref(), self.dest.as_ref()]
+            .into_iter()
+            .flatten()
+        {
             for item in ynode::content(src) {
                 let v = ynode::value_text(&item);
                 if seen.insert(v.clone()) {
@@ -469,7 +476,11 @@ fn set_field_named(map: &N, name: &str, value: Option<N>) -> Result<(), String> 
         ynode::set_ynode(&existing, &value);
         return Ok(());
     }
-    let key = ynode::new(Kind::Scalar(name.to_string()), Tag::None, tailor_yaml::Style::Plain);
+    let key = ynode::new(
+        Kind::Scalar(name.to_string()),
+        Tag::None,
+        tailor_yaml::Style::Plain,
+    );
     let mut y = map.borrow_mut();
     if let Kind::Mapping(c) = &mut y.kind {
         c.push(key);
@@ -544,7 +555,12 @@ fn field_matcher(elem: &N, name: &str, value: Option<&str>) -> Result<Option<N>,
 
 /// `ElementSetter`: deletes (`element` None) or replaces the elements matching all key/value
 /// pairs, appending when nothing matched; drops null and empty-map elements on the way.
-fn element_setter(seq: &N, element: Option<N>, keys: &[String], values: &[String]) -> Result<(), String> {
+fn element_setter(
+    seq: &N,
+    element: Option<N>,
+    keys: &[String],
+    values: &[String],
+) -> Result<(), String> {
     let empty = [String::new()];
     let keys = if keys.is_empty() { &empty[..] } else { keys };
     if !ynode::is_null(seq) && !ynode::is_sequence(seq) {
@@ -603,7 +619,11 @@ fn element_list(seq: &N, keys: &[String], values: &[String]) -> Option<N> {
     }
     let empty = [String::new()];
     let keys = if keys.is_empty() { &empty[..] } else { keys };
-    let values = if values.is_empty() { &empty[..] } else { values };
+    let values = if values.is_empty() {
+        &empty[..]
+    } else {
+        values
+    };
     let content = ynode::content(seq);
     if keys[0].is_empty() {
         return content
@@ -631,7 +651,7 @@ fn element_list(seq: &N, keys: &[String], values: &[String]) -> Option<N> {
 /// appended.
 fn append_list_node(dst: &N, src: &N, keys: &[String]) -> Result<(), String> {
     for elem in ynode::content(src) {
-        if keys.first().is_none_or_empty() {
+        if keys.first().is_none_or(|k| k.is_empty()) {
             let v = ynode::value_text(&elem);
             element_setter(dst, Some(elem.clone()), &[String::new()], &[v])?;
             continue;
@@ -659,18 +679,12 @@ fn append_list_node(dst: &N, src: &N, keys: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-trait FirstKey {
-    fn is_none_or_empty(&self) -> bool;
-}
-
-impl FirstKey for Option<&String> {
-    fn is_none_or_empty(&self) -> bool {
-        self.map_or(true, |k| k.is_empty())
-    }
-}
-
 /// `validateKeys`: drop secondary keys that no element has a value for.
-fn validate_keys(values_list: &[Vec<String>], values: &[String], keys: &[String]) -> (Vec<String>, Vec<String>) {
+fn validate_keys(
+    values_list: &[Vec<String>],
+    values: &[String],
+    keys: &[String],
+) -> (Vec<String>, Vec<String>) {
     let mut valid: Vec<&String> = Vec::new();
     for vals in values_list {
         for (i, v) in vals.iter().enumerate() {

@@ -49,13 +49,25 @@ mod tests {
             ("{a: b, b: c}", "{a: null}", serde_json::json!({"b": "c"})),
             ("{a: [b]}", "{a: c}", serde_json::json!({"a": "c"})),
             ("{a: c}", "{a: [b]}", serde_json::json!({"a": ["b"]})),
-            ("{a: {b: c}}", "{a: {b: d, c: null}}", serde_json::json!({"a": {"b": "d"}})),
+            (
+                "{a: {b: c}}",
+                "{a: {b: d, c: null}}",
+                serde_json::json!({"a": {"b": "d"}}),
+            ),
             ("{a: [{b: c}]}", "{a: [1]}", serde_json::json!({"a": [1]})),
             ("[a, b]", "[c, d]", serde_json::json!(["c", "d"])),
             ("{a: b}", "[c]", serde_json::json!(["c"])),
-            ("{e: null}", "{a: 1}", serde_json::json!({"e": null, "a": 1})),
+            (
+                "{e: null}",
+                "{a: 1}",
+                serde_json::json!({"e": null, "a": 1}),
+            ),
             ("[1, 2]", "{a: b, c: null}", serde_json::json!({"a": "b"})),
-            ("{}", "{a: {bb: {ccc: null}}}", serde_json::json!({"a": {"bb": {}}})),
+            (
+                "{}",
+                "{a: {bb: {ccc: null}}}",
+                serde_json::json!({"a": {"bb": {}}}),
+            ),
         ];
         for (t, p, want) in cases {
             let mut target = doc(t);

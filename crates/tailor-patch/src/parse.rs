@@ -32,7 +32,9 @@ pub(crate) fn go_quote(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -156,19 +158,31 @@ fn yaml11_json(n: &Node) -> Result<Json, Error> {
     match &n.value {
         Value::Scalar(s) if n.style == Style::Plain && n.tag().is_none() => {
             match s.as_str() {
-                "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => return Ok(Json::Bool(true)),
-                "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => return Ok(Json::Bool(false)),
+                "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => {
+                    return Ok(Json::Bool(true))
+                }
+                "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => {
+                    return Ok(Json::Bool(false))
+                }
                 _ => {}
             }
             n.to_json().map_err(|e| Error::new(e.to_string()))
         }
-        Value::Sequence(items) => items.iter().map(yaml11_json).collect::<Result<_, _>>().map(Json::Array),
+        Value::Sequence(items) => items
+            .iter()
+            .map(yaml11_json)
+            .collect::<Result<_, _>>()
+            .map(Json::Array),
         Value::Mapping(pairs) => {
             let mut m = serde_json::Map::new();
             for p in pairs {
                 let k = match p.key.as_scalar() {
                     Some(k) => k.to_string(),
-                    None => p.key.to_json().map_err(|e| Error::new(e.to_string()))?.to_string(),
+                    None => p
+                        .key
+                        .to_json()
+                        .map_err(|e| Error::new(e.to_string()))?
+                        .to_string(),
                 };
                 m.insert(k, yaml11_json(&p.value)?);
             }

@@ -72,7 +72,13 @@ impl ResId {
 
 impl fmt::Display for ResId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let or = |s: &str, d: &'static str| if s.is_empty() { d.to_string() } else { s.to_string() };
+        let or = |s: &str, d: &'static str| {
+            if s.is_empty() {
+                d.to_string()
+            } else {
+                s.to_string()
+            }
+        };
         write!(
             f,
             "{}.{}.{}/{}.{}",

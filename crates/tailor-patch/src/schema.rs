@@ -221,10 +221,22 @@ pub(crate) fn is_cluster_scoped(api_version: &str, kind: &str) -> bool {
 
 /// kyaml v0.18.1 `precomputedIsNamespaceScoped` entries that are `false`.
 const CLUSTER_SCOPED: &[(&str, &str)] = &[
-    ("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration"),
-    ("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"),
-    ("admissionregistration.k8s.io/v1beta1", "MutatingWebhookConfiguration"),
-    ("admissionregistration.k8s.io/v1beta1", "ValidatingWebhookConfiguration"),
+    (
+        "admissionregistration.k8s.io/v1",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io/v1",
+        "ValidatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io/v1beta1",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io/v1beta1",
+        "ValidatingWebhookConfiguration",
+    ),
     ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
     ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition"),
     ("apiregistration.k8s.io/v1", "APIService"),
@@ -232,7 +244,10 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("certificates.k8s.io/v1", "CertificateSigningRequest"),
     ("certificates.k8s.io/v1beta1", "CertificateSigningRequest"),
     ("flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema"),
-    ("flowcontrol.apiserver.k8s.io/v1beta1", "PriorityLevelConfiguration"),
+    (
+        "flowcontrol.apiserver.k8s.io/v1beta1",
+        "PriorityLevelConfiguration",
+    ),
     ("networking.k8s.io/v1", "IngressClass"),
     ("networking.k8s.io/v1beta1", "IngressClass"),
     ("node.k8s.io/v1", "RuntimeClass"),
@@ -295,7 +310,10 @@ mod tests {
         let args = c.elements().unwrap().field("args").unwrap();
         assert!(!args.has_merge_strategy());
         let vols = pod.field("volumes").unwrap();
-        assert_eq!(vols.strategy_and_keys(), ("merge,retainKeys", &["name".to_string()][..]));
+        assert_eq!(
+            vols.strategy_and_keys(),
+            ("merge,retainKeys", &["name".to_string()][..])
+        );
         // a map of strings: any key has the value schema
         let labels = d.field("metadata").unwrap().field("labels").unwrap();
         assert_eq!(labels.field("anything"), Some(Schema::of(Ty::Leaf)));
@@ -320,7 +338,11 @@ mod tests {
         assert!(is_builtin_kind("apps", "v1", "Deployment"));
         assert!(is_builtin_kind("", "v1", "ConfigMap"));
         assert!(is_builtin_kind("networking.k8s.io", "v1", "Ingress"));
-        assert!(!is_builtin_kind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"));
+        assert!(!is_builtin_kind(
+            "apiextensions.k8s.io",
+            "v1",
+            "CustomResourceDefinition"
+        ));
         assert!(!is_builtin_kind("example.com", "v1", "Widget"));
         assert!(!is_builtin_kind("apps", "", "Deployment"));
         assert!(is_cluster_scoped("v1", "Namespace"));

@@ -53,7 +53,9 @@ impl PatchTarget {
                 continue;
             }
             let Some(v) = p.value.as_scalar() else {
-                return Err(Error::new(format!("patch target field '{key}' must be a string")));
+                return Err(Error::new(format!(
+                    "patch target field '{key}' must be a string"
+                )));
             };
             *slot = v.to_string();
         }
@@ -77,16 +79,19 @@ impl PatchTarget {
         })
     }
 
-    /// `ResId.String()` of the selector, as kustomize prints it in messages.
+    /// `Selector.String()`, as kustomize prints it in messages.
     pub(crate) fn id_string(&self) -> String {
-        ResId {
+        let id = ResId {
             group: self.group.clone(),
             version: self.version.clone(),
             kind: self.kind.clone(),
             name: self.name.clone(),
             namespace: self.namespace.clone(),
-        }
-        .to_string()
+        };
+        format!(
+            "{id}:a={}:l={}",
+            self.annotation_selector, self.label_selector
+        )
     }
 }
 
@@ -100,7 +105,7 @@ pub(crate) struct CompiledTarget<'a> {
 }
 
 fn is_match(re: &Option<Regex>, s: &str) -> bool {
-    re.as_ref().map_or(true, |r| r.is_match(s))
+    re.as_ref().is_none_or(|r| r.is_match(s))
 }
 
 impl CompiledTarget<'_> {
@@ -161,13 +166,29 @@ fn anchored(pat: &str) -> Result<Option<Regex>, Error> {
         return Ok(None);
     }
     let translated = translate(pat);
+    let full = format!("^(?:{pat})$");
     Regex::new(&format!("^(?:{translated})$"))
         .map(Some)
-        .map_err(|e| Error::new(format!("error parsing regexp: {}", first_line(&e.to_string()))))
+        .map_err(|e| {
+            Error::new(format!(
+                "error parsing regexp: {}",
+                go_message(&e.to_string(), &full)
+            ))
+        })
 }
 
-fn first_line(s: &str) -> &str {
-    s.lines().last().unwrap_or(s).trim()
+/// Go's wording for the common syntax errors (the regex crate's otherwise).
+fn go_message(rust: &str, full: &str) -> String {
+    let last = rust.lines().last().unwrap_or(rust).trim();
+    let last = last.strip_prefix("error: ").unwrap_or(last);
+    let go = match last {
+        "unclosed group" => "missing closing )",
+        "unopened group" => "unexpected )",
+        "unclosed character class" => "missing closing ]",
+        "repetition operator missing expression" => "missing argument to repetition operator",
+        _ => return last.to_string(),
+    };
+    format!("{go}: `{full}`")
 }
 
 /// Go's `\d`, `\w`, `\s`, `\b` are ASCII-only; the regex crate's are Unicode.
@@ -262,7 +283,8 @@ mod tests {
 
     #[test]
     fn reads_kustomize_field_names() {
-        let t = PatchTarget::from_node(&doc("kind: Deployment\nlabelSelector: a=b\nextra: 1\n")).unwrap();
+        let t = PatchTarget::from_node(&doc("kind: Deployment\nlabelSelector: a=b\nextra: 1\n"))
+            .unwrap();
         assert_eq!(t.kind, "Deployment");
         assert_eq!(t.label_selector, "a=b");
         assert!(PatchTarget::from_node(&doc("kind: [a]\n")).is_err());

@@ -177,7 +177,7 @@ pub(crate) fn is_null(n: &N) -> bool {
 
 /// `IsMissingOrNull`.
 pub(crate) fn missing_or_null(n: Option<&N>) -> bool {
-    n.map_or(true, is_null)
+    n.is_none_or(is_null)
 }
 
 pub(crate) fn is_mapping(n: &N) -> bool {
@@ -273,7 +273,8 @@ pub(crate) fn clear_field(n: &N, name: &str) -> Option<N> {
     let Kind::Mapping(c) = &mut y.kind else {
         return None;
     };
-    let i = (0..c.len() / 2).find(|i| matches!(&c[2 * i].borrow().kind, Kind::Scalar(k) if k == name))?;
+    let i = (0..c.len() / 2)
+        .find(|i| matches!(&c[2 * i].borrow().kind, Kind::Scalar(k) if k == name))?;
     let removed = c.remove(2 * i + 1);
     c.remove(2 * i);
     Some(removed)
@@ -325,7 +326,9 @@ fn is_default_style(s: Style) -> bool {
 /// keeps the type go-yaml would print it with (a `!!str` in default style stays a string).
 pub(crate) fn copy_style(target: &N, from: Style) {
     let mut y = target.borrow_mut();
-    if is_default_style(y.style) == is_default_style(from) && (is_default_style(from) || y.style == from) {
+    if is_default_style(y.style) == is_default_style(from)
+        && (is_default_style(from) || y.style == from)
+    {
         return;
     }
     let scalar = matches!(y.kind, Kind::Scalar(_));
@@ -353,7 +356,7 @@ pub(crate) fn set_ynode(target: &N, value: &N) {
     // kyaml drops the destination's comments here; keeping them changes no data.
     let had = target.borrow().extra.clone();
     if let Some(old) = had {
-        if v.extra.as_ref().map_or(true, |e| e.comments.is_empty()) && !old.comments.is_empty() {
+        if v.extra.as_ref().is_none_or(|e| e.comments.is_empty()) && !old.comments.is_empty() {
             v.extra.get_or_insert_with(Default::default).comments = old.comments;
         }
     }
@@ -371,7 +374,10 @@ mod tests {
         let doc = parse_stream(src).unwrap().remove(0).root;
         let n = from_node(&doc).unwrap();
         let back = to_node(&n);
-        assert_eq!(back.get("c").unwrap().get("b").unwrap().as_scalar(), Some("1"));
+        assert_eq!(
+            back.get("c").unwrap().get("b").unwrap().as_scalar(),
+            Some("1")
+        );
         assert!(back.get("a").unwrap().anchor().is_none());
         assert_eq!(back.get("d").unwrap().as_str(), Some("8080"));
         assert!(back.get("e").unwrap().is_null());
