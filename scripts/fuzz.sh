@@ -18,7 +18,7 @@
 #   (cd fuzz && cargo fuzz run -a -s none TARGET artifacts/TARGET/crash-...)
 # then add the input as a regression test in the crate it belongs to.
 #
-# Environment: CARGO_TARGET_DIR (default <repo>/target-fuzz), FUZZ_RSS_LIMIT_MB (default 2048).
+# Environment: CARGO_TARGET_DIR (default <repo>/target-fuzz), FUZZ_RSS_LIMIT_MB (default 1024).
 # Needs cargo-fuzz (`cargo install cargo-fuzz`; installed here on first use).
 # Exit status: 0 when no target crashed, 1 when one did (artifacts listed), 2 on usage errors.
 set -euo pipefail
@@ -26,7 +26,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ_DIR="$REPO_ROOT/fuzz"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO_ROOT/target-fuzz}"
-RSS="${FUZZ_RSS_LIMIT_MB:-2048}"
+RSS="${FUZZ_RSS_LIMIT_MB:-1024}"
 
 mode=""; seconds=""; jobs=1; targets=()
 while [ $# -gt 0 ]; do
@@ -71,10 +71,14 @@ say "building ${#targets[@]} targets (cargo +$toolchain fuzz build ${flags[*]}, 
 cargo "+$toolchain" fuzz build "${flags[@]}" >&2
 say "build took $(( $(now) - t0 ))s"
 
+bin_dir="$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release"
 failed=()
 for t in "${targets[@]}"; do
-  mkdir -p "corpus/$t" "seeds/$t"
-  args=(-timeout=10 -rss_limit_mb="$RSS" -max_len=65536 -print_final_stats=1)
+  mkdir -p "corpus/$t" "seeds/$t" "artifacts/$t"
+  # libFuzzer flags: a 10s budget per input (a hang is a finding), an RSS cap (unbounded
+  # growth is a finding), inputs up to 64 KiB.
+  args=(-artifact_prefix="artifacts/$t/" -timeout=10 -rss_limit_mb="$RSS" -max_len=65536
+        -print_final_stats=1)
   if [ "$seconds" = 0 ]; then
     args+=(-runs=0)
   else
@@ -84,13 +88,18 @@ for t in "${targets[@]}"; do
   s=$(now)
   stamp="$CARGO_TARGET_DIR/fuzz-$t.stamp"; touch "$stamp"
   log="$CARGO_TARGET_DIR/fuzz-$t.log"
-  if cargo "+$toolchain" fuzz run "${flags[@]}" "$t" "corpus/$t" "seeds/$t" -- "${args[@]}" >"$log" 2>&1; then
+  # The binaries are run directly (not `cargo fuzz run`, which rebuilds whenever a source
+  # changed). The outer timeout catches the case where libFuzzer's own timeout handler
+  # stalls (seen without a sanitizer runtime while the target was eating memory).
+  if timeout --signal=KILL "$(( seconds + 180 ))" "$bin_dir/$t" "${args[@]}" "corpus/$t" "seeds/$t" >"$log" 2>&1; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    say "$t: ok in $(( $(now) - s ))s, ${execs:-?} inputs run, corpus $(ls "corpus/$t" | wc -l) files"
+    say "$t: ok in $(( $(now) - s ))s, ${execs:-?} inputs run, corpus $(find "corpus/$t" -type f | wc -l) files"
   else
-    say "$t: FAILED after $(( $(now) - s ))s; log $log"
-    grep -a -m1 -A12 'panicked at\|ERROR: libFuzzer\|SUMMARY:' "$log" >&2 || tail -20 "$log" >&2
-    find "artifacts/$t" -type f -newer "$stamp" 2>/dev/null | sed 's/^/fuzz:   artifact fuzz\//' >&2 || true
+    rc=$?
+    say "$t: FAILED (exit $rc) after $(( $(now) - s ))s; log $log"
+    grep -a -m1 -A12 'panicked at\|ALARM\|ERROR: libFuzzer\|SUMMARY:' "$log" >&2 || tail -20 "$log" >&2
+    find "artifacts/$t" -type f -newer "$stamp" | sed 's/^/fuzz:   artifact fuzz\//' >&2
+    say "  reproduce: (cd fuzz && cargo +$toolchain fuzz run ${flags[*]} $t artifacts/$t/FILE)"
     failed+=("$t")
   fi
 done

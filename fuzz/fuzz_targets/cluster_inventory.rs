@@ -6,9 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tailor_cluster::{
-    is_inventory, ClusterSpec, DestinationSelector, Inventory, TargetCriteria,
-};
+use tailor_cluster::{is_inventory, ClusterSpec, DestinationSelector, Inventory, TargetCriteria};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -17,10 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(docs) = tailor_yaml::parse_stream(text) else {
         return;
     };
-    let mut items: Vec<Value> = docs
-        .iter()
-        .filter_map(|d| d.root.to_json().ok())
-        .collect();
+    let mut items: Vec<Value> = docs.iter().filter_map(|d| d.root.to_json().ok()).collect();
     let config = items.pop().unwrap_or(Value::Null);
     for item in &items {
         let _ = is_inventory(item);
@@ -40,7 +35,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Some(list) = config.get("destinationSelectors") {
-        if let Ok(selectors) = DestinationSelector::list_from_json(list, "spec.destinationSelectors") {
+        if let Ok(selectors) =
+            DestinationSelector::list_from_json(list, "spec.destinationSelectors")
+        {
             for s in &selectors {
                 let _ = s.selects(&cluster);
             }

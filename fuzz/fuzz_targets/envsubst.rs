@@ -24,6 +24,10 @@ fuzz_target!(|data: &[u8]| {
         max_output_bytes: 1 << 16,
     };
     if let Ok(out) = substitute_bytes(text, &lookup, &opts) {
-        assert!(out.len() <= opts.max_output_bytes, "output of {} bytes", out.len());
+        assert!(
+            out.len() <= opts.max_output_bytes,
+            "output of {} bytes",
+            out.len()
+        );
     }
 });

@@ -50,5 +50,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut out = Vec::new();
     let _ = t.execute_bytes(&data, &opts, &mut out);
-    assert!(out.len() <= opts.max_output_bytes, "output of {} bytes", out.len());
+    assert!(
+        out.len() <= opts.max_output_bytes,
+        "output of {} bytes",
+        out.len()
+    );
 });

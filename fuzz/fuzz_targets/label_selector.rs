@@ -16,10 +16,15 @@ fuzz_target!(|data: &[u8]| {
     let back = LabelSelector::parse(&canonical)
         .unwrap_or_else(|e| panic!("canonical form {canonical:?} of {text:?} does not parse: {e}"));
     assert_eq!(sel, back, "canonical form {canonical:?} of {text:?}");
-    let labels: StringMap = [("env", "prod"), ("region", "eu"), ("a.b/c", ""), ("tier", "1")]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    let labels: StringMap = [
+        ("env", "prod"),
+        ("region", "eu"),
+        ("a.b/c", ""),
+        ("tier", "1"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
     assert_eq!(sel.matches(&labels), back.matches(&labels));
     let _ = sel.matches(&StringMap::new());
 });

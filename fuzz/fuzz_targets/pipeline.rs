@@ -25,6 +25,9 @@ fuzz_target!(|data: &[u8]| {
     let out = write_resource_list(&items, fc.as_ref(), &outcome.results);
     match read_input(&out, &parse_options()) {
         Ok(back) => assert_eq!(back.form, InputForm::ResourceList, "output:\n{out}"),
-        Err(e) => panic!("output does not read back: {}\n--- input\n{text}\n--- output\n{out}", e.message),
+        Err(e) => panic!(
+            "output does not read back: {}\n--- input\n{text}\n--- output\n{out}",
+            e.message
+        ),
     }
 });

@@ -22,7 +22,11 @@ fuzz_target!(|data: &[u8]| {
     let (target_path, source_path) = split_first_line(text);
     let _ = split_path(target_path);
     let _ = split_path(source_path);
-    let source_path = if source_path.is_empty() { "metadata.name" } else { source_path };
+    let source_path = if source_path.is_empty() {
+        "metadata.name"
+    } else {
+        source_path
+    };
     let kinds = ["Deployment", "Service", "ConfigMap", "Widget"];
     let mut options = serde_json::Map::new();
     options.insert("create".into(), json!(flags & 1 != 0));

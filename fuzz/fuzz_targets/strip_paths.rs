@@ -10,8 +10,8 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 use tailor_fuzz::fixture_nodes;
 use tailor_strip::{
-    decode_js_string_literal, parse_custom_transform_with, parse_kubestellar_query,
-    strip_object, PathSyntax, ResourceMapper, StripOptions,
+    decode_js_string_literal, parse_custom_transform_with, parse_kubestellar_query, strip_object,
+    PathSyntax, ResourceMapper, StripOptions,
 };
 
 fuzz_target!(|data: &[u8]| {

@@ -23,7 +23,12 @@ fuzz_target!(|data: &[u8]| {
             panic!("emitted text does not parse: {e}\n--- input\n{text}\n--- emitted\n{once}")
         });
         let again: Vec<_> = again.into_iter().filter(|d| !d.empty).collect();
-        assert_eq!(again.len(), 1, "one document became {}:\n{once}", again.len());
+        assert_eq!(
+            again.len(),
+            1,
+            "one document became {}:\n{once}",
+            again.len()
+        );
         let (before, after) = (shape(&doc.root), shape(&again[0].root));
         assert!(
             equivalent(&before, &after),
