@@ -163,6 +163,7 @@ fn apply_one(
                 json6902(&mut copy, ops).map_err(|e| {
                     Error::new(format!("{e} (patching {})", ResId::of(&resources[i])))
                 })?;
+                stringify_annotations(&mut copy);
                 if added {
                     drop_empty_annotations(&mut copy);
                 }
@@ -343,5 +344,40 @@ fn drop_empty_annotations(res: &mut Node) {
         {
             m.remove("annotations");
         }
+    }
+}
+
+/// kustomize re-sets the annotations through `map[string]string` after a JSON6902 patch: every
+/// value becomes a string (a collection becomes `""`), a repeated key keeps its last value, and
+/// anything that is not a map is dropped.
+fn stringify_annotations(res: &mut Node) {
+    let Some(meta) = res.get_mut("metadata").filter(|m| m.is_mapping()) else {
+        return;
+    };
+    let Some(ann) = meta.get("annotations") else {
+        return;
+    };
+    let Some(pairs) = ann.pairs() else {
+        meta.remove("annotations");
+        return;
+    };
+    let mut out: Vec<tailor_yaml::Pair> = Vec::with_capacity(pairs.len());
+    for p in pairs {
+        let Some(key) = p.key.as_scalar() else {
+            continue;
+        };
+        let value = match (&p.value.value, p.value.as_str()) {
+            (_, Some(_)) => p.value.clone(),
+            (tailor_yaml::Value::Scalar(text), None) => Node::string(text.clone()),
+            _ => Node::string(""),
+        };
+        out.retain(|q| q.key.as_scalar() != Some(key));
+        out.push(tailor_yaml::Pair {
+            key: p.key.clone(),
+            value,
+        });
+    }
+    if let Some(p) = meta.get_mut("annotations").and_then(Node::pairs_mut) {
+        *p = out;
     }
 }
