@@ -471,7 +471,9 @@ fn run(stdin: Vec<u8>) -> Result<Outcome, String> {
     // machine down, and shows up as an abort (a signal), which fails the row.
     let mut child = Command::new("/bin/sh")
         .arg("-c")
-        .arg(format!("ulimit -v {MEMORY_LIMIT_KB} 2>/dev/null; exec \"$0\""))
+        .arg(format!(
+            "ulimit -v {MEMORY_LIMIT_KB} 2>/dev/null; exec \"$0\""
+        ))
         .arg(common::tailor_bin())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
