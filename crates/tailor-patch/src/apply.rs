@@ -314,7 +314,7 @@ fn copy_merge_metadata(patch: &mut Node) {
         }
         let mut m = Node::mapping();
         for (k, v) in map {
-            m.set(&k, Node::string(v));
+            m.set(&k, string_node(v));
         }
         meta.set(field, m);
     }
@@ -368,8 +368,8 @@ fn stringify_annotations(res: &mut Node) {
         };
         let value = match (&p.value.value, p.value.as_str()) {
             (_, Some(_)) => p.value.clone(),
-            (tailor_yaml::Value::Scalar(text), None) => Node::string(text.clone()),
-            _ => Node::string(""),
+            (tailor_yaml::Value::Scalar(text), None) => string_node(text.clone()),
+            _ => string_node(String::new()),
         };
         out.retain(|q| q.key.as_scalar() != Some(key));
         out.push(tailor_yaml::Pair {
@@ -380,4 +380,18 @@ fn stringify_annotations(res: &mut Node) {
     if let Some(p) = meta.get_mut("annotations").and_then(Node::pairs_mut) {
         *p = out;
     }
+}
+
+/// `NewStringRNode`: a `!!str` that go-yaml prints double-quoted when plain text would read as
+/// another type; later merges copy that quoting (kyaml keeps the destination's style).
+fn string_node(text: String) -> Node {
+    let ambiguous = Node::plain(text.as_str()).as_str().is_none();
+    Node::scalar(
+        text,
+        if ambiguous {
+            Style::DoubleQuoted
+        } else {
+            Style::Any
+        },
+    )
 }
