@@ -1202,8 +1202,11 @@ impl<'a> Parser<'a> {
             out.push_str(&trailing_breaks);
         }
         // Leave the cursor at the start of the line that ended the scalar, so indentation is
-        // measured from column 0 by the caller.
-        self.pos = self.line_start;
+        // measured from column 0 by the caller. A scalar that runs to the end of input (no
+        // final line break) ends there: rewinding would read its last line again, forever.
+        if !self.at_end() {
+            self.pos = self.line_start;
+        }
         let mut n = Node::scalar(
             out,
             if literal {
