@@ -4,7 +4,12 @@ use tailor_yaml::parse_stream;
 
 fn value(text: &str, key: &str) -> String {
     let docs = parse_stream(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-    docs[0].root.get(key).and_then(|n| n.as_scalar()).unwrap().to_string()
+    docs[0]
+        .root
+        .get(key)
+        .and_then(|n| n.as_scalar())
+        .unwrap()
+        .to_string()
 }
 
 #[test]
