@@ -81,7 +81,13 @@ for t in "${targets[@]}"; do
         -print_final_stats=1)
   if [ "$seconds" = 0 ]; then
     args+=(-runs=0)
+  elif [ "$mode" = long ]; then
+    # Fork mode keeps going after a finding, so one run collects every crash, timeout and
+    # out-of-memory input (each becomes an artifact); the exit status still reports them.
+    args+=(-max_total_time="$seconds" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1
+           -ignore_ooms=1)
   else
+    # Short runs stop at the first finding.
     args+=(-max_total_time="$seconds")
     [ "$jobs" -gt 1 ] && args+=(-jobs="$jobs" -workers="$jobs")
   fi
@@ -91,12 +97,14 @@ for t in "${targets[@]}"; do
   # The binaries are run directly (not `cargo fuzz run`, which rebuilds whenever a source
   # changed). The outer timeout catches the case where libFuzzer's own timeout handler
   # stalls (seen without a sanitizer runtime while the target was eating memory).
-  if timeout --signal=KILL "$(( seconds + 180 ))" "$bin_dir/$t" "${args[@]}" "corpus/$t" "seeds/$t" >"$log" 2>&1; then
+  status=0
+  timeout --signal=KILL "$(( seconds + 180 ))" "$bin_dir/$t" "${args[@]}" "corpus/$t" "seeds/$t" >"$log" 2>&1 || status=$?
+  found=$(find "artifacts/$t" -type f -newer "$stamp" | wc -l)
+  if [ "$status" = 0 ] && [ "$found" = 0 ]; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     say "$t: ok in $(( $(now) - s ))s, ${execs:-?} inputs run, corpus $(find "corpus/$t" -type f | wc -l) files"
   else
-    rc=$?
-    say "$t: FAILED (exit $rc) after $(( $(now) - s ))s; log $log"
+    say "$t: FAILED (exit $status, $found new artifacts) after $(( $(now) - s ))s; log $log"
     grep -a -m1 -A12 'panicked at\|ALARM\|ERROR: libFuzzer\|SUMMARY:' "$log" >&2 || tail -20 "$log" >&2
     find "artifacts/$t" -type f -newer "$stamp" | sed 's/^/fuzz:   artifact fuzz\//' >&2
     say "  reproduce: (cd fuzz && cargo +$toolchain fuzz run ${flags[*]} $t artifacts/$t/FILE)"
