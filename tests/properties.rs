@@ -392,9 +392,9 @@ fn tailor(stdin: &str) -> Run {
         if child.try_wait().expect("wait").is_some() {
             break;
         }
-        if start.elapsed() > Duration::from_secs(20) {
+        if start.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();
-            panic!("tailor did not answer within 20s; input:\n{stdin}");
+            panic!("tailor did not answer within 60s; input:\n{stdin}");
         }
         std::thread::sleep(Duration::from_millis(2));
     }
