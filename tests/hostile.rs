@@ -668,7 +668,8 @@ fn hostile_table() {
 }
 
 /// Every file in `tests/hostile/regressions` (inputs that once crashed or hung) and every seed
-/// of the `pipeline` fuzz target runs cleanly: exit 0 or 1 (`NAME.ok.yaml` must give 0,
+/// of the `pipeline` fuzz target (with `TAILOR_FUZZ_CORPUS` set, its whole local corpus too)
+/// runs cleanly: exit 0 or 1 (`NAME.ok.yaml` must give 0,
 /// `NAME.err.yaml` 1), never a panic, signal or hang, and stdout is one ResourceList.
 #[test]
 fn regression_inputs_and_fuzz_seeds_run_cleanly() {
@@ -683,6 +684,15 @@ fn regression_inputs_and_fuzz_seeds_run_cleanly() {
         !files.is_empty(),
         "no regression inputs or fuzz seeds found"
     );
+    // The corpus libFuzzer grew locally (git-ignored, thousands of files): on request.
+    if std::env::var_os("TAILOR_FUZZ_CORPUS").is_some() {
+        files.extend(list_files(
+            &common::repo_root()
+                .join("fuzz")
+                .join("corpus")
+                .join("pipeline"),
+        ));
+    }
     run_files(files);
 }
 
