@@ -5,21 +5,41 @@
 
 use std::path::{Path, PathBuf};
 
-use tailor::krm::write::{write_resource_list, write_stream};
+use std::io::Write;
+
+use tailor::krm::write::{write_resource_list_to, write_stream_to};
 use tailor::krm::{read_input, InputForm};
 use tailor::run::{parse_options, process};
 
-/// stdin text → stdout text, as `tailor` with no arguments does it (minus the process).
-pub fn run_function(text: &str) -> String {
+/// A writer that only counts, standing in for stdout.
+struct Count(usize);
+
+impl Write for Count {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// stdin text → stdout, as `tailor` with no arguments does it (minus the process); returns
+/// the number of bytes written.
+pub fn run_function(text: &str) -> usize {
     let input = read_input(text, &parse_options()).expect("bench input reads");
     let fc = input.function_config.clone();
     let form = input.form;
     let outcome = process(input.items, fc.as_ref());
     assert!(!outcome.failed, "bench run failed: {:?}", outcome.results);
-    match form {
-        InputForm::Stream => write_stream(&outcome.items),
-        _ => write_resource_list(&outcome.items, fc.as_ref(), &outcome.results),
-    }
+    let mut out = Count(0);
+    let written = match form {
+        InputForm::Stream => write_stream_to(&mut out, &outcome.items),
+        _ => write_resource_list_to(&mut out, &outcome.items, fc.as_ref(), &outcome.results),
+    };
+    written.expect("counting never fails");
+    out.0
 }
 
 /// Object counts for the scaling groups: 100 to 100,000, capped by `TAILOR_BENCH_MAX_N`.

@@ -21,11 +21,23 @@ pub struct Input {
     pub items: Vec<Resource>,
     pub function_config: Option<Node>,
     pub form: InputForm,
+    /// The whole input text, shared with the items' origins: a caller that needs the text
+    /// again (to return the original items of a failed run) keeps this, not its own copy.
+    pub source: Arc<str>,
 }
 
 /// Reads everything tailor was given. Errors name where the input is wrong.
 pub fn read_input(text: &str, opts: &ParseOptions) -> Result<Input, KrmResult> {
-    let source: Arc<str> = Arc::from(text);
+    read_source(Arc::from(text), opts)
+}
+
+/// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
+/// built, so the input is held once, not twice, while the run's memory peaks.
+pub fn read_input_owned(text: String, opts: &ParseOptions) -> Result<Input, KrmResult> {
+    read_source(Arc::from(text), opts)
+}
+
+fn read_source(source: Arc<str>, opts: &ParseOptions) -> Result<Input, KrmResult> {
     let docs = parse_stream_with(&source, opts)
         .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
     let docs: Vec<Document> = docs.into_iter().filter(|d| !d.empty).collect();
@@ -50,6 +62,7 @@ pub fn read_input(text: &str, opts: &ParseOptions) -> Result<Input, KrmResult> {
         items,
         function_config: None,
         form: InputForm::Stream,
+        source,
     })
 }
 
@@ -104,6 +117,7 @@ fn read_wrapped(
         items,
         function_config,
         form,
+        source: source.clone(),
     })
 }
 
@@ -282,6 +296,24 @@ mod tests {
         );
         let err = read("kind: ResourceList\nitems: 3\n").unwrap_err();
         assert_eq!(err.field_path.as_deref(), Some("items"));
+    }
+
+    #[test]
+    fn owned_text_reads_the_same() {
+        let src =
+            "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n";
+        let a = read(src).unwrap();
+        let b = read_input_owned(src.to_string(), &ParseOptions::default()).unwrap();
+        assert_eq!(&*b.source, src);
+        assert_eq!(a.items.len(), b.items.len());
+        assert_eq!(a.items[0].node(), b.items[0].node());
+        assert!(Arc::ptr_eq(
+            &b.source,
+            match b.items[0].origin() {
+                Origin::SeqItem { source, .. } => source,
+                o => panic!("{o:?}"),
+            }
+        ));
     }
 
     #[test]

@@ -113,6 +113,21 @@ impl Resource {
         self.node
     }
 
+    /// Moves the tree out (leaving null) for a stage that edits plain node lists, without the
+    /// clone a copy would cost. Put it back with [`Resource::put_node`]: take
+    /// [`Node::fingerprint`] before, compare after, and pass whether it changed, so untouched
+    /// objects keep their verbatim text.
+    pub fn take_node(&mut self) -> Node {
+        std::mem::replace(&mut self.node, Node::null())
+    }
+
+    /// Puts back a tree moved out by [`Resource::take_node`]; `changed` decides whether the
+    /// object is written from the tree or copied from its source text.
+    pub fn put_node(&mut self, node: Node, changed: bool) {
+        self.node = node;
+        self.dirty |= changed;
+    }
+
     pub fn is_dirty(&self) -> bool {
         self.dirty
     }
@@ -217,5 +232,30 @@ impl Resource {
         s.push('/');
         s.push_str(self.name());
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn taken_trees_come_back_clean_unless_changed() {
+        let docs =
+            tailor_yaml::parse_stream("apiVersion: v1\nkind: A\nmetadata: {name: a}\n").unwrap();
+        let mut r = Resource::new(docs[0].root.clone(), Origin::None);
+        let print = r.node().fingerprint();
+        let node = r.take_node();
+        assert!(r.node().is_null());
+        let same = node.fingerprint() == print;
+        r.put_node(node, !same);
+        assert!(!r.is_dirty());
+        assert_eq!(r.name(), "a");
+        let mut node = r.take_node();
+        node.set("kind", Node::plain("B"));
+        let changed = node.fingerprint() != print;
+        r.put_node(node, changed);
+        assert!(r.is_dirty());
+        assert_eq!(r.kind(), "B");
     }
 }

@@ -1,11 +1,39 @@
 //! Writing the output: always one block-style ResourceList document with `items:`, or a plain
 //! multi-document stream. Untouched objects are copied from their source text byte for byte.
 
-use tailor_yaml::{emit_mapping_entry, emit_node, emit_sequence_items, EmitOptions, Node, Pair};
+use std::io::{self, Write};
+
+use tailor_yaml::{
+    emit_mapping_entry, emit_node_into, emit_sequence_items, EmitOptions, Node, Pair,
+};
 
 use super::resource::{Origin, Resource};
 use super::results::KrmResult;
 
+/// Output is written in chunks of about this size, so the whole list never sits in memory.
+const CHUNK: usize = 1 << 16;
+
+/// Collects output text and hands it to a writer whenever a chunk is full.
+struct Chunked<'w, W: Write + ?Sized> {
+    buf: String,
+    out: &'w mut W,
+}
+
+impl<W: Write + ?Sized> Chunked<'_, W> {
+    fn flush_if_full(&mut self) -> io::Result<()> {
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(self.buf.as_bytes())?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> io::Result<()> {
+        self.out.write_all(self.buf.as_bytes())
+    }
+}
+
+/// The ResourceList as one string. Prefer [`write_resource_list_to`] for large outputs.
 pub fn write_resource_list(
     items: &[Resource],
     function_config: Option<&Node>,
@@ -18,14 +46,32 @@ pub fn write_resource_list(
             _ => 256,
         })
         .sum();
-    let mut out = String::with_capacity(total + 256);
-    out.push_str("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n");
+    let mut out = Vec::with_capacity(total + 256);
+    // Writing to a Vec cannot fail, and every piece written is a str.
+    let _ = write_resource_list_to(&mut out, items, function_config, results);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Streams the ResourceList to `out` item by item: peak memory does not grow with the output.
+pub fn write_resource_list_to<W: Write + ?Sized>(
+    out: &mut W,
+    items: &[Resource],
+    function_config: Option<&Node>,
+    results: &[KrmResult],
+) -> io::Result<()> {
+    let mut w = Chunked {
+        buf: String::with_capacity(CHUNK + 4096),
+        out,
+    };
+    w.buf
+        .push_str("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n");
     if items.is_empty() {
-        out.push_str("items: []\n");
+        w.buf.push_str("items: []\n");
     } else {
-        out.push_str("items:\n");
+        w.buf.push_str("items:\n");
         for item in items {
-            write_item(&mut out, item);
+            write_item(&mut w.buf, item);
+            w.flush_if_full()?;
         }
     }
     let compact = EmitOptions::default();
@@ -34,14 +80,14 @@ pub fn write_resource_list(
             key: Node::plain("functionConfig"),
             value: fc.clone(),
         };
-        emit_mapping_entry(&mut out, &pair, 0, compact);
+        emit_mapping_entry(&mut w.buf, &pair, 0, compact);
     }
     if !results.is_empty() {
-        out.push_str("results:\n");
+        w.buf.push_str("results:\n");
         let nodes: Vec<Node> = results.iter().map(KrmResult::to_node).collect();
-        emit_sequence_items(&mut out, &nodes, 0, compact);
+        emit_sequence_items(&mut w.buf, &nodes, 0, compact);
     }
-    out
+    w.finish()
 }
 
 fn write_item(out: &mut String, item: &Resource) {
@@ -67,6 +113,12 @@ fn write_item(out: &mut String, item: &Resource) {
 
 /// The text of one object as a standalone document (no `---`), verbatim when untouched.
 pub fn document_text(item: &Resource) -> String {
+    let mut s = String::new();
+    push_document_text(&mut s, item);
+    s
+}
+
+fn push_document_text(out: &mut String, item: &Resource) {
     if let (
         false,
         Origin::Document {
@@ -75,23 +127,25 @@ pub fn document_text(item: &Resource) -> String {
     ) = (item.is_dirty(), item.origin())
     {
         if let Some(text) = strip_document_start(&source[*start..*end]) {
-            let mut s = text.to_string();
-            if !s.ends_with('\n') {
-                s.push('\n');
+            out.push_str(text);
+            if !text.ends_with('\n') {
+                out.push('\n');
             }
-            return s;
+            return;
         }
     }
     let wide = match item.origin() {
         Origin::Document { wide_sequences, .. } => *wide_sequences,
         _ => false,
     };
-    emit_node(
+    emit_node_into(
+        out,
         item.node(),
+        0,
         EmitOptions {
             wide_sequences: wide,
         },
-    )
+    );
 }
 
 /// Drops a bare `---` line opening a document's text; `None` when the marker line carries
@@ -114,16 +168,32 @@ fn strip_document_start(text: &str) -> Option<&str> {
     Some(text)
 }
 
-/// Objects as a multi-document YAML stream.
+/// Objects as a multi-document YAML stream. Prefer [`write_stream_to`] for large outputs.
 pub fn write_stream(items: &[Resource]) -> String {
     let mut out = String::new();
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str("---\n");
         }
-        out.push_str(&document_text(item));
+        push_document_text(&mut out, item);
     }
     out
+}
+
+/// Streams the objects to `out` as a multi-document YAML stream, item by item.
+pub fn write_stream_to<W: Write + ?Sized>(out: &mut W, items: &[Resource]) -> io::Result<()> {
+    let mut w = Chunked {
+        buf: String::with_capacity(CHUNK + 4096),
+        out,
+    };
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            w.buf.push_str("---\n");
+        }
+        push_document_text(&mut w.buf, item);
+        w.flush_if_full()?;
+    }
+    w.finish()
 }
 
 #[cfg(test)]
@@ -142,6 +212,39 @@ mod tests {
         assert_eq!(
             out,
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
+        );
+    }
+
+    /// Streaming writes the same bytes as building the string, also across chunk borders.
+    #[test]
+    fn streaming_matches_whole_string() {
+        let mut src =
+            String::from("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n");
+        for i in 0..3000 {
+            src.push_str(&format!(
+                "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {{name: c{i}}}\n"
+            ));
+        }
+        src.push_str("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n");
+        let mut input = read_input(&src, &ParseOptions::default()).unwrap();
+        input.items[7].set_annotation("a", "b");
+        let results = [KrmResult::error("e")];
+        let whole = write_resource_list(&input.items, input.function_config.as_ref(), &results);
+        let mut streamed = Vec::new();
+        write_resource_list_to(
+            &mut streamed,
+            &input.items,
+            input.function_config.as_ref(),
+            &results,
+        )
+        .unwrap();
+        assert!(whole.len() > 2 * CHUNK);
+        assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+        let mut streamed = Vec::new();
+        write_stream_to(&mut streamed, &input.items).unwrap();
+        assert_eq!(
+            String::from_utf8(streamed).unwrap(),
+            write_stream(&input.items)
         );
     }
 

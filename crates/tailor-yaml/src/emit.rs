@@ -68,8 +68,12 @@ fn is_block_collection(n: &Node) -> bool {
 }
 
 fn spaces(out: &mut String, n: usize) {
-    for _ in 0..n {
-        out.push(' ');
+    const SPACES: &str = "                                                                ";
+    let mut n = n;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
     }
 }
 
@@ -539,13 +543,23 @@ enum Ctx {
 }
 
 /// What libyaml's `analyzeScalar` concludes about a value.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 struct Analysis {
     multiline: bool,
     flow_plain: bool,
     block_plain: bool,
     single_quoted: bool,
     block: bool,
+}
+
+impl Analysis {
+    const ANY_STYLE: Analysis = Analysis {
+        multiline: false,
+        flow_plain: true,
+        block_plain: true,
+        single_quoted: true,
+        block: true,
+    };
 }
 
 /// go-yaml's `isPrintable` (characters above U+FFFF are not "printable" to it).
@@ -571,6 +585,23 @@ fn analyze(value: &str) -> Analysis {
             block: false,
         };
     }
+    if is_simple_word(value) {
+        return Analysis::ANY_STYLE;
+    }
+    analyze_chars(value)
+}
+
+/// Names, versions and paths (`app-1`, `v1.2`, `apps/v1`): no character in them is an
+/// indicator, a space or a break, so every style can hold them. Most scalars are like this.
+fn is_simple_word(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.first().is_some_and(u8::is_ascii_alphanumeric)
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'/' | b'-'))
+}
+
+/// libyaml's character-by-character analysis.
+fn analyze_chars(value: &str) -> Analysis {
     let mut block_ind = false;
     let mut flow_ind = false;
     let mut line_breaks = false;
@@ -588,13 +619,15 @@ fn analyze(value: &str) -> Analysis {
         block_ind = true;
         flow_ind = true;
     }
-    let chars: Vec<char> = value.chars().collect();
+    // One pass with one character of lookahead: this runs for every scalar written.
+    let mut chars = value.chars().peekable();
     let mut preceded_by_ws = true;
-    for (i, &c) in chars.iter().enumerate() {
-        let followed_by_ws = chars
-            .get(i + 1)
-            .is_none_or(|&n| n == ' ' || n == '\t' || is_line_break(n));
-        if i == 0 {
+    let mut first = true;
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let last = next.is_none();
+        let followed_by_ws = next.is_none_or(|n| n == ' ' || n == '\t' || is_line_break(n));
+        if first {
             match c {
                 '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
                 | '%' | '@' | '`' => {
@@ -635,10 +668,10 @@ fn analyze(value: &str) -> Analysis {
             special = true;
         }
         if c == ' ' {
-            if i == 0 {
+            if first {
                 leading_space = true;
             }
-            if i + 1 == chars.len() {
+            if last {
                 trailing_space = true;
             }
             if prev_break {
@@ -648,10 +681,10 @@ fn analyze(value: &str) -> Analysis {
             prev_break = false;
         } else if is_line_break(c) {
             line_breaks = true;
-            if i == 0 {
+            if first {
                 leading_break = true;
             }
-            if i + 1 == chars.len() {
+            if last {
                 trailing_break = true;
             }
             if prev_space {
@@ -664,6 +697,7 @@ fn analyze(value: &str) -> Analysis {
             prev_break = false;
         }
         preceded_by_ws = c == ' ' || c == '\t' || is_line_break(c);
+        first = false;
     }
     let mut a = Analysis {
         multiline: line_breaks,
@@ -862,6 +896,34 @@ fn write_block_scalar(out: &mut String, value: &str, literal: bool, indent: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut must agree with the full analysis on every word it accepts, and reject
+    /// everything with an indicator, space or non-ASCII character.
+    #[test]
+    fn simple_words_need_no_analysis() {
+        let alphabet = [
+            "a", "Z", "0", "9", ".", "_", "/", "-", ":", "#", " ", "é", "'", ",",
+        ];
+        let mut words = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = words
+                .iter()
+                .flat_map(|w| alphabet.iter().map(move |c| format!("{w}{c}")))
+                .collect();
+            words.extend(longer);
+        }
+        let mut accepted = 0;
+        for w in &words {
+            if is_simple_word(w) {
+                accepted += 1;
+                assert_eq!(analyze_chars(w), Analysis::ANY_STYLE, "{w:?}");
+            }
+        }
+        assert!(accepted > 250, "{accepted}");
+        for w in ["", "-a", ".a", "a:b", "a b", "a#", "é", "a,b", "---"] {
+            assert!(!is_simple_word(w), "{w:?}");
+        }
+    }
 
     fn style_of(s: &str) -> Style {
         let n = Node::string(s);

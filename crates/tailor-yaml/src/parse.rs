@@ -55,6 +55,8 @@ pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>
         max_depth: opts.max_depth,
         pending: Vec::new(),
         blank_since_token: false,
+        pair_stack: Vec::new(),
+        item_stack: Vec::new(),
     };
     p.stream()
 }
@@ -84,6 +86,11 @@ struct Parser<'a> {
     max_depth: usize,
     pending: Vec<PendingComment>,
     blank_since_token: bool,
+    /// Entries of the block collections being parsed, innermost last. A collection moves its
+    /// entries into a Vec of exactly their number when it ends, so no Vec grows (and copies)
+    /// entry by entry and none keeps spare capacity.
+    pair_stack: Vec<Pair>,
+    item_stack: Vec<Node>,
 }
 
 #[derive(Default)]
@@ -255,6 +262,9 @@ impl<'a> Parser<'a> {
     }
 
     fn take_pending(&mut self) -> String {
+        if self.pending.is_empty() {
+            return String::new();
+        }
         join_comments(self.pending.drain(..))
     }
 
@@ -627,7 +637,7 @@ impl<'a> Parser<'a> {
         let start = first_key
             .as_ref()
             .map_or(self.pos, |k| k.span.start as usize);
-        let mut pairs: Vec<Pair> = Vec::new();
+        let base = self.pair_stack.len();
         let mut first_key = first_key;
         let head_for_first = self.take_pending();
         loop {
@@ -647,7 +657,7 @@ impl<'a> Parser<'a> {
                     }
                 }
             };
-            let head = if pairs.is_empty() {
+            let head = if self.pair_stack.len() == base {
                 head_for_first.clone()
             } else {
                 self.take_pending()
@@ -681,7 +691,7 @@ impl<'a> Parser<'a> {
             } else {
                 self.node(col as isize, Ctx::MapValue, true)?
             };
-            pairs.push(Pair { key, value });
+            self.pair_stack.push(Pair { key, value });
             self.skip_to_next_token()?;
             if self.at_end() || self.at_boundary() {
                 break;
@@ -698,6 +708,7 @@ impl<'a> Parser<'a> {
             }
         }
         let foot = self.take_pending_at_least(col);
+        let mut pairs: Vec<Pair> = self.pair_stack.drain(base..).collect();
         if !foot.is_empty() {
             if let Some(last) = pairs.last_mut() {
                 last.key.comments_mut().foot = foot;
@@ -721,7 +732,7 @@ impl<'a> Parser<'a> {
     fn block_sequence(&mut self, col: usize) -> R<Node> {
         self.enter()?;
         let start = self.pos;
-        let mut items = Vec::new();
+        let base = self.item_stack.len();
         loop {
             // At a `-` in column `col`.
             let head = self.take_pending();
@@ -735,7 +746,7 @@ impl<'a> Parser<'a> {
                     format!("{head}\n{}", c.head)
                 };
             }
-            items.push(item);
+            self.item_stack.push(item);
             self.skip_to_next_token()?;
             if self.at_end() || self.at_boundary() {
                 break;
@@ -753,6 +764,7 @@ impl<'a> Parser<'a> {
             return self.err("did not find expected '-' indicator");
         }
         let foot = self.take_pending_at_least(col + 1);
+        let mut items: Vec<Node> = self.item_stack.drain(base..).collect();
         if !foot.is_empty() {
             if let Some(last) = items.last_mut() {
                 last.comments_mut().foot = foot;

@@ -276,10 +276,16 @@ pub fn plain_is_ambiguous(s: &str) -> bool {
 /// yaml.v2 numbers that v3 reads as strings: `0b`/`+` forms it parses differently, `.5`-like
 /// floats and `1_000`. Deliberately generous: quoting a string never changes its meaning.
 fn is_yaml11_number(s: &str) -> bool {
-    let plain: String = s.chars().filter(|&c| c != '_').collect();
-    if plain.is_empty() {
+    // Both parsers need a sign, a dot or a digit first: most strings stop here, unallocated.
+    let first = s.bytes().find(|&b| b != b'_');
+    if !first.is_some_and(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.')) {
         return false;
     }
+    let plain: std::borrow::Cow<str> = if s.contains('_') {
+        s.chars().filter(|&c| c != '_').collect::<String>().into()
+    } else {
+        s.into()
+    };
     parse_go_int(&plain).is_some() || is_yaml_style_float(&plain)
 }
 
