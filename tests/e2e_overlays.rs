@@ -23,7 +23,7 @@ impl Rng {
         xs[(self.next() % xs.len() as u64) as usize]
     }
     fn coin(&mut self) -> bool {
-        self.next() % 2 == 0
+        self.next().is_multiple_of(2)
     }
 }
 
@@ -179,7 +179,7 @@ fn flux_overlay_fields_match_kubectl_kustomize() {
         let mut items = String::new();
         for doc in RESOURCES.split("---\n") {
             items.push_str("- ");
-            items.push_str(&doc.replace('\n', "\n  ").trim_end().to_string());
+            items.push_str(doc.replace('\n', "\n  ").trim_end());
             items.push('\n');
         }
         let input = format!(
