@@ -10,6 +10,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    if tailor_fuzz::has_disallowed_characters(text) {
+        return;
+    }
     let Ok(docs) = parse_stream(text) else {
         return;
     };
