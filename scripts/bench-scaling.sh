@@ -26,14 +26,15 @@ for n in "${sizes[@]}"; do
   STDIN=$input best_of "$runs" "$WORK/out.yaml" -- "$TAILOR"
   bytes=$(stat -c %s "$input")
   growth="-"
-  if [ -n "$prev_n" ]; then
+  # /usr/bin/time counts in 10 ms steps: growth is only meaningful from 0.05 s on.
+  if [ -n "$prev_n" ] && awk -v pt="$prev_t" 'BEGIN { exit !(pt >= 0.05) }'; then
     growth=$(awk -v t="$BEST_WALL" -v pt="$prev_t" -v n="$n" -v pn="$prev_n" \
-      'BEGIN { pt = (pt < 0.001 ? 0.001 : pt); printf "%.2f", (t / pt) / (n / pn) }')
-    worst=$(awk -v g="$growth" -v w="$worst" -v n="$n" 'BEGIN { print (n >= 10000 && g > w ? g : w) }')
+      'BEGIN { printf "%.2f", (t / pt) / (n / pn) }')
+    worst=$(awk -v g="$growth" -v w="$worst" 'BEGIN { print (g > w ? g : w) }')
   fi
   awk -v n="$n" -v b="$bytes" -v t="$BEST_WALL" -v c="$BEST_CPU" -v kb="$PEAK_KB" -v g="$growth" \
     'BEGIN { printf "%-8d %9.1f %9.3f %9.3f %10.1f %10.1f %9.2f %9s\n",
       n, b / 1e6, t, c, kb / 1024, t * 1e6 / n, kb * 1024 / b, g }'
   prev_n=$n; prev_t=$BEST_WALL
 done
-echo "largest growth ratio from 10,000 objects on: $worst (1.00 = linear; the target allows 1.10)"
+echo "largest growth ratio: $worst (1.00 = linear; the target allows 1.10 from 10,000 to 100,000 objects)"
