@@ -56,31 +56,5 @@ fn yaml(c: &mut Criterion) {
     g.finish();
 }
 
-/// How a stage learns which objects it changed: clone every tree and compare afterwards (what
-/// the node-list stages do), or digest every tree before and after (`Node::fingerprint`).
-fn change_detection(c: &mut Criterion) {
-    let docs = parse_stream(&stream(&exported_objects(3_000))).expect("parses");
-    let trees: Vec<tailor_yaml::Node> = docs.into_iter().map(|d| d.root).collect();
-    let mut g = c.benchmark_group("change_detection_3000");
-    g.sample_size(20);
-    g.bench_function("clone_then_compare", |b| {
-        b.iter(|| {
-            let copies = trees.clone();
-            copies.iter().zip(&trees).filter(|(a, b)| a != b).count()
-        })
-    });
-    g.bench_function("fingerprint_twice", |b| {
-        b.iter(|| {
-            let before: Vec<u128> = trees.iter().map(|t| t.fingerprint()).collect();
-            trees
-                .iter()
-                .zip(before)
-                .filter(|(t, p)| t.fingerprint() != *p)
-                .count()
-        })
-    });
-    g.finish();
-}
-
-criterion_group!(benches, yaml, change_detection);
+criterion_group!(benches, yaml);
 criterion_main!(benches);

@@ -8,7 +8,7 @@
 use crate::resolve::{resolve_plain, ScalarKind};
 
 /// How a node is presented. Scalars use the first six; collections use `Block` or `Flow`.
-#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Style {
     /// A string created by tailor: the emitter picks plain, quoted or literal as go-yaml would.
     #[default]
@@ -23,7 +23,7 @@ pub enum Style {
 }
 
 /// Comments attached to a node, with the `#` kept, lines joined by `\n` (blank lines kept).
-#[derive(Clone, Debug, Default, PartialEq, Hash, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Comments {
     pub head: String,
     pub line: String,
@@ -37,14 +37,14 @@ impl Comments {
 }
 
 /// Rarely present properties live behind one pointer so the common node stays small.
-#[derive(Clone, Debug, Default, PartialEq, Hash, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Extra {
     pub tag: Option<String>,
     pub anchor: Option<String>,
     pub comments: Comments,
 }
 
-#[derive(Clone, Debug, PartialEq, Hash)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Scalar(String),
     Mapping(Vec<Pair>),
@@ -52,20 +52,20 @@ pub enum Value {
     Alias(String),
 }
 
-#[derive(Clone, Debug, PartialEq, Hash)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Pair {
     pub key: Node,
     pub value: Node,
 }
 
 /// Byte offsets into the source the node was parsed from; `0..0` for nodes tailor made.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Hash, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Span {
     pub start: u32,
     pub end: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Hash)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     pub value: Value,
     pub style: Style,
@@ -117,30 +117,6 @@ impl Node {
             extra: None,
             span: Span::default(),
         }
-    }
-
-    /// A 128-bit digest of everything `==` compares (values, styles, tags, anchors, comments,
-    /// spans), computed without allocating. Stages that must know whether they changed a tree
-    /// can digest it before and after instead of cloning it and comparing: two trees that
-    /// differ get the same digest with probability about 2^-128.
-    pub fn fingerprint(&self) -> u128 {
-        use std::hash::{DefaultHasher, Hash, Hasher};
-        /// Two SipHash states with different keys, fed the same bytes in one traversal.
-        struct Twin(DefaultHasher, DefaultHasher);
-        impl Hasher for Twin {
-            fn write(&mut self, bytes: &[u8]) {
-                self.0.write(bytes);
-                self.1.write(bytes);
-            }
-            fn finish(&self) -> u64 {
-                self.0.finish()
-            }
-        }
-        let mut second = DefaultHasher::new();
-        second.write_u64(0x9E37_79B9_7F4A_7C15);
-        let mut twin = Twin(DefaultHasher::new(), second);
-        self.hash(&mut twin);
-        (u128::from(twin.0.finish()) << 64) | u128::from(twin.1.finish())
     }
 
     // ---- presentation -------------------------------------------------------------------
@@ -402,32 +378,6 @@ pub fn short_tag(tag: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fingerprint_follows_equality() {
-        let docs = crate::parse_stream("a: 1 # c\nb: [x, 'y']\nc: {d: e}\n").unwrap();
-        let n = docs[0].root.clone();
-        assert_eq!(n.fingerprint(), docs[0].root.fingerprint());
-        let edits: [fn(&mut Node); 5] = [
-            |n| {
-                n.set("a", Node::plain("2"));
-            },
-            |n| n.get_mut("a").unwrap().style = Style::DoubleQuoted,
-            |n| n.get_mut("a").unwrap().comments_mut().line = "# d".into(),
-            |n| {
-                if let Value::Mapping(p) = &mut n.value {
-                    p.swap(0, 1);
-                }
-            },
-            |n| n.get_mut("c").unwrap().span = Span::default(),
-        ];
-        for edit in edits {
-            let mut m = n.clone();
-            edit(&mut m);
-            assert_ne!(m, n);
-            assert_ne!(m.fingerprint(), n.fingerprint());
-        }
-    }
 
     #[test]
     fn set_keeps_position_and_appends_new_keys() {
