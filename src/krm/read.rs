@@ -213,7 +213,7 @@ fn seq_item_origin(source: &Arc<str>, item: &Node) -> Origin {
     if start - line_start != 2 || &source[line_start..start] != "- " {
         return Origin::None;
     }
-    match item_region_end(source, end) {
+    match item_region_end(source, start, end) {
         Some(region_end) if !source[start..region_end].contains('\r') => Origin::SeqItem {
             source: source.clone(),
             start,
@@ -226,7 +226,7 @@ fn seq_item_origin(source: &Arc<str>, item: &Node) -> Origin {
 /// The end of an item's text: the end of the line holding its last token, plus following
 /// lines indented past the `-` (comments that close the item). Trailing blank lines are not
 /// part of it; when that would cut a keep-chomping block scalar the item is not copied.
-fn item_region_end(src: &str, node_end: usize) -> Option<usize> {
+fn item_region_end(src: &str, start: usize, node_end: usize) -> Option<usize> {
     let b = src.as_bytes();
     let line_end = |from: usize| src[from..].find('\n').map_or(src.len(), |i| from + i);
     let mut end = line_end(node_end);
@@ -252,7 +252,9 @@ fn item_region_end(src: &str, node_end: usize) -> Option<usize> {
         }
         break;
     }
-    let text = &src[..end];
+    // Only this item's text: scanning from the start of the input made a list with blank
+    // lines between items quadratic.
+    let text = &src[start..end];
     if trimmed_blank && (text.contains("|+") || text.contains(">+") || text.contains("+\n")) {
         return None;
     }
@@ -314,6 +316,26 @@ mod tests {
                 o => panic!("{o:?}"),
             }
         ));
+    }
+
+    /// Blank lines after an item end its region, unless they belong to a keep-chomping block
+    /// scalar of that same item.
+    #[test]
+    fn blank_lines_between_items() {
+        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  data: |+\n    x\n\n- apiVersion: v1\n  kind: B\n\n- apiVersion: v1\n  kind: C\n";
+        let input = read(src).unwrap();
+        assert!(matches!(input.items[0].origin(), Origin::None));
+        for (i, kind) in [(1, "B"), (2, "C")] {
+            match input.items[i].origin() {
+                Origin::SeqItem { source, start, end } => {
+                    assert_eq!(
+                        &source[*start..*end],
+                        format!("apiVersion: v1\n  kind: {kind}")
+                    )
+                }
+                o => panic!("{o:?}"),
+            }
+        }
     }
 
     #[test]
