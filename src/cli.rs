@@ -149,7 +149,7 @@ fn krm_function() -> i32 {
             return 1;
         }
     };
-    let input = match crate::krm::read_input(&text, &parse_options()) {
+    let input = match crate::krm::read::read_input_owned(text, &parse_options()) {
         Ok(i) => i,
         Err(r) => {
             let r = vec![r];
@@ -158,25 +158,34 @@ fn krm_function() -> i32 {
             return 1;
         }
     };
+    let source = input.source.clone();
     let fc = input.function_config.clone();
     let outcome = run::process(input.items, fc.as_ref());
-    if outcome.failed {
-        let original = run::original_items(&text);
-        emit(&write_resource_list(
-            &original,
-            fc.as_ref(),
-            &outcome.results,
-        ));
-        report(&outcome.results);
-        return 1;
-    }
-    emit(&write_resource_list(
-        &outcome.items,
-        fc.as_ref(),
-        &outcome.results,
-    ));
+    let items = if outcome.failed {
+        run::original_items(&source)
+    } else {
+        Vec::new()
+    };
+    let shown = if outcome.failed {
+        &items
+    } else {
+        &outcome.items
+    };
+    stream_resource_list(shown, fc.as_ref(), &outcome.results);
     report(&outcome.results);
-    0
+    let code = i32::from(outcome.failed);
+    // The process is about to exit: freeing every tree would only cost time (a quarter of a
+    // no-op pass over a large list).
+    std::mem::forget(outcome);
+    std::mem::forget(items);
+    code
+}
+
+/// Writes the ResourceList straight to stdout in large chunks, without building it in memory.
+fn stream_resource_list(items: &[Resource], fc: Option<&tailor_yaml::Node>, results: &[KrmResult]) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let _ = crate::krm::write::write_resource_list_to(&mut out, items, fc, results);
+    let _ = out.flush();
 }
 
 fn standalone_mode(config: &str, inputs: &[String], output: Output) -> i32 {

@@ -16,7 +16,13 @@ use super::StageContext;
 use crate::krm::{KrmResult, Resource};
 
 pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext<'_>) {
-    if flux.is_empty() {
+    // Replacements travel with the overlay fields but run as their own stage; without any
+    // other field there is nothing to do here (and no tree needs copying).
+    let only_replacements = FluxOverlay {
+        replacements: flux.replacements.clone(),
+        ..FluxOverlay::default()
+    };
+    if flux.is_empty() || *flux == only_replacements {
         return;
     }
     if !flux.patches.is_empty() {
