@@ -78,6 +78,25 @@ pub fn process_with_bundle(
         out = items;
     } else {
         let last = clusters.len() - 1;
+        let mut work = work;
+        // Stripping is WEC-independent: with several destinations it runs once, before the
+        // copies are made, instead of once per copy (its warnings then appear once too).
+        let per_cluster;
+        let (pipeline, transforms): (&Pipeline, &[Node]) = if clusters.len() > 1 {
+            let mut ctx = StageContext {
+                cluster: None,
+                custom_transforms: &transforms,
+                results: &mut results,
+            };
+            filters::strip::run(&pipeline, &mut work, &mut ctx);
+            let mut p = pipeline.clone();
+            p.strip_builtin = false;
+            p.custom_transforms.clear();
+            per_cluster = p;
+            (&per_cluster, &[])
+        } else {
+            (&pipeline, &transforms)
+        };
         let mut work = Some(work);
         for (i, cluster) in clusters.iter().enumerate() {
             let mut items = if i == last {
@@ -86,10 +105,10 @@ pub fn process_with_bundle(
                 work.as_ref().cloned().unwrap_or_default()
             };
             run_stages(
-                &pipeline,
+                pipeline,
                 &mut items,
                 Some(cluster),
-                &transforms,
+                transforms,
                 &mut results,
             );
             if pipeline.fan_out {
