@@ -102,6 +102,8 @@ for t in "${targets[@]}"; do
   found=$(find "artifacts/$t" -type f -newer "$stamp" | wc -l)
   if [ "$status" = 0 ] && [ "$found" = 0 ]; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    # fork mode prints progress lines `#N: cov: ...` instead of final stats
+    [ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$log" | tail -1)
     say "$t: ok in $(( $(now) - s ))s, ${execs:-?} inputs run, corpus $(find "corpus/$t" -type f | wc -l) files"
   else
     say "$t: FAILED (exit $status, $found new artifacts) after $(( $(now) - s ))s; log $log"
