@@ -445,7 +445,10 @@ impl<'a> Parser<'a> {
             let col = self.col() as isize;
             let c = self.peek();
             let dash = c == b'-' && self.ws_or_end_at(1);
-            if dash && (col > indent || (col == indent && ctx == Ctx::MapValue)) {
+            if dash
+                && (col > indent
+                    || (col == indent && matches!(ctx, Ctx::MapValue | Ctx::ExplicitKey)))
+            {
                 let mut n = self.block_sequence(col as usize)?;
                 props.apply(&mut n);
                 set_line(&mut n, line_comment);
