@@ -427,6 +427,9 @@ impl<'a> Parser<'a> {
             self.skip_inline_before_token()?;
         }
         let mut props = Props::default();
+        // Where the node's first token (possibly a property) starts: a mapping whose first key
+        // carries properties is indented from there, not from the key's text.
+        let mut props_col = self.col();
         if inline {
             self.props(&mut props)?;
             self.skip_inline_before_token()?;
@@ -458,6 +461,7 @@ impl<'a> Parser<'a> {
                 return Ok(self.empty_node(props, line_comment));
             }
             // Properties may also open the line of the content.
+            props_col = self.col();
             if props.is_empty() && (c == b'&' || c == b'!') {
                 self.props(&mut props)?;
                 self.skip_inline_before_token()?;
@@ -475,7 +479,8 @@ impl<'a> Parser<'a> {
                     set_line(&mut n, line_comment);
                     return Ok(n);
                 }
-                let mut n = self.block_content_with_props(indent, props, true)?;
+                // `!!str 'k': v` opening the line: the properties belong to the first key.
+                let mut n = self.block_content_with_props(indent, props, false, props_col)?;
                 set_line(&mut n, line_comment);
                 return Ok(n);
             }
@@ -508,7 +513,7 @@ impl<'a> Parser<'a> {
         if props.is_empty() {
             self.block_content(indent, !allow_mapping)
         } else if allow_mapping {
-            self.block_content_with_props(indent, props, false)
+            self.block_content_with_props(indent, props, false, props_col)
         } else {
             let mut n = self.block_content(indent, true)?;
             props.apply(&mut n);
@@ -527,15 +532,20 @@ impl<'a> Parser<'a> {
 
     /// Properties written before a key on the same line belong to the key; if what follows
     /// is not a key they belong to the value.
-    fn block_content_with_props(&mut self, indent: isize, props: Props, no_map: bool) -> R<Node> {
+    fn block_content_with_props(
+        &mut self,
+        indent: isize,
+        props: Props,
+        no_map: bool,
+        props_col: usize,
+    ) -> R<Node> {
         let (mut first, is_key) = self.scalar_or_flow(indent, true)?;
         if is_key {
             if no_map {
                 return self.err("mapping values are not allowed in this context");
             }
             props.apply(&mut first);
-            let col = first.span.start as usize - self.line_start;
-            return self.block_mapping(col, Some(first));
+            return self.block_mapping(props_col, Some(first));
         }
         props.apply(&mut first);
         Ok(first)
@@ -652,10 +662,17 @@ impl<'a> Parser<'a> {
                         let k = self.node(col as isize, Ctx::ExplicitKey, true)?;
                         (k, true)
                     } else {
-                        let (k, is_key) = self.scalar_or_flow(col as isize, true)?;
+                        // `&a k: v` / `!!str k: v`: properties before a key belong to it.
+                        let mut props = Props::default();
+                        if matches!(self.peek(), b'&' | b'!') {
+                            self.props(&mut props)?;
+                            self.skip_inline_before_token()?;
+                        }
+                        let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
                         if !is_key {
                             return self.err("could not find expected ':'");
                         }
+                        props.apply(&mut k);
                         (k, false)
                     }
                 }
