@@ -545,12 +545,18 @@ fn shortest(v: f64) -> Digits {
     digits_from_exp_form(&format!("{:e}", v.abs()))
 }
 
+/// Rust's formatter panics on a precision above `u16::MAX`, while Go accepts any. An f64's
+/// exact decimal expansion has at most 767 significant and 1074 fractional digits; every digit
+/// past those is 0, and `normalize` drops trailing zeros, so clamping loses nothing.
+const MAX_EXACT_DIGITS: usize = 1100;
+
 fn significant(v: f64, n: usize) -> Digits {
-    digits_from_exp_form(&format!("{:.*e}", n.saturating_sub(1), v.abs()))
+    let prec = n.saturating_sub(1).min(MAX_EXACT_DIGITS);
+    digits_from_exp_form(&format!("{:.*e}", prec, v.abs()))
 }
 
 fn fixed(v: f64, prec: usize) -> Digits {
-    let s = format!("{:.*}", prec, v.abs());
+    let s = format!("{:.*}", prec.min(MAX_EXACT_DIGITS), v.abs());
     let (ip, fp) = s.split_once('.').unwrap_or((&s, ""));
     let mut d = ip.as_bytes().to_vec();
     d.extend_from_slice(fp.as_bytes());

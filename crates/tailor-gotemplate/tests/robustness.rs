@@ -391,3 +391,26 @@ fn worst_case_nesting_fits_default_test_stack() {
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Limit);
 }
+
+/// Found by `scripts/fuzz.sh` in CI: a precision above 65535 made Rust's formatter panic.
+#[test]
+fn huge_float_precision_is_formatted_like_go() {
+    use tailor_gotemplate::{ExecOptions, Template, Value};
+    let t = Template::parse(
+        "t",
+        r#"{{printf "%.70000f" 3.25}}|{{printf "%.70000e" 3.25}}|{{printf "%.70000g" 3.25}}"#,
+    )
+    .unwrap();
+    let mut out = String::new();
+    t.execute(
+        &Value::StringMap(Default::default()),
+        &ExecOptions::default(),
+        &mut out,
+    )
+    .unwrap();
+    let parts: Vec<&str> = out.split('|').collect();
+    assert_eq!(parts[0].len(), 2 + 70000);
+    assert!(parts[0].starts_with("3.25000") && parts[0].ends_with('0'));
+    assert!(parts[1].starts_with("3.25000") && parts[1].ends_with("e+00"));
+    assert_eq!(parts[2], "3.25");
+}
