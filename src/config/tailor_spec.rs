@@ -28,6 +28,7 @@ pub const TAILOR_FIELDS: &[&str] = &[
     "namespace",
     "defaultNamespace",
     "yaml",
+    "overlays",
 ];
 
 pub const LIMITS: &[&str] = &[
@@ -174,6 +175,13 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
             Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
         },
     }
+    match spec.get("overlays") {
+        None | Some(Json::Null) => {}
+        Some(v) => match inline_overlays(v) {
+            Ok(files) => p.overlay_files.extend(files),
+            Err((field, msg)) => errors.push(KrmResult::error(msg).at_field(field)),
+        },
+    }
     match spec.get("postBuild") {
         None | Some(Json::Null) => {}
         Some(v) => match super::post_build::parse(v, "spec.postBuild") {
@@ -208,4 +216,53 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
     } else {
         Err(errors)
     }
+}
+
+/// `spec.overlays`: Fleet overlay sets written inline, `{SET: {RELATIVE/PATH.yaml: TEXT}}`,
+/// exactly as the files would be under `overlays/SET/` (an empty text is Fleet's empty
+/// replacement file: the base file is not deployed).
+fn inline_overlays(v: &Json) -> Result<Vec<tailor_fleet::BundleFile>, (String, String)> {
+    let sets = v.as_object().ok_or_else(|| {
+        (
+            "spec.overlays".to_string(),
+            "spec.overlays must map overlay set names to {path: file text}".to_string(),
+        )
+    })?;
+    let mut files = Vec::new();
+    for (set, content) in sets {
+        let at = format!("spec.overlays.{set}");
+        if set.is_empty() || set.contains('/') {
+            return Err((
+                at,
+                format!("spec.overlays: invalid overlay set name {set:?}"),
+            ));
+        }
+        let paths = content
+            .as_object()
+            .ok_or_else(|| (at.clone(), format!("{at} must map file paths to file text")))?;
+        for (rel, text) in paths {
+            let field = format!("{at}.{rel}");
+            let text = match text {
+                Json::String(t) => t.as_str(),
+                Json::Null => "",
+                _ => {
+                    return Err((
+                        field.clone(),
+                        format!("{field} must be the file's text (a string; empty means remove)"),
+                    ))
+                }
+            };
+            let docs = tailor_yaml::parse_stream(text)
+                .map_err(|e| (field.clone(), format!("{field}: {e}")))?
+                .into_iter()
+                .filter(|d| !d.empty)
+                .map(|d| d.root)
+                .collect();
+            files.push(tailor_fleet::BundleFile {
+                path: tailor_fleet::overlay::clean_path(&format!("overlays/{set}/{rel}")),
+                docs,
+            });
+        }
+    }
+    Ok(files)
 }
