@@ -229,6 +229,17 @@ fn seq_item_origin(source: &Arc<str>, item: &Node) -> Origin {
 fn item_region_end(src: &str, start: usize, node_end: usize) -> Option<usize> {
     let b = src.as_bytes();
     let line_end = |from: usize| src[from..].find('\n').map_or(src.len(), |i| from + i);
+    // The item's own lines are indented; a line starting in column 0 belongs to what follows
+    // the list. A node that seems to reach it (an empty value's span placed at the next token)
+    // cannot be trusted for a verbatim copy: the item is written from its tree instead.
+    let mut at = line_end(start);
+    while at < b.len() && at < node_end {
+        let next = at + 1;
+        if next <= node_end && next < b.len() && !matches!(b[next], b' ' | b'\n' | b'\r') {
+            return None;
+        }
+        at = line_end(next);
+    }
     let mut end = line_end(node_end);
     let mut cursor = end;
     let mut trimmed_blank = false;
@@ -267,6 +278,19 @@ mod tests {
 
     fn read(s: &str) -> Result<Input, KrmResult> {
         read_input(s, &ParseOptions::default())
+    }
+
+    /// Found by fuzzing: an item ending in an empty value, followed by a top-level key, was
+    /// copied together with that key's lines (the empty value's span sits at the next token).
+    #[test]
+    fn an_item_region_stops_before_column_zero() {
+        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  spec:\n    template:\nother:\n  a: b\n";
+        let input = read(src).unwrap();
+        let mut out = String::new();
+        for item in &input.items {
+            out.push_str(&crate::krm::write::document_text(item));
+        }
+        assert!(!out.contains("other"), "{out}");
     }
 
     #[test]
