@@ -1,7 +1,6 @@
 //! tailor: tailors Kubernetes manifests to a destination cluster, as a KRM function.
 pub mod cli;
 pub mod config;
-pub mod edit;
 pub mod filters;
 pub mod krm;
 pub mod run;

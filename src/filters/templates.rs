@@ -7,7 +7,6 @@ use tailor_gotemplate::{ExecOptions, MissingKey, Template, Value as Data};
 use tailor_yaml::{Node, ScalarKind, Value};
 
 use super::StageContext;
-use crate::edit::set_string;
 use crate::krm::{KrmResult, Resource};
 
 pub const EXPAND_ANNOTATION: &str = "control.kubestellar.io/expand-templates";
@@ -65,7 +64,7 @@ pub fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut StageContext<
             let root = item.node_mut();
             for (path, text) in edits {
                 if let Some(node) = node_at_mut(root, &path) {
-                    set_string(node, &text);
+                    node.set_string(&text);
                 }
             }
         }

@@ -56,7 +56,7 @@ pub fn apply(node: &mut Node, before: &Json, after: &Json) -> bool {
                 }
             }
         }
-        (Value::Scalar(_), _, Json::String(s)) if before.is_string() => set_string(node, s),
+        (Value::Scalar(_), _, Json::String(s)) if before.is_string() => node.set_string(s),
         _ => replace(node, to_node(after)),
     }
     node.span = Default::default();
@@ -74,16 +74,6 @@ fn replace(node: &mut Node, new: Node) {
     if let Some(c) = comments.filter(|c| !c.is_empty()) {
         *node.comments_mut() = c;
     }
-}
-
-/// A string keeps its quoting where that quoting still reads back as the same string.
-fn set_string(node: &mut Node, s: &str) {
-    node.style = match node.style {
-        Style::SingleQuoted | Style::DoubleQuoted => node.style,
-        Style::Literal | Style::Folded if s.contains('\n') => node.style,
-        _ => Style::Any,
-    };
-    node.set_scalar_text(s);
 }
 
 /// A fresh node for a value of the round trip's result; numbers print as Go printed them.

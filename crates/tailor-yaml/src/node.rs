@@ -358,6 +358,19 @@ impl Node {
         self.span = Span::default();
     }
 
+    /// Writes a new string into a scalar the way a person editing the file would: quoted
+    /// scalars stay quoted and block scalars stay blocks while they can hold the text; a plain
+    /// scalar lets the emitter choose, so the new text is quoted only if it would otherwise
+    /// read back as a number, boolean or null.
+    pub fn set_string(&mut self, text: &str) {
+        self.style = match self.style {
+            Style::SingleQuoted | Style::DoubleQuoted => self.style,
+            Style::Literal | Style::Folded if text.contains('\n') => self.style,
+            _ => Style::Any,
+        };
+        self.set_scalar_text(text);
+    }
+
     /// Converts to JSON with go-yaml v3 typing; aliases are expanded within `limits`.
     pub fn to_json(&self) -> Result<serde_json::Value, crate::Error> {
         crate::json::to_json(self)
