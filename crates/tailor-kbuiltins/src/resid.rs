@@ -60,68 +60,10 @@ impl Gvk {
     /// to be cluster-scoped, keyed by the exact apiVersion. Unknown types (CRDs, newer API
     /// versions) count as namespaced — kustomize does not read `scope:` from CRDs in the input.
     pub fn is_cluster_scoped(&self) -> bool {
-        let av = self.api_version();
-        CLUSTER_SCOPED
-            .iter()
-            .any(|(a, k)| *a == av && *k == self.kind)
+        // kyaml's table, shared with kustomize's patch targets in tailor-patch.
+        tailor_patch::is_cluster_scoped(&self.api_version(), &self.kind)
     }
 }
-
-/// The `false` entries of kyaml's `precomputedIsNamespaceScoped` (kyaml v0.18.1, as shipped in
-/// kustomize v5.5.0; checked against `kubectl kustomize` for the doubtful ones).
-const CLUSTER_SCOPED: &[(&str, &str)] = &[
-    (
-        "admissionregistration.k8s.io/v1",
-        "MutatingWebhookConfiguration",
-    ),
-    (
-        "admissionregistration.k8s.io/v1",
-        "ValidatingWebhookConfiguration",
-    ),
-    (
-        "admissionregistration.k8s.io/v1beta1",
-        "MutatingWebhookConfiguration",
-    ),
-    (
-        "admissionregistration.k8s.io/v1beta1",
-        "ValidatingWebhookConfiguration",
-    ),
-    ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
-    ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition"),
-    ("apiregistration.k8s.io/v1", "APIService"),
-    ("apiregistration.k8s.io/v1beta1", "APIService"),
-    ("certificates.k8s.io/v1", "CertificateSigningRequest"),
-    ("certificates.k8s.io/v1beta1", "CertificateSigningRequest"),
-    ("flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema"),
-    (
-        "flowcontrol.apiserver.k8s.io/v1beta1",
-        "PriorityLevelConfiguration",
-    ),
-    ("networking.k8s.io/v1", "IngressClass"),
-    ("networking.k8s.io/v1beta1", "IngressClass"),
-    ("node.k8s.io/v1", "RuntimeClass"),
-    ("node.k8s.io/v1beta1", "RuntimeClass"),
-    ("policy/v1beta1", "PodSecurityPolicy"),
-    ("rbac.authorization.k8s.io/v1", "ClusterRole"),
-    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
-    ("rbac.authorization.k8s.io/v1beta1", "ClusterRole"),
-    ("rbac.authorization.k8s.io/v1beta1", "ClusterRoleBinding"),
-    ("scheduling.k8s.io/v1", "PriorityClass"),
-    ("scheduling.k8s.io/v1beta1", "PriorityClass"),
-    ("storage.k8s.io/v1", "CSIDriver"),
-    ("storage.k8s.io/v1", "CSINode"),
-    ("storage.k8s.io/v1", "StorageClass"),
-    ("storage.k8s.io/v1", "VolumeAttachment"),
-    ("storage.k8s.io/v1beta1", "CSIDriver"),
-    ("storage.k8s.io/v1beta1", "CSINode"),
-    ("storage.k8s.io/v1beta1", "StorageClass"),
-    ("storage.k8s.io/v1beta1", "VolumeAttachment"),
-    ("v1", "ComponentStatus"),
-    ("v1", "Namespace"),
-    ("v1", "Node"),
-    ("v1", "NodeProxyOptions"),
-    ("v1", "PersistentVolume"),
-];
 
 /// A resource id: gvk, name and the namespace as written (`""` when absent).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

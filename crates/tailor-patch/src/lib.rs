@@ -44,7 +44,7 @@ pub use json6902::{decode_ops, json6902, Op};
 pub use mergepatch::merge_patch;
 pub use parse::{parse_patch, Patch};
 pub use resid::ResId;
-pub use schema::is_builtin_kind;
+pub use schema::{is_builtin_kind, is_cluster_scoped};
 pub use target::PatchTarget;
 
 /// A patching error; the message names the resource and the field where it can.

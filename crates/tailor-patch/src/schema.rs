@@ -215,7 +215,7 @@ pub fn is_builtin_kind(group: &str, version: &str, kind: &str) -> bool {
 
 /// Whether kustomize's schema knows the type as cluster-scoped (its `precomputedIsNamespaceScoped`
 /// table, which decides `EffectiveNamespace` for target matching).
-pub(crate) fn is_cluster_scoped(api_version: &str, kind: &str) -> bool {
+pub fn is_cluster_scoped(api_version: &str, kind: &str) -> bool {
     CLUSTER_SCOPED.contains(&(api_version, kind))
 }
 
