@@ -180,25 +180,11 @@ fn json_key(key: &Json, value: &Json) -> Result<String, String> {
     })
 }
 
+/// yaml.v2 decodes `!!binary` with Go's `base64.StdEncoding`, the decoder Flux also uses for
+/// Secret values.
 fn decode_binary(s: &str) -> Result<String, String> {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut bits = 0u32;
-    let mut nbits = 0;
-    let mut out = Vec::new();
-    for b in s.bytes().filter(|b| !b.is_ascii_whitespace() && *b != b'=') {
-        let v = ALPHABET
-            .iter()
-            .position(|&a| a == b)
-            .ok_or_else(|| "yaml: !!binary value contains invalid base64 data".to_string())?;
-        bits = (bits << 6) | v as u32;
-        nbits += 6;
-        if nbits >= 8 {
-            nbits -= 8;
-            out.push((bits >> nbits) as u8);
-            bits &= (1 << nbits) - 1;
-        }
-    }
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    tailor_envsubst::flux::decode_secret_value(s)
+        .map_err(|_| "yaml: !!binary value contains invalid base64 data".to_string())
 }
 
 #[cfg(test)]
