@@ -18,11 +18,13 @@ use crate::krm::{KrmResult, Resource};
 pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext<'_>) {
     // Replacements travel with the overlay fields but run as their own stage; without any
     // other field there is nothing to do here (and no tree needs copying).
-    let only_replacements = FluxOverlay {
-        replacements: flux.replacements.clone(),
-        ..FluxOverlay::default()
-    };
-    if flux.is_empty() || *flux == only_replacements {
+    let nothing_to_do = flux.target_namespace.is_none()
+        && flux.name_prefix.is_none()
+        && flux.name_suffix.is_none()
+        && flux.common_metadata.is_none()
+        && flux.patches.is_empty()
+        && flux.images.is_empty();
+    if nothing_to_do {
         return;
     }
     if !flux.patches.is_empty() {
