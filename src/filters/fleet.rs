@@ -98,21 +98,22 @@ fn rebuild(
     by_path: &HashMap<String, Vec<usize>>,
     files: Vec<BundleFile>,
 ) {
-    let mut result: HashMap<String, Vec<Node>> = files
-        .iter()
-        .map(|f| (f.path.clone(), f.docs.clone()))
-        .collect();
-    let added: Vec<BundleFile> = files
-        .into_iter()
-        .filter(|f| !by_path.contains_key(&f.path))
-        .collect();
-    let old = std::mem::take(items);
+    // The files are consumed once: patched/replaced ones by path, added ones in order.
+    let mut result: HashMap<String, Vec<Node>> = HashMap::new();
+    let mut added: Vec<BundleFile> = Vec::new();
+    for f in files {
+        if by_path.contains_key(&f.path) {
+            result.insert(f.path, f.docs);
+        } else {
+            added.push(f);
+        }
+    }
+    let originals = std::mem::take(items);
     let mut first_of: HashMap<usize, &String> = HashMap::new();
     for p in order {
         first_of.insert(by_path[p][0], p);
     }
     let in_file: std::collections::HashSet<usize> = by_path.values().flatten().copied().collect();
-    let originals: Vec<Resource> = old;
     for (i, item) in originals.iter().enumerate() {
         if !in_file.contains(&i) {
             items.push(item.clone());
