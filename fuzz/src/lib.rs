@@ -34,7 +34,7 @@ pub fn shape(n: &Node) -> Shape {
     match &n.value {
         Value::Scalar(s) => Shape::Scalar {
             kind: n.scalar_kind(),
-            text: s.clone(),
+            text: s.to_string(),
             tag,
             anchor,
             folded: n.style == Style::Folded,

@@ -113,7 +113,7 @@ fn collect_templates(
     match &node.value {
         Value::Scalar(s) => {
             if s.contains("{{") && node.scalar_kind() == Some(ScalarKind::Str) {
-                out.push((path.clone(), field.clone(), s.clone()));
+                out.push((path.clone(), field.clone(), s.to_string()));
             }
         }
         Value::Mapping(pairs) => {

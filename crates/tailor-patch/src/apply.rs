@@ -384,7 +384,8 @@ fn stringify_annotations(res: &mut Node) {
 
 /// `NewStringRNode`: a `!!str` that go-yaml prints double-quoted when plain text would read as
 /// another type; later merges copy that quoting (kyaml keeps the destination's style).
-fn string_node(text: String) -> Node {
+fn string_node(text: impl Into<tailor_yaml::Text>) -> Node {
+    let text = text.into();
     let ambiguous = Node::plain(text.as_str()).as_str().is_none();
     Node::scalar(
         text,

@@ -477,7 +477,7 @@ fn set_field_named(map: &N, name: &str, value: Option<N>) -> Result<(), String> 
         return Ok(());
     }
     let key = ynode::new(
-        Kind::Scalar(name.to_string()),
+        Kind::Scalar(name.into()),
         Tag::None,
         tailor_yaml::Style::Plain,
     );
@@ -499,7 +499,7 @@ fn set_scalar(n: &N, text: &str) -> Result<(), String> {
     let mut y = n.borrow_mut();
     match &mut y.kind {
         Kind::Scalar(s) => {
-            *s = text.to_string();
+            *s = text.into();
             y.tag = Tag::None;
             if matches!(y.style, tailor_yaml::Style::Any) {
                 y.style = tailor_yaml::Style::Plain;

@@ -25,7 +25,7 @@ pub(crate) enum Tag {
 
 #[derive(Clone, Debug)]
 pub(crate) enum Kind {
-    Scalar(String),
+    Scalar(tailor_yaml::Text),
     /// Keys and values alternate, as go-yaml's `Content`.
     Mapping(Vec<N>),
     Sequence(Vec<N>),
@@ -58,7 +58,7 @@ pub(crate) fn new(kind: Kind, tag: Tag, style: Style) -> N {
 
 /// `NewScalarRNode`: an untagged plain scalar.
 pub(crate) fn scalar(text: &str) -> N {
-    new(Kind::Scalar(text.to_string()), Tag::None, Style::Plain)
+    new(Kind::Scalar(text.into()), Tag::None, Style::Plain)
 }
 
 pub(crate) fn empty_seq() -> N {
@@ -214,7 +214,7 @@ pub(crate) fn is_nil_or_empty(n: Option<&N>) -> bool {
 /// go-yaml's `Node.Value`: the scalar text, empty for collections.
 pub(crate) fn value_text(n: &N) -> String {
     match &n.borrow().kind {
-        Kind::Scalar(s) => s.clone(),
+        Kind::Scalar(s) => s.to_string(),
         _ => String::new(),
     }
 }

@@ -44,7 +44,7 @@ pub(crate) fn kind_of(n: &Node) -> Kind {
 /// by `[k=v]`): its text is re-typed when read. Removed before `apply` returns.
 pub(crate) const UNTAGGED: &str = "";
 
-pub(crate) fn untagged_plain(text: impl Into<String>) -> Node {
+pub(crate) fn untagged_plain(text: impl Into<tailor_yaml::Text>) -> Node {
     let mut n = Node::plain(text);
     n.set_tag(Some(UNTAGGED.to_string()));
     n

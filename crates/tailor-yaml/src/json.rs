@@ -89,7 +89,7 @@ impl<'n> Converter<'n> {
                         continue;
                     }
                     let k = match &key.value {
-                        Value::Scalar(s) => s.clone(),
+                        Value::Scalar(s) => s.to_string(),
                         _ => self.convert(key)?.to_string(),
                     };
                     let v = self.convert(value)?;

@@ -18,7 +18,7 @@ pub use emit::{
 };
 pub use error::Error;
 pub use json::{from_json, to_json, to_json_with, JsonLimits};
-pub use node::{short_tag, Comments, Extra, Node, Pair, Span, Style, Value};
+pub use node::{short_tag, Comments, Extra, Node, Pair, Span, Style, Text, Value};
 pub use parse::{parse_stream, parse_stream_with, Document, ParseOptions};
 pub use resolve::ScalarKind;
 pub use seqindent::derive_wide_sequences;

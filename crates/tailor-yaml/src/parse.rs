@@ -2,7 +2,7 @@
 //! and source spans. It follows libyaml's grammar and error texts (what go-yaml and so kyaml
 //! accept), with one pass over the bytes and no token or event layer.
 
-use crate::node::{Comments, Node, Pair, Span, Style, Value};
+use crate::node::{Comments, Node, Pair, Span, Style, Text, Value};
 use crate::Error;
 
 /// One YAML document of a stream.
@@ -909,7 +909,7 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let start_line = self.line;
         let mut end = self.plain_chunk(false);
-        let mut text = String::from(&self.src[start..end]);
+        let mut text = Text::from(&self.src[start..end]);
         self.pos = end;
         self.skip_blanks();
         if self.peek() == b':' && self.ws_or_end_at(1) {
@@ -999,7 +999,7 @@ impl<'a> Parser<'a> {
     fn single_quoted(&mut self) -> R<Node> {
         let start = self.pos;
         self.pos += 1;
-        let mut out = String::new();
+        let mut out = Text::default();
         loop {
             if self.at_end() {
                 return self.err("found unexpected end of stream");
@@ -1032,7 +1032,7 @@ impl<'a> Parser<'a> {
 
     /// Whitespace inside a quoted scalar: blanks before a line break are dropped, one break
     /// folds to a space, n breaks to n-1 newlines.
-    fn fold_quoted_whitespace(&mut self, out: &mut String) -> R<()> {
+    fn fold_quoted_whitespace(&mut self, out: &mut Text) -> R<()> {
         let ws_start = self.pos;
         self.skip_blanks();
         if !is_break(self.peek()) {
@@ -1061,7 +1061,7 @@ impl<'a> Parser<'a> {
     fn double_quoted(&mut self) -> R<Node> {
         let start = self.pos;
         self.pos += 1;
-        let mut out = String::new();
+        let mut out = Text::default();
         loop {
             if self.at_end() {
                 return self.err("found unexpected end of stream");
@@ -1347,7 +1347,7 @@ impl<'a> Parser<'a> {
     fn plain_flow(&mut self) -> R<Node> {
         let start = self.pos;
         let mut end = self.plain_chunk(true);
-        let mut text = String::from(&self.src[start..end]);
+        let mut text = Text::from(&self.src[start..end]);
         self.pos = end;
         loop {
             let save = (self.pos, self.line, self.line_start);
@@ -1551,7 +1551,7 @@ fn join_comments(comments: impl Iterator<Item = PendingComment>) -> String {
 }
 
 /// YAML line folding: one line break between text becomes a space, n breaks n-1 newlines.
-fn push_fold(text: &mut String, breaks: usize) {
+fn push_fold(text: &mut Text, breaks: usize) {
     if breaks == 1 {
         text.push(' ');
     } else {
