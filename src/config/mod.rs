@@ -74,7 +74,7 @@ pub fn parse(fc: Option<&Node>) -> Result<Pipeline, Vec<KrmResult>> {
     };
     match (api_version, kind) {
         ("tailor.dev/v1alpha1", "Tailor") => tailor_spec::parse(&json, fc),
-        ("v1", "ConfigMap") => config_map(&json).map_err(|(f, m)| fail(&f, m)),
+        ("v1", "ConfigMap") => config_map(fc).map_err(|(f, m)| fail(&f, m)),
         ("fn.kpt.dev/v1alpha1", "ApplyReplacements")
         | ("builtin", "ReplacementTransformer")
         | ("", "ReplacementTransformer") => {
@@ -127,40 +127,62 @@ fn strip_only(source: &str) -> Pipeline {
 
 /// `kpt fn eval --exec tailor -- clusterName=virgo env=prod`: `clusterName` names the cluster,
 /// every other key is a property and a label. An empty ConfigMap means "no config".
-fn config_map(json: &Json) -> Result<Pipeline, (String, String)> {
+fn config_map(fc: &Node) -> Result<Pipeline, (String, String)> {
     let mut p = strip_only("ConfigMap");
     p.templates = true;
-    let data = match json.get("data") {
-        None | Some(Json::Null) => return Ok(p),
-        Some(Json::Object(m)) => m,
-        Some(_) => {
-            return Err((
-                "data".into(),
-                "ConfigMap data must be a map of strings".into(),
-            ))
-        }
+    let data = match fc.get("data") {
+        None => return Ok(p),
+        Some(d) if d.is_null() => return Ok(p),
+        Some(d) => d.pairs().ok_or_else(|| {
+            (
+                "data".to_string(),
+                "ConfigMap data must be a map of strings".to_string(),
+            )
+        })?,
     };
     let mut name = None;
-    let mut props = serde_json::Map::new();
-    for (k, v) in data {
-        let s = match v {
-            Json::String(s) => s.clone(),
-            Json::Null => String::new(),
-            other => other.to_string(),
+    let mut props = tailor_cluster::StringMap::new();
+    for pair in data {
+        let k = pair.key.as_scalar().unwrap_or_default();
+        let v = &pair.value;
+        // kpt sends strings (`-- k=v`); a number or boolean written in a ConfigMap file is
+        // taken as its text, as written (kyaml's GetDataMap reads the node's text). A map or
+        // list has no text.
+        let s = if v.is_null() {
+            String::new()
+        } else if let Some(text) = v.as_scalar() {
+            text.to_string()
+        } else {
+            return Err((
+                format!("data.{k}"),
+                format!(
+                    "functionConfig.data.{k}: ConfigMap data values must be strings, found {}",
+                    if v.is_sequence() {
+                        "a list"
+                    } else {
+                        "a mapping"
+                    }
+                ),
+            ));
         };
         if k == "clusterName" {
             name = Some(s);
+        } else if !tailor_cluster::is_go_identifier(k) {
+            return Err((
+                format!("data.{k}"),
+                format!("functionConfig.data.{k}: property names must be Go identifiers (letters, digits and '_', not starting with a digit, not a Go keyword), so templates can use {{{{.name}}}}"),
+            ));
         } else {
-            props.insert(k.clone(), Json::String(s));
+            props.insert(k.to_string(), s);
         }
     }
     match name {
-        Some(n) if !n.is_empty() => {
-            let spec = serde_json::json!({"name": n, "labels": props.clone(), "properties": props});
-            let spec = ClusterSpec::from_json(&spec, "functionConfig.data")
-                .map_err(|e| (e.field.clone(), e.to_string()))?;
-            p.clusters.push(spec);
-        }
+        Some(n) if !n.is_empty() => p.clusters.push(ClusterSpec {
+            name: n,
+            labels: props.clone(),
+            properties: props,
+            ..ClusterSpec::default()
+        }),
         Some(_) => {
             return Err(("data.clusterName".into(), "clusterName must not be empty".into()))
         }
@@ -173,4 +195,57 @@ fn config_map(json: &Json) -> Result<Pipeline, (String, String)> {
         None => {}
     }
     Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fc(text: &str) -> Node {
+        tailor_yaml::parse_stream(text).unwrap().remove(0).root
+    }
+
+    fn config_map_error(data: &str) -> (String, String) {
+        config_map(&fc(&format!(
+            "apiVersion: v1\nkind: ConfigMap\ndata: {data}\n"
+        )))
+        .unwrap_err()
+    }
+
+    #[test]
+    fn config_map_scalars_are_taken_as_written() {
+        let p = config_map(&fc(
+            "apiVersion: v1\nkind: ConfigMap\ndata: {clusterName: virgo, tag: 1.20, on: true, none: ~}\n",
+        ))
+        .unwrap();
+        let props = &p.clusters[0].properties;
+        assert_eq!(p.clusters[0].name, "virgo");
+        assert_eq!(props["tag"], "1.20");
+        assert_eq!(props["on"], "true");
+        assert_eq!(props["none"], "");
+        assert_eq!(p.clusters[0].labels, *props);
+    }
+
+    #[test]
+    fn config_map_errors_name_the_data_key() {
+        assert_eq!(
+            config_map_error("{clusterName: a, env: {x: y}}"),
+            (
+                "data.env".to_string(),
+                "functionConfig.data.env: ConfigMap data values must be strings, found a mapping"
+                    .to_string()
+            )
+        );
+        let (field, message) = config_map_error("{clusterName: [a]}");
+        assert_eq!(field, "data.clusterName");
+        assert!(message.ends_with("found a list"), "{message}");
+        let (field, message) = config_map_error("{clusterName: a, my-prop: x}");
+        assert_eq!(field, "data.my-prop");
+        assert!(
+            message
+                .starts_with("functionConfig.data.my-prop: property names must be Go identifiers"),
+            "{message}"
+        );
+        assert_eq!(config_map_error("[a]").0, "data");
+    }
 }
