@@ -2,7 +2,6 @@
 //! Any error result means nothing tailored is written: the input items come back unchanged,
 //! with the results, and the exit code is 1.
 
-use serde_json::Value as Json;
 use tailor_cluster::{inventory, Cluster, Inventory};
 use tailor_yaml::{Node, ParseOptions};
 
@@ -181,18 +180,23 @@ fn resolve_clusters(
     consumed: &[Resource],
     results: &mut Vec<KrmResult>,
 ) -> Option<Vec<Cluster>> {
-    let inventory_items: Vec<Json> = consumed
-        .iter()
-        .filter(|r| !is_custom_transform(r))
-        .filter_map(|r| r.node().to_json().ok())
-        .collect();
-    let inventory = match Inventory::from_items(&inventory_items) {
-        Ok(inv) => inv,
-        Err(e) => {
-            results.push(KrmResult::error(e.to_string()).at_field(e.field.clone()));
+    let mut inventory = Inventory::default();
+    for r in consumed.iter().filter(|r| !is_custom_transform(r)) {
+        // Items that do not convert were reported and left out by split_inputs.
+        let Ok(json) = r.node().to_json() else {
+            continue;
+        };
+        // A ResourceList item is named by its place there (`items[3].metadata.name`);
+        // a document of a file by its file and index, with paths inside the object.
+        if let Err(e) = inventory.add_item(&json, r.place().unwrap_or("")) {
+            let mut result = KrmResult::error(e.to_string()).at_field(e.field.clone());
+            if r.place().is_none() {
+                result = result.about(r);
+            }
+            results.push(result);
             return None;
         }
-    };
+    }
     for w in inventory.warnings() {
         results.push(KrmResult::warning(w.clone()));
     }

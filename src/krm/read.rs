@@ -56,7 +56,13 @@ fn read_source(source: Arc<str>, opts: &ParseOptions) -> Result<Input, KrmResult
             index: i,
             wide_sequences: doc.wide_sequences,
         };
-        push_object(&mut items, doc.root, origin, &format!("document {i}"))?;
+        push_object(
+            &mut items,
+            doc.root,
+            origin,
+            &format!("document {i}"),
+            false,
+        )?;
     }
     Ok(Input {
         items,
@@ -111,7 +117,7 @@ fn read_wrapped(
     let mut items = Vec::with_capacity(list.len());
     for (i, item) in list.into_iter().enumerate() {
         let origin = seq_item_origin(source, &item);
-        push_object(&mut items, item, origin, &format!("items[{i}]"))?;
+        push_object(&mut items, item, origin, &format!("items[{i}]"), true)?;
     }
     Ok(Input {
         items,
@@ -122,11 +128,14 @@ fn read_wrapped(
 }
 
 /// Adds an object, flattening `*List` kinds; anything that is not a mapping is an error.
+/// `place` names it in messages; with `keep_place` the object remembers it (a ResourceList
+/// item: `items[3]` is a field path of the input).
 fn push_object(
     out: &mut Vec<Resource>,
     node: Node,
     origin: Origin,
     place: &str,
+    keep_place: bool,
 ) -> Result<(), KrmResult> {
     if !node.is_mapping() {
         return Err(KrmResult::error(format!(
@@ -146,7 +155,13 @@ fn push_object(
             _ => None,
         });
         for (j, item) in inner.unwrap_or_default().into_iter().enumerate() {
-            push_object(out, item, Origin::None, &format!("{place}.items[{j}]"))?;
+            push_object(
+                out,
+                item,
+                Origin::None,
+                &format!("{place}.items[{j}]"),
+                keep_place,
+            )?;
         }
         return Ok(());
     }
@@ -154,11 +169,18 @@ fn push_object(
         // JSON or flow-style input: the output is block YAML, as kpt expects of a function.
         let mut node = node;
         unflow(&mut node, false);
-        out.push(Resource::new(node, Origin::None));
+        out.push(placed(Resource::new(node, Origin::None), place, keep_place));
         return Ok(());
     }
-    out.push(Resource::new(node, origin));
+    out.push(placed(Resource::new(node, origin), place, keep_place));
     Ok(())
+}
+
+fn placed(mut res: Resource, place: &str, keep: bool) -> Resource {
+    if keep {
+        res.set_place(place);
+    }
+    res
 }
 
 /// Turns flow collections into block ones; JSON's quoted keys become plain where that reads
@@ -314,6 +336,11 @@ mod tests {
         let input = read(src).unwrap();
         assert_eq!(input.items.len(), 2);
         assert_eq!(input.items[1].name(), "b");
+        assert_eq!(input.items[0].place(), Some("items[0].items[0]"));
+        assert_eq!(input.items[1].place(), Some("items[0].items[1]"));
+        // Stream documents are not ResourceList items: they have no place.
+        let stream = read("apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n").unwrap();
+        assert_eq!(stream.items[1].place(), None);
         let err = read("kind: ResourceList\nitems:\n- a\n").unwrap_err();
         assert!(
             err.message.contains("items[0] must be a KRM object"),

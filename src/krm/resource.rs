@@ -37,6 +37,9 @@ pub struct Resource {
     dirty: bool,
     /// The destination this copy was tailored for, when a run fans out to several clusters.
     cluster: Option<String>,
+    /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
+    /// messages about the object as input.
+    place: Option<Box<str>>,
 }
 
 impl Resource {
@@ -46,7 +49,17 @@ impl Resource {
             origin,
             dirty: false,
             cluster: None,
+            place: None,
         }
+    }
+
+    /// Where the object sat in the input ResourceList (`items[3]`), when it came from one.
+    pub fn place(&self) -> Option<&str> {
+        self.place.as_deref()
+    }
+
+    pub fn set_place(&mut self, place: &str) {
+        self.place = Some(place.into());
     }
 
     pub fn cluster(&self) -> Option<&str> {

@@ -147,11 +147,19 @@ impl Inventory {
     pub fn from_items(items: &[Value]) -> Result<Inventory, FieldError> {
         let mut inv = Inventory::default();
         for (i, item) in items.iter().enumerate() {
-            if let Some(kind) = inventory_kind(item) {
-                inv.add(kind, item, &json::index("items", i))?;
-            }
+            inv.add_item(item, &json::index("items", i))?;
         }
         Ok(inv)
+    }
+
+    /// Reads one item if it is an inventory item (any other item is ignored). `place` is where
+    /// the item sits in the input (`items[3]`, `items[0].items[2]`) and prefixes the field paths
+    /// of errors; with `""` they are relative to the item (`metadata.name`).
+    pub fn add_item(&mut self, item: &Value, place: &str) -> Result<(), FieldError> {
+        match inventory_kind(item) {
+            Some(kind) => self.add(kind, item, place),
+            None => Ok(()),
+        }
     }
 
     fn add(&mut self, kind: InventoryKind, item: &Value, path: &str) -> Result<(), FieldError> {
@@ -395,11 +403,13 @@ fn read_properties_configmap(
         };
         binary.insert(k, text);
     }
-    for k in data.keys().chain(binary.keys()) {
+    let keys = data.keys().map(|k| (&data_path, k));
+    for (path, k) in keys.chain(binary.keys().map(|k| (&bin_path, k))) {
         if !is_go_identifier(k) {
             warnings.push(format!(
                 "{}: key {k:?} is not a Go identifier, so it is not a property (KubeStellar skips it) [{}]",
-                ctx.path, ctx.what
+                json::join(path, k),
+                ctx.what
             ));
         }
     }

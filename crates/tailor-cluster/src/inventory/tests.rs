@@ -195,7 +195,26 @@ fn only_identifier_keys_become_properties() {
     assert_eq!(c.annotations.len(), 3);
     // ConfigMap keys that are skipped are reported.
     assert_eq!(i.warnings().len(), 2, "{:?}", i.warnings());
-    assert!(i.warnings()[0].contains("\"1a\" is not a Go identifier"));
+    assert!(i.warnings()[0].starts_with(
+        "items[1].data.1a: key \"1a\" is not a Go identifier, so it is not a property"
+    ));
+    assert!(i.warnings()[1].starts_with("items[1].binaryData.bad-key: key \"bad-key\""));
+}
+
+#[test]
+fn errors_name_the_place_the_caller_gives() {
+    let bad = json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": {"name": 7}});
+    let mut i = Inventory::default();
+    let plain = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}});
+    assert!(i.add_item(&plain, "items[0]").is_ok());
+    let e = i.add_item(&bad, "items[0].items[3]").unwrap_err();
+    assert_eq!(e.field, "items[0].items[3].metadata.name");
+    // Without a place, paths are relative to the item.
+    let e = i.add_item(&bad, "").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "metadata.name: expected a string, got number (quote the value)"
+    );
 }
 
 #[test]
