@@ -84,7 +84,10 @@ pub fn parse(json: &Json) -> Result<Pipeline, Vec<KrmResult>> {
         }
     }
     match tailor_fleet::FleetConfig::from_tailor_spec(&Json::Object(overlay), "spec") {
-        Ok(cfg) => p.fleet = Some(cfg),
+        Ok(cfg) => {
+            errors.extend(super::flux_fields::check(&cfg, "spec"));
+            p.fleet = Some(cfg);
+        }
         Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
     }
     if errors.is_empty() {

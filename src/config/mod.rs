@@ -1,6 +1,7 @@
 //! functionConfig kinds → the pipeline they ask for. Each single-purpose kind runs just its
 //! stage; `Tailor` configures all of them.
 
+mod flux_fields;
 mod flux_kustomization;
 pub mod post_build;
 mod tailor_spec;
@@ -11,6 +12,7 @@ use tailor_yaml::Node;
 
 use crate::krm::KrmResult;
 
+pub use flux_fields::check as check_flux_fields;
 pub use tailor_spec::TAILOR_FIELDS;
 
 /// What a run does, decided by the functionConfig.
@@ -26,7 +28,7 @@ pub struct Pipeline {
     /// CustomTransform specs from the config (items of that kind are added at run time).
     pub custom_transforms: Vec<Node>,
     /// The kustomize `replacements:` list, when replacements run.
-    pub replacements: Option<Node>,
+    pub replacements: Option<Replacements>,
     /// KubeStellar template expansion of annotated objects.
     pub templates: bool,
     /// Limits for each template execution (output size, `range` iterations).
@@ -43,6 +45,15 @@ pub struct Pipeline {
     pub overlay_files: Vec<tailor_fleet::BundleFile>,
     /// Largest number of tailored copies (clusters × items) one run may produce.
     pub max_fan_out_items: usize,
+}
+
+/// A `replacements:` list, the reader whose rules it follows and where it is written.
+#[derive(Clone, Debug)]
+pub struct Replacements {
+    pub list: Node,
+    pub dialect: tailor_replacements::Dialect,
+    /// For messages: `spec.replacements`, `functionConfig.replacements`.
+    pub field: &'static str,
 }
 
 pub const ACCEPTED_KINDS: &str = "tailor.dev/v1alpha1 Tailor, v1 ConfigMap, fn.kpt.dev/v1alpha1 ApplyReplacements, builtin ReplacementTransformer, control.kubestellar.io/v1alpha1 CustomTransform, kustomize.toolkit.fluxcd.io/v1 Kustomization";
@@ -79,8 +90,26 @@ pub fn parse(fc: Option<&Node>) -> Result<Pipeline, Vec<KrmResult>> {
         | ("builtin", "ReplacementTransformer")
         | ("", "ReplacementTransformer") => {
             let mut p = Pipeline::new(kind);
+            let dialect = if kind == "ApplyReplacements" {
+                tailor_replacements::Dialect::ApplyReplacements
+            } else {
+                tailor_replacements::Dialect::ReplacementTransformer
+            };
             match fc.get("replacements") {
-                Some(r) if r.is_sequence() => p.replacements = Some(r.clone()),
+                Some(r) if r.is_sequence() => {
+                    // Decoded now, with the rules (and messages) of the reader named, so a
+                    // malformed entry is reported once, before anything runs.
+                    let files = std::collections::BTreeMap::new();
+                    if let Err(e) = tailor_replacements::parse_replacements_with(r, dialect, &files)
+                    {
+                        return Err(fail("replacements", e.to_string()));
+                    }
+                    p.replacements = Some(Replacements {
+                        list: r.clone(),
+                        dialect,
+                        field: "functionConfig.replacements",
+                    });
+                }
                 Some(r) => {
                     return Err(fail(
                         "replacements",

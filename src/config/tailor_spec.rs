@@ -135,7 +135,11 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
     }
     if let Some(r) = fc.get_path(&["spec", "replacements"]) {
         if r.is_sequence() {
-            p.replacements = Some(r.clone());
+            p.replacements = Some(super::Replacements {
+                list: r.clone(),
+                dialect: tailor_replacements::Dialect::Tailor,
+                field: "spec.replacements",
+            });
         } else if !r.is_null() {
             errors.push(err(
                 "replacements",
@@ -165,7 +169,10 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
         json.get("spec").unwrap_or(&Json::Null),
         "spec",
     ) {
-        Ok(cfg) => p.fleet = Some(cfg),
+        Ok(cfg) => {
+            errors.extend(super::flux_fields::check(&cfg, "spec"));
+            p.fleet = Some(cfg);
+        }
         Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
     }
     match spec.get("destinationSelectors") {

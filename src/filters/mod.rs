@@ -14,7 +14,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::{Decision, Options};
 use tailor_yaml::Node;
 
-use crate::config::Pipeline;
+use crate::config::{Pipeline, Replacements};
 use crate::krm::{KrmResult, Resource};
 
 pub struct StageContext<'a> {
@@ -47,19 +47,27 @@ pub fn run_all(pipeline: &Pipeline, items: &mut Vec<Resource>, ctx: &mut StageCo
         overlays::run(&o.flux, items, ctx);
         fleet::namespaces(o, items, ctx);
     }
+    let merged;
     let replacements = match &options {
-        Some(o) if !o.flux.replacements.is_empty() => Some(Node::sequence(
-            o.flux
-                .replacements
-                .iter()
-                .map(tailor_yaml::from_json)
-                .collect(),
-        )),
+        Some(o) if !o.flux.replacements.is_empty() => {
+            merged = Replacements {
+                list: Node::sequence(
+                    o.flux
+                        .replacements
+                        .iter()
+                        .map(tailor_yaml::from_json)
+                        .collect(),
+                ),
+                dialect: tailor_replacements::Dialect::Tailor,
+                field: "spec.replacements",
+            };
+            Some(&merged)
+        }
         Some(_) => None,
-        None => pipeline.replacements.clone(),
+        None => pipeline.replacements.as_ref(),
     };
-    if let Some(list) = &replacements {
-        replacements::run(list, items, ctx);
+    if let Some(r) = replacements {
+        replacements::run(r, items, ctx);
     }
     if pipeline.templates {
         templates::run(items, &pipeline.template_limits, ctx);

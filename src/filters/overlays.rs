@@ -28,7 +28,7 @@ pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext
         return;
     }
     if !flux.patches.is_empty() {
-        match parse_patches(&flux.patches) {
+        match parse_patches(&flux.patches, "spec.patches") {
             Ok(specs) => {
                 if let Err(e) = patches(&specs, items) {
                     ctx.results
@@ -50,8 +50,9 @@ pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext
     ) {
         Ok(i) => i,
         Err(e) => {
+            let field = e.field().unwrap_or("spec.images").to_string();
             ctx.results
-                .push(KrmResult::error(e.to_string()).at_field("spec.images"));
+                .push(KrmResult::error(e.to_string()).at_field(field));
             return;
         }
     };
@@ -93,10 +94,12 @@ pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext
     work.write_back(items);
 }
 
-fn parse_patches(list: &[Json]) -> Result<Vec<PatchSpec>, (String, String)> {
+/// Reads `[{patch, target}]` entries written at `path` (`spec.patches`); an error is the
+/// offending field and its message.
+pub(crate) fn parse_patches(list: &[Json], path: &str) -> Result<Vec<PatchSpec>, (String, String)> {
     let mut specs = Vec::new();
     for (i, entry) in list.iter().enumerate() {
-        let at = format!("spec.patches[{i}]");
+        let at = format!("{path}[{i}]");
         let map = entry.as_object().ok_or_else(|| {
             (
                 at.clone(),

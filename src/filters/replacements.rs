@@ -3,18 +3,20 @@
 
 use std::collections::BTreeMap;
 
-use tailor_replacements::{apply, parse_replacements};
+use tailor_replacements::{apply, parse_replacements_with};
 use tailor_yaml::Node;
 
 use super::StageContext;
+use crate::config::Replacements;
 use crate::krm::{KrmResult, Resource};
 
-pub fn run(list: &Node, items: &mut [Resource], ctx: &mut StageContext<'_>) {
-    let replacements = match parse_replacements(list) {
+pub fn run(config: &Replacements, items: &mut [Resource], ctx: &mut StageContext<'_>) {
+    let replacements = match parse_replacements_with(&config.list, config.dialect, &BTreeMap::new())
+    {
         Ok(r) => r,
         Err(e) => {
             ctx.results
-                .push(KrmResult::error(e.to_string()).at_field("replacements"));
+                .push(KrmResult::error(e.to_string()).at_field(config.field));
             return;
         }
     };
@@ -29,7 +31,7 @@ pub fn run(list: &Node, items: &mut [Resource], ctx: &mut StageContext<'_>) {
     let mut nodes: Vec<Node> = targets.iter().map(|&i| items[i].node().clone()).collect();
     if let Err(e) = apply(&mut nodes, &replacements, &props) {
         ctx.results
-            .push(KrmResult::error(e.to_string()).at_field("replacements"));
+            .push(KrmResult::error(e.to_string()).at_field(config.field));
         return;
     }
     for (node, &i) in nodes.into_iter().zip(&targets) {

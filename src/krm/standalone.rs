@@ -71,6 +71,13 @@ pub fn read_fleet_bundle(
         KrmResult::error(format!("{}: {}", fleet_yaml.display(), e.message))
             .at_field(e.field.clone())
     })?;
+    if let Some(mut e) = crate::config::check_flux_fields(&config, "")
+        .into_iter()
+        .next()
+    {
+        e.message = format!("{}: {}", fleet_yaml.display(), e.message);
+        return Err(e);
+    }
     let files = yaml_files(dir).map_err(|e| KrmResult::error(format!("{}: {e}", dir.display())))?;
     let mut overlays = Vec::new();
     let mut items = Vec::new();

@@ -16,7 +16,7 @@ impl Image {
         };
         let items = node
             .items()
-            .ok_or_else(|| Error::new(format!("{field_path}: must be a list")))?;
+            .ok_or_else(|| Error::at(field_path, "must be a list"))?;
         items
             .iter()
             .enumerate()
@@ -28,7 +28,7 @@ impl Image {
     pub fn from_node(node: &Node, field_path: &str) -> Result<Image, Error> {
         let pairs = node
             .pairs()
-            .ok_or_else(|| Error::new(format!("{field_path}: must be a mapping")))?;
+            .ok_or_else(|| Error::at(field_path, "must be a mapping"))?;
         let mut image = Image::default();
         for pair in pairs {
             let key = pair.key.as_scalar().unwrap_or_default();
@@ -38,15 +38,16 @@ impl Image {
                 "newTag" => &mut image.new_tag,
                 "digest" => &mut image.digest,
                 _ => {
-                    return Err(Error::new(format!(
-                    "{field_path}.{key}: unknown field (expected name, newName, newTag or digest)"
-                )))
+                    return Err(Error::at(
+                        format!("{field_path}.{key}"),
+                        "unknown field (expected name, newName, newTag or digest)",
+                    ))
                 }
             };
             *slot = scalar_text(&pair.value, &format!("{field_path}.{key}"))?;
         }
         if image.name.is_empty() {
-            return Err(Error::new(format!("{field_path}.name: required")));
+            return Err(Error::at(format!("{field_path}.name"), "required"));
         }
         Ok(image)
     }
@@ -62,7 +63,7 @@ pub fn string_map_from_node(
     };
     let pairs = node
         .pairs()
-        .ok_or_else(|| Error::new(format!("{field_path}: must be a mapping")))?;
+        .ok_or_else(|| Error::at(field_path, "must be a mapping"))?;
     pairs
         .iter()
         .map(|p| {
@@ -79,7 +80,7 @@ fn scalar_text(node: &Node, field_path: &str) -> Result<String, Error> {
     }
     node.as_scalar()
         .map(str::to_string)
-        .ok_or_else(|| Error::new(format!("{field_path}: must be a string")))
+        .ok_or_else(|| Error::at(field_path, "must be a string"))
 }
 
 #[cfg(test)]
@@ -115,9 +116,15 @@ mod tests {
         let n = doc("images:\n- name: [a]\n");
         let e = Image::list_from_node(n.get("images"), "spec.images").unwrap_err();
         assert_eq!(e.to_string(), "spec.images[0].name: must be a string");
+        assert_eq!(e.field(), Some("spec.images[0].name"));
         let n = doc("images: {}\n");
         let e = Image::list_from_node(n.get("images"), "spec.images").unwrap_err();
         assert_eq!(e.to_string(), "spec.images: must be a list");
+        assert_eq!(e.field(), Some("spec.images"));
+        let n = doc("images: [x]\n");
+        let e = Image::list_from_node(n.get("images"), "spec.images").unwrap_err();
+        assert_eq!(e.to_string(), "spec.images[0]: must be a mapping");
+        assert_eq!(e.field(), Some("spec.images[0]"));
     }
 
     #[test]
