@@ -3,6 +3,7 @@
 //! with the results, and the exit code is 1.
 
 use tailor_cluster::{inventory, Cluster, Inventory};
+use tailor_strip::{parse_custom_transform_at, CustomTransform, PathSyntax};
 use tailor_yaml::{Node, ParseOptions};
 
 use crate::config::{self, Pipeline};
@@ -53,12 +54,10 @@ pub fn process_with_bundle(
         None => return failed(results),
     };
     let mut transforms = pipeline.custom_transforms.clone();
-    transforms.extend(
-        consumed
-            .iter()
-            .filter(|r| is_custom_transform(r))
-            .map(|r| r.node().clone()),
-    );
+    transforms.extend(item_transforms(&consumed, &mut results));
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
     if !clusters.is_empty()
         && clusters.len().saturating_mul(work.len()) > pipeline.max_fan_out_items
     {
@@ -81,7 +80,7 @@ pub fn process_with_bundle(
         // Stripping is WEC-independent: with several destinations it runs once, before the
         // copies are made, instead of once per copy (its warnings then appear once too).
         let per_cluster;
-        let (pipeline, transforms): (&Pipeline, &[Node]) = if clusters.len() > 1 {
+        let (pipeline, transforms): (&Pipeline, &[CustomTransform]) = if clusters.len() > 1 {
             let mut ctx = StageContext {
                 cluster: None,
                 custom_transforms: &transforms,
@@ -134,6 +133,38 @@ fn failed(results: Vec<KrmResult>) -> Outcome {
         results,
         failed: true,
     }
+}
+
+/// The CustomTransform items, parsed; errors name the item's place in the ResourceList
+/// (`items[3].spec.remove[0]`), or, for a document of a file, the field in the object.
+fn item_transforms(consumed: &[Resource], results: &mut Vec<KrmResult>) -> Vec<CustomTransform> {
+    let mut out = Vec::new();
+    for (i, r) in consumed
+        .iter()
+        .filter(|r| is_custom_transform(r))
+        .enumerate()
+    {
+        let name = r
+            .place()
+            .map_or_else(|| format!("item {i}"), str::to_string);
+        match parse_custom_transform_at(
+            r.node(),
+            &name,
+            PathSyntax::Extended,
+            r.place().unwrap_or(""),
+        ) {
+            Ok(t) => out.push(t),
+            Err(findings) => results.extend(findings.into_iter().map(|f| {
+                let result = filters::strip::finding_result(f);
+                if r.place().is_none() {
+                    result.about(r)
+                } else {
+                    result
+                }
+            })),
+        }
+    }
+    out
 }
 
 fn is_custom_transform(r: &Resource) -> bool {
@@ -266,7 +297,7 @@ fn run_stages(
     pipeline: &Pipeline,
     items: &mut Vec<Resource>,
     cluster: Option<&Cluster>,
-    transforms: &[Node],
+    transforms: &[CustomTransform],
     results: &mut Vec<KrmResult>,
 ) {
     let mut ctx = StageContext {

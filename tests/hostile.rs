@@ -89,6 +89,8 @@ const fn proposed(name: &'static str, input: Input, message: &'static str) -> Ca
     }
 }
 
+// No row uses it while every proposed message with a field is produced; kept for new rows.
+#[allow(dead_code)]
 const fn proposed_at(
     name: &'static str,
     input: Input,
@@ -361,13 +363,14 @@ const CASES: &[Case] = &[
     at("spec.strip unknown field", Spec("strip: {builtins: true}\n"), "spec.strip.builtins", "unknown field \"builtins\" in spec.strip"),
     at("spec.customTransforms is a map", Spec("customTransforms: {apiGroup: apps}\n"), "spec.customTransforms", "spec.customTransforms must be a list"),
     case("spec.customTransforms entry is a string", Spec("customTransforms: [x]\n"), "customTransforms[0]"),
-    case("spec.customTransforms missing resource", Spec("customTransforms: [{apiGroup: apps, remove: [$.spec]}]\n"), "CustomTransform \"customTransforms[0]\": spec.resource is required"),
-    case("spec.customTransforms remove is a string", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: $.spec}]\n"), "spec.remove must be a list of strings, not a string"),
-    case("spec.customTransforms bad path", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: ['spec.x']}]\n"), "Error in spec.remove[0]: syntax error at 0: missing root identifier (dollar sign)"),
-    case("spec.customTransforms whole object", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: [$]}]\n"), "Invalid spec.remove[0]: it identifies the whole object"),
-    case("spec.customTransforms apiGroup number", Spec("customTransforms: [{apiGroup: 1, resource: deployments, remove: [$.a]}]\n"), "spec.apiGroup must be a string, not an integer"),
-    case("spec.customTransforms unknown field", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: [$.a], removes: [$.b]}]\n"), "unknown field spec.removes (known: apiGroup, resource, remove)"),
-    proposed_at("spec.customTransforms error names its place", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: ['spec.x']}]\n"), "spec.customTransforms[0].remove[0]", "spec.customTransforms[0].remove[0]"),
+    at("spec.customTransforms missing resource", Spec("customTransforms: [{apiGroup: apps, remove: [$.spec]}]\n"), "spec.customTransforms[0].resource", "CustomTransform \"customTransforms[0]\": spec.customTransforms[0].resource is required"),
+    at("spec.customTransforms remove is a string", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: $.spec}]\n"), "spec.customTransforms[0].remove", "spec.customTransforms[0].remove must be a list of strings, not a string"),
+    at("spec.customTransforms bad path", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: ['spec.x']}]\n"), "spec.customTransforms[0].remove[0]", "Error in spec.customTransforms[0].remove[0]: syntax error at 0: missing root identifier (dollar sign)"),
+    at("spec.customTransforms whole object", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: [$]}]\n"), "spec.customTransforms[0].remove[0]", "Invalid spec.customTransforms[0].remove[0]: it identifies the whole object"),
+    at("spec.customTransforms apiGroup number", Spec("customTransforms: [{apiGroup: 1, resource: deployments, remove: [$.a]}]\n"), "spec.customTransforms[0].apiGroup", "spec.customTransforms[0].apiGroup must be a string, not an integer"),
+    at("spec.customTransforms unknown field", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: [$.a], removes: [$.b]}]\n"), "spec.customTransforms[0].removes", "unknown field spec.customTransforms[0].removes (known: apiGroup, resource, remove)"),
+    at("spec.customTransforms error names its place", Spec("customTransforms: [{apiGroup: apps, resource: deployments, remove: ['spec.x']}]\n"), "spec.customTransforms[0].remove[0]", "spec.customTransforms[0].remove[0]"),
+    at("spec.customTransforms later entry names its place", Spec("customTransforms: [{apiGroup: apps, resource: deployments}, {apiGroup: apps, resource: deployments, remove: [$.a, 'spec.x']}]\n"), "spec.customTransforms[1].remove[1]", "CustomTransform \"customTransforms[1]\": Error in spec.customTransforms[1].remove[1]"),
     at("spec.replacements is a map", Spec("replacements: {source: {kind: A}}\n"), "spec.replacements", "spec.replacements must be a list"),
     case("spec.replacements entry is a string", Spec("replacements: [x]\n"), "json: cannot unmarshal string into Go struct field Tailor.replacements of type types.ReplacementField"),
     at("spec.replacements error names its place", Spec("replacements: [x]\n"), "spec.replacements", "cannot unmarshal string"),
@@ -426,7 +429,8 @@ const CASES: &[Case] = &[
     at("CustomTransform remove entry is a map", Fc("apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata: {name: ct}\nspec: {apiGroup: apps, resource: deployments, remove: [{a: b}]}\n"), "spec.remove[0]", "CustomTransform \"ct\""),
     at("CustomTransform bad JSONPath", Fc("apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata: {name: ct}\nspec: {apiGroup: apps, resource: deployments, remove: ['$.a[']}\n"), "spec.remove[0]", "CustomTransform \"ct\": Error in spec.remove[0]"),
     at("CustomTransform resource is a number", Fc("apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata: {name: ct}\nspec: {apiGroup: apps, resource: 5, remove: [$.a]}\n"), "spec.resource", "CustomTransform \"ct\""),
-    at("CustomTransform item with bad path", Raw("kind: ResourceList\nitems:\n- apiVersion: control.kubestellar.io/v1alpha1\n  kind: CustomTransform\n  metadata: {name: item-ct}\n  spec: {apiGroup: '', resource: configmaps, remove: [data]}\n"), "spec.remove[0]", "CustomTransform \"item-ct\": Error in spec.remove[0]"),
+    at("CustomTransform item with bad path", Raw("kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- apiVersion: control.kubestellar.io/v1alpha1\n  kind: CustomTransform\n  metadata: {name: item-ct}\n  spec: {apiGroup: '', resource: configmaps, remove: [data]}\n"), "items[1].spec.remove[0]", "CustomTransform \"item-ct\": Error in items[1].spec.remove[0]"),
+    at("CustomTransform document of a stream is named inside the object", Raw("apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata: {name: doc-ct}\nspec: {apiGroup: '', resource: 5}\n"), "spec.resource", "CustomTransform \"doc-ct\": spec.resource must be a string, not an integer"),
     // --- inventory items: ManagedCluster --------------------------------------------------------
     case("ManagedCluster without metadata", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster}\n"), "required: inventory items need metadata.name"),
     case("ManagedCluster without name", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: {labels: {a: b}}}\n"), "required: a ManagedCluster needs a name"),

@@ -25,8 +25,8 @@ pub struct Pipeline {
     /// `spec.clusters` was used: paths get a `<cluster>/` prefix.
     pub fan_out: bool,
     pub strip_builtin: bool,
-    /// CustomTransform specs from the config (items of that kind are added at run time).
-    pub custom_transforms: Vec<Node>,
+    /// CustomTransforms from the config (items of that kind are added at run time).
+    pub custom_transforms: Vec<tailor_strip::CustomTransform>,
     /// The kustomize `replacements:` list, when replacements run.
     pub replacements: Option<Replacements>,
     /// KubeStellar template expansion of annotated objects.
@@ -131,7 +131,20 @@ pub fn parse(fc: Option<&Node>) -> Result<Pipeline, Vec<KrmResult>> {
         ("control.kubestellar.io/v1alpha1", "CustomTransform") => {
             let mut p = Pipeline::new(kind);
             p.strip_builtin = true;
-            p.custom_transforms.push(fc.clone());
+            // Paths read from the functionConfig's root: `spec.remove[0]`.
+            let t = tailor_strip::parse_custom_transform_at(
+                fc,
+                "functionConfig",
+                tailor_strip::PathSyntax::Extended,
+                "",
+            )
+            .map_err(|findings| {
+                findings
+                    .into_iter()
+                    .map(crate::filters::strip::finding_result)
+                    .collect::<Vec<_>>()
+            })?;
+            p.custom_transforms.push(t);
             Ok(p)
         }
         ("kustomize.toolkit.fluxcd.io/v1", "Kustomization") => flux_kustomization::parse(&json),

@@ -125,7 +125,23 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
     }
     if let Some(list) = fc.get_path(&["spec", "customTransforms"]) {
         match list.items() {
-            Some(items) => p.custom_transforms.extend(items.iter().cloned()),
+            Some(items) => {
+                for (i, t) in items.iter().enumerate() {
+                    match tailor_strip::parse_custom_transform_at(
+                        t,
+                        &format!("customTransforms[{i}]"),
+                        tailor_strip::PathSyntax::Extended,
+                        &format!("spec.customTransforms[{i}]"),
+                    ) {
+                        Ok(t) => p.custom_transforms.push(t),
+                        Err(findings) => errors.extend(
+                            findings
+                                .into_iter()
+                                .map(crate::filters::strip::finding_result),
+                        ),
+                    }
+                }
+            }
             None if list.is_null() => {}
             None => errors.push(err(
                 "customTransforms",

@@ -19,7 +19,7 @@ use crate::krm::{KrmResult, Resource};
 
 pub struct StageContext<'a> {
     pub cluster: Option<&'a Cluster>,
-    pub custom_transforms: &'a [Node],
+    pub custom_transforms: &'a [tailor_strip::CustomTransform],
     pub results: &'a mut Vec<KrmResult>,
 }
 

@@ -2,8 +2,8 @@
 //! (`tailor-strip` does the work; this adapts it to resources and results).
 
 use tailor_strip::{
-    duplicate_transform_warnings, may_need_builtin_strip, parse_custom_transform, strip_object,
-    Finding, ResourceMapper, Severity as StripSeverity, StripOptions,
+    duplicate_transform_warnings, may_need_builtin_strip, strip_object, Finding, ResourceMapper,
+    Severity as StripSeverity, StripOptions,
 };
 
 use super::StageContext;
@@ -11,20 +11,12 @@ use crate::config::Pipeline;
 use crate::krm::{KrmResult, Resource, Severity};
 
 pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'_>) {
-    let mut transforms = Vec::new();
-    for (i, t) in ctx.custom_transforms.iter().enumerate() {
-        match parse_custom_transform(t, &format!("customTransforms[{i}]")) {
-            Ok(t) => transforms.push(t),
-            Err(findings) => ctx
-                .results
-                .extend(findings.into_iter().map(|f| to_result(f, None))),
-        }
-    }
+    let transforms = ctx.custom_transforms;
     if !pipeline.strip_builtin && transforms.is_empty() {
         return;
     }
     ctx.results.extend(
-        duplicate_transform_warnings(&transforms)
+        duplicate_transform_warnings(transforms)
             .into_iter()
             .map(|f| to_result(f, None)),
     );
@@ -46,11 +38,16 @@ pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'
         if transforms.is_empty() && !may_need_builtin_strip(item.node()) {
             continue;
         }
-        let findings = strip_object(item.node_mut(), opts, &transforms, &mapper);
+        let findings = strip_object(item.node_mut(), opts, transforms, &mapper);
         for f in findings {
             ctx.results.push(to_result(f, Some(item)));
         }
     }
+}
+
+/// A finding about the configuration (its field path says where).
+pub(crate) fn finding_result(f: Finding) -> KrmResult {
+    to_result(f, None)
 }
 
 fn to_result(f: Finding, about: Option<&Resource>) -> KrmResult {

@@ -110,6 +110,19 @@ pub fn parse_custom_transform_with(
     name: &str,
     syntax: PathSyntax,
 ) -> Result<CustomTransform, Vec<Finding>> {
+    parse_custom_transform_at(obj_or_spec, name, syntax, "")
+}
+
+/// [`parse_custom_transform_with`] for a transform written at `at` in a larger document
+/// (`spec.customTransforms[2]`, `items[5]`): field paths and messages name the fields from
+/// there (`spec.customTransforms[2].remove[0]`, `items[5].spec.remove[0]`). With `""` they
+/// read as in a CustomTransform object (`spec.remove[0]`).
+pub fn parse_custom_transform_at(
+    obj_or_spec: &Node,
+    name: &str,
+    syntax: PathSyntax,
+    at: &str,
+) -> Result<CustomTransform, Vec<Finding>> {
     let mut name = name.to_string();
     let (spec, prefix) = match obj_or_spec.get("spec") {
         Some(spec)
@@ -121,9 +134,15 @@ pub fn parse_custom_transform_with(
             {
                 name = n.to_string();
             }
-            (spec, "spec")
+            let prefix = if at.is_empty() {
+                "spec".to_string()
+            } else {
+                format!("{at}.spec")
+            };
+            (spec, prefix)
         }
-        _ => (obj_or_spec, "spec"),
+        _ if at.is_empty() => (obj_or_spec, "spec".to_string()),
+        _ => (obj_or_spec, at.to_string()),
     };
     let label = format!("CustomTransform {name:?}");
     let mut errors = Vec::new();
@@ -131,7 +150,7 @@ pub fn parse_custom_transform_with(
     if !spec.is_mapping() {
         return Err(vec![Finding::error(
             format!("{label}: spec must be a mapping, not {}", type_name(spec)),
-            Some(prefix.to_string()),
+            Some(prefix.clone()),
         )]);
     }
     let string_field = |key: &str, errors: &mut Vec<Finding>| -> String {
@@ -617,6 +636,32 @@ mod tests {
                 && f.message.starts_with("CustomTransform \"bad\": ")));
         assert!(e[0].message.ends_with("spec.apiGroup is required"));
         assert!(parse_custom_transform(&parse("[1]\n"), "x").is_err());
+    }
+
+    #[test]
+    fn errors_name_the_place_the_transform_is_written() {
+        let spec = parse("apiGroup: apps\nresource: deployments\nremove: [x]\n");
+        let e = parse_custom_transform_at(
+            &spec,
+            "customTransforms[2]",
+            PathSyntax::Extended,
+            "spec.customTransforms[2]",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e[0].field_path.as_deref(),
+            Some("spec.customTransforms[2].remove[0]")
+        );
+        assert!(e[0]
+            .message
+            .starts_with("CustomTransform \"customTransforms[2]\": Error in spec.customTransforms[2].remove[0]: "));
+        let obj = parse("apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata: {name: ct}\nspec: {apiGroup: apps, resource: 7}\n");
+        let e = parse_custom_transform_at(&obj, "x", PathSyntax::Extended, "items[4]").unwrap_err();
+        assert_eq!(e[0].field_path.as_deref(), Some("items[4].spec.resource"));
+        assert_eq!(
+            e[0].message,
+            "CustomTransform \"ct\": items[4].spec.resource must be a string, not an integer"
+        );
     }
 
     #[test]
