@@ -28,6 +28,17 @@ pub fn apply(
     replacements: &[Replacement],
     props: &BTreeMap<String, String>,
 ) -> Result<(), Error> {
+    apply_reporting(resources, replacements, props).map(drop)
+}
+
+/// [`apply`], returning the indices of the resources it wrote to, so that a caller can move its
+/// trees in and out instead of cloning every one to find what changed. On error some resources
+/// may be half edited: callers discard them.
+pub fn apply_reporting(
+    resources: &mut [Node],
+    replacements: &[Replacement],
+    props: &BTreeMap<String, String>,
+) -> Result<BTreeSet<usize>, Error> {
     let mut touched = BTreeSet::new();
     let mut cache = RegexCache::default();
     let mut result = Ok(());
@@ -48,7 +59,7 @@ pub fn apply(
             check_tags(res).map_err(Error::new)?;
         }
     }
-    Ok(())
+    Ok(touched)
 }
 
 /// Where the value of a replacement lives: in a resource (kyaml keeps a pointer to the live

@@ -31,7 +31,7 @@ mod path;
 mod types;
 
 pub use config::{parse_config, parse_replacements, parse_replacements_with, ConfigKind, Dialect};
-pub use filter::apply;
+pub use filter::{apply, apply_reporting};
 pub use path::split_path;
 pub use types::{
     FieldOptions, Replacement, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH,
