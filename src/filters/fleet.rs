@@ -159,9 +159,11 @@ pub fn namespaces(options: &Options, items: &mut [Resource], ctx: &mut StageCont
     ) {
         Ok(()) => work.write_back(items),
         Err(errors) => {
+            let positions = work.positions.clone();
+            work.write_back(items);
             for e in errors {
                 let mut r = KrmResult::error(e.to_string()).at_field("namespace");
-                if let Some(&pos) = work.positions.get(e.index) {
+                if let Some(&pos) = positions.get(e.index) {
                     r = r.about(&items[pos]);
                 }
                 ctx.results.push(r);

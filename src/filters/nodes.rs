@@ -1,5 +1,5 @@
-//! Stages that work on plain `Node` lists (kustomize-style transformers) edit copies; only the
-//! objects whose tree changed leave the verbatim-copy path.
+//! Stages that work on plain `Node` lists (kustomize-style transformers) edit a list of trees;
+//! only the objects whose tree changed leave the verbatim-copy path.
 
 use tailor_yaml::Node;
 
@@ -7,24 +7,66 @@ use crate::krm::Resource;
 
 /// The objects a stage may edit (the Kptfile and local-config objects are left alone), with
 /// their positions in `items`.
+///
+/// An object an earlier stage already changed is written from its tree whatever happens next,
+/// so its tree is moved out and back. Only an object still on the verbatim path is copied,
+/// to find out afterwards whether this stage changed it. In a pipeline that strips exported
+/// objects that is none of them, and the stage costs no copy and no comparison.
 pub struct Work {
     pub positions: Vec<usize>,
     pub nodes: Vec<Node>,
+    /// Per entry: the tree was moved out of an object already marked changed.
+    moved: Vec<bool>,
 }
 
 impl Work {
-    pub fn of(items: &[Resource]) -> Work {
+    pub fn of(items: &mut [Resource]) -> Work {
         let positions: Vec<usize> = (0..items.len())
             .filter(|&i| !items[i].is_meta_or_local())
             .collect();
-        let nodes = positions.iter().map(|&i| items[i].node().clone()).collect();
-        Work { positions, nodes }
+        let moved: Vec<bool> = positions.iter().map(|&i| items[i].is_dirty()).collect();
+        let nodes = positions
+            .iter()
+            .zip(&moved)
+            .map(|(&i, &moved)| {
+                if moved {
+                    items[i].take_node()
+                } else {
+                    items[i].node().clone()
+                }
+            })
+            .collect();
+        Work {
+            positions,
+            nodes,
+            moved,
+        }
     }
 
-    /// Writes changed trees back; the node list must still be index-aligned with `positions`.
+    /// Forgets the entries whose index (in `nodes`, before the call) `drop` returns true for;
+    /// the caller removes the same entries from `nodes`.
+    pub fn forget_entries(&mut self, drop: impl Fn(usize) -> bool) {
+        let mut k = 0;
+        self.positions.retain(|_| {
+            let keep = !drop(k);
+            k += 1;
+            keep
+        });
+        let mut k = 0;
+        self.moved.retain(|_| {
+            let keep = !drop(k);
+            k += 1;
+            keep
+        });
+    }
+
+    /// Puts the trees back; the node list must still be index-aligned with `positions`. Call it
+    /// on error paths too: moved-out objects hold a placeholder until then.
     pub fn write_back(self, items: &mut [Resource]) {
-        for (node, i) in self.nodes.into_iter().zip(self.positions) {
-            if node != *items[i].node() {
+        for ((node, i), moved) in self.nodes.into_iter().zip(self.positions).zip(self.moved) {
+            if moved {
+                items[i].put_node(node, true);
+            } else if node != *items[i].node() {
                 *items[i].node_mut() = node;
             }
         }

@@ -27,21 +27,17 @@ pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext
     if nothing_to_do {
         return;
     }
-    if !flux.patches.is_empty() {
+    let specs = if flux.patches.is_empty() {
+        Vec::new()
+    } else {
         match parse_patches(&flux.patches, "spec.patches") {
-            Ok(specs) => {
-                if let Err(e) = patches(&specs, items) {
-                    ctx.results
-                        .push(KrmResult::error(e).at_field("spec.patches"));
-                    return;
-                }
-            }
+            Ok(specs) => specs,
             Err((field, e)) => {
                 ctx.results.push(KrmResult::error(e).at_field(field));
                 return;
             }
         }
-    }
+    };
     let images = match Image::list_from_node(
         Some(&Node::sequence(
             flux.images.iter().map(tailor_yaml::from_json).collect(),
@@ -67,6 +63,15 @@ pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext
     let prefix = flux.name_prefix.as_deref().unwrap_or("");
     let suffix = flux.name_suffix.as_deref().unwrap_or("");
     let mut work = Work::of(items);
+    let removed = match patches(&specs, &mut work) {
+        Ok(removed) => removed,
+        Err(e) => {
+            work.write_back(items);
+            ctx.results
+                .push(KrmResult::error(e).at_field("spec.patches"));
+            return;
+        }
+    };
     let mut tracker = NameTracker::new(work.nodes.len());
     let steps: [(&str, &Step); 5] = [
         ("spec.targetNamespace", &|n, t| {
@@ -85,13 +90,26 @@ pub fn run(flux: &FluxOverlay, items: &mut Vec<Resource>, ctx: &mut StageContext
             set_common_metadata(n, &labels, &annotations).map_err(|e| e.to_string())
         }),
     ];
+    let mut failed = None;
     for (field, step) in steps {
         if let Err(e) = step(&mut work.nodes, &mut tracker) {
-            ctx.results.push(KrmResult::error(e).at_field(field));
-            return;
+            failed = Some(KrmResult::error(e).at_field(field));
+            break;
         }
     }
     work.write_back(items);
+    if let Some(error) = failed {
+        ctx.results.push(error);
+        return;
+    }
+    if !removed.is_empty() {
+        let mut i = 0;
+        items.retain(|_| {
+            let keep = removed.binary_search(&i).is_err();
+            i += 1;
+            keep
+        });
+    }
 }
 
 /// Reads `[{patch, target}]` entries written at `path` (`spec.patches`); an error is the
@@ -138,9 +156,9 @@ pub(crate) fn parse_patches(list: &[Json], path: &str) -> Result<Vec<PatchSpec>,
 }
 
 /// Applies the patches one entry at a time, so objects a `$patch: delete` removes are known by
-/// position and every other object keeps its identity.
-fn patches(specs: &[PatchSpec], items: &mut Vec<Resource>) -> Result<(), String> {
-    let mut work = Work::of(items);
+/// position and every other object keeps its identity. Returns the positions (in `items`) of
+/// the removed objects, sorted; they are gone from `work`.
+fn patches(specs: &[PatchSpec], work: &mut Work) -> Result<Vec<usize>, String> {
     let mut removed: Vec<usize> = Vec::new();
     for spec in specs {
         let before: Vec<ResId> = work.nodes.iter().map(ResId::of).collect();
@@ -149,32 +167,22 @@ fn patches(specs: &[PatchSpec], items: &mut Vec<Resource>) -> Result<(), String>
         if report.deleted.is_empty() {
             continue;
         }
-        let mut keep_positions = Vec::with_capacity(work.nodes.len());
         let mut deleted = report.deleted.clone();
+        let mut gone = vec![false; before.len()];
         for (k, id) in before.iter().enumerate() {
             if let Some(d) = deleted.iter().position(|x| x == id) {
                 deleted.remove(d);
                 removed.push(work.positions[k]);
-            } else {
-                keep_positions.push(work.positions[k]);
+                gone[k] = true;
             }
         }
-        work.positions = keep_positions;
+        work.forget_entries(|k| gone[k]);
     }
     if work.positions.len() != work.nodes.len() {
         return Err("internal: patched objects could not be matched to their inputs".into());
     }
-    work.write_back(items);
-    if !removed.is_empty() {
-        removed.sort_unstable();
-        let mut i = 0;
-        items.retain(|_| {
-            let keep = removed.binary_search(&i).is_err();
-            i += 1;
-            keep
-        });
-    }
-    Ok(())
+    removed.sort_unstable();
+    Ok(removed)
 }
 
 type Pairs = Vec<(String, String)>;

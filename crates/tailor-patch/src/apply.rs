@@ -62,29 +62,37 @@ pub fn strategic_merge(target: &mut Node, patch: &Node) -> Result<Merged, Error>
     }
 }
 
-/// Applies `patches` in order, as kustomize's `patches:` field does. On error the resources
-/// are left as they were before the failing entry.
+/// Applies `patches` in order, as kustomize's `patches:` field does. The resources are edited
+/// in place: on error they may be partly patched, and callers discard them (kustomize fails
+/// the whole build).
 pub fn apply_patches(resources: &mut Vec<Node>, patches: &[PatchSpec]) -> Result<Report, Error> {
     let mut report = Report::default();
     // earlier ids per resource (kustomize's previousNames/Namespaces/Kinds build annotations)
     let mut previous: Vec<Vec<ResId>> = vec![Vec::new(); resources.len()];
     for spec in patches {
-        let mut work = resources.clone();
-        let mut prev = previous.clone();
         let mut deleted = Vec::new();
-        apply_one(&mut work, &mut prev, &mut deleted, spec)?;
-        let mut kept = Vec::with_capacity(work.len());
-        let mut kept_prev = Vec::with_capacity(work.len());
-        for (i, (r, p)) in work.into_iter().zip(prev).enumerate() {
-            if deleted.contains(&i) {
-                report.deleted.push(ResId::of(&resources[i]));
-                continue;
-            }
-            kept.push(r);
-            kept_prev.push(p);
+        apply_one(resources, &mut previous, &mut deleted, spec)?;
+        if deleted.is_empty() {
+            continue;
         }
-        *resources = kept;
-        previous = kept_prev;
+        deleted.sort_unstable();
+        deleted.dedup();
+        // A deleting merge leaves its target as it was, so these are the ids before the entry.
+        for &i in &deleted {
+            report.deleted.push(ResId::of(&resources[i]));
+        }
+        let mut i = 0;
+        resources.retain(|_| {
+            let keep = deleted.binary_search(&i).is_err();
+            i += 1;
+            keep
+        });
+        let mut i = 0;
+        previous.retain(|_| {
+            let keep = deleted.binary_search(&i).is_err();
+            i += 1;
+            keep
+        });
     }
     Ok(report)
 }
@@ -156,25 +164,22 @@ fn apply_one(
             };
             for i in select(resources, previous, deleted, target)? {
                 store_previous_id(&mut previous[i], &resources[i]);
-                let mut copy = resources[i].clone();
+                let id = ResId::of(&resources[i]);
+                let res = &mut resources[i];
                 // During a kustomize build every resource carries internal annotations, so
                 // `metadata.annotations` always exists for the patch; drop it again if unused.
-                let added = add_annotations_map(&mut copy);
-                json6902(&mut copy, ops).map_err(|e| {
-                    Error::new(format!("{e} (patching {})", ResId::of(&resources[i])))
-                })?;
-                stringify_annotations(&mut copy);
+                let added = add_annotations_map(res);
+                json6902(res, ops).map_err(|e| Error::new(format!("{e} (patching {id})")))?;
+                stringify_annotations(res);
                 if added {
-                    drop_empty_annotations(&mut copy);
+                    drop_empty_annotations(res);
                 }
-                if !copy.is_mapping() {
+                if !res.is_mapping() {
                     return Err(Error::new(format!(
-                        "json: cannot unmarshal {} into Go value of type map[string]interface {{}} (patching {})",
-                        if copy.is_sequence() { "array" } else { "value" },
-                        ResId::of(&resources[i])
+                        "json: cannot unmarshal {} into Go value of type map[string]interface {{}} (patching {id})",
+                        if res.is_sequence() { "array" } else { "value" },
                     )));
                 }
-                resources[i] = copy;
             }
             Ok(())
         }
