@@ -85,6 +85,11 @@ pub fn substitute(text: &str, lookup: &Lookup<'_>, opts: &Options) -> Result<Str
 
 /// Like [`substitute`], returning the raw bytes Go would produce, which may be invalid UTF-8.
 pub fn substitute_bytes(text: &str, lookup: &Lookup<'_>, opts: &Options) -> Result<Vec<u8>, Error> {
+    // Every expression, and the `$$` escape, starts with `$`: text without one is all literal.
+    // Most resources a Flux postBuild passes through are such text.
+    if !text.contains('$') && text.len() <= opts.max_output_bytes {
+        return Ok(text.as_bytes().to_vec());
+    }
     let nodes = parse::parse(text)?;
     eval::Evaluator { lookup, opts }.eval(&nodes)
 }

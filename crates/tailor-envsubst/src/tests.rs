@@ -275,3 +275,18 @@ fn argument_scanning_rules() {
     assert_eq!(lax("${v/#/x}", &v), Err(Error::ParseFuncSubstitution));
     assert_eq!(lax("${v//c}", &v), Err(Error::BadSubstitution));
 }
+
+#[test]
+fn text_without_dollar_comes_back_verbatim() {
+    let v = vars(&[("a", "x")]);
+    for text in [
+        "",
+        "plain",
+        "a: {b}\n  c: ä \\ } {\n",
+        "# ${ in a comment? no: no dollar",
+    ] {
+        let text = text.replace('$', "");
+        assert_eq!(lax(&text, &[("a", "x")]), Ok(text.clone()));
+        assert_eq!(substitute(&text, &v, &Options::default()).unwrap(), text);
+    }
+}

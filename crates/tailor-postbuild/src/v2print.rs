@@ -18,7 +18,10 @@ const MAX_SIMPLE_KEY: usize = 128;
 
 /// Prints a JSON document as yaml.v2 would.
 pub fn to_yaml_v2(doc: &Json) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer {
+        out: String::new(),
+        chars: Vec::new(),
+    };
     match doc {
         Json::Object(m) if !m.is_empty() => p.mapping(doc, 0),
         Json::Array(a) if !a.is_empty() => p.sequence(doc, 0),
@@ -32,6 +35,9 @@ pub fn to_yaml_v2(doc: &Json) -> String {
 
 struct Printer {
     out: String,
+    /// The characters of the scalar being written, kept between scalars to save an allocation
+    /// per scalar.
+    chars: Vec<char>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -142,18 +148,21 @@ impl Printer {
         } else {
             Style::Double
         };
-        let style = select_style(s, requested, simple_key);
+        let mut chars = std::mem::take(&mut self.chars);
+        chars.clear();
+        chars.extend(s.chars());
+        let style = select_style(s, &chars, requested, simple_key);
         let allow_breaks = !simple_key;
         match style {
-            Style::Plain => self.plain(s, indent, allow_breaks),
-            Style::Single => self.single(s, indent, allow_breaks),
-            Style::Double => self.double(s, indent, allow_breaks),
-            Style::Literal => self.literal(s, indent),
+            Style::Plain => self.plain(&chars, indent, allow_breaks),
+            Style::Single => self.single(&chars, indent, allow_breaks),
+            Style::Double => self.double(&chars, indent, allow_breaks),
+            Style::Literal => self.literal(s, &chars, indent),
         }
+        self.chars = chars;
     }
 
-    fn plain(&mut self, s: &str, indent: usize, allow_breaks: bool) {
-        let chars: Vec<char> = s.chars().collect();
+    fn plain(&mut self, chars: &[char], indent: usize, allow_breaks: bool) {
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
@@ -171,8 +180,7 @@ impl Printer {
         }
     }
 
-    fn single(&mut self, s: &str, indent: usize, allow_breaks: bool) {
-        let chars: Vec<char> = s.chars().collect();
+    fn single(&mut self, chars: &[char], indent: usize, allow_breaks: bool) {
         self.out.push('\'');
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
@@ -201,8 +209,7 @@ impl Printer {
         self.out.push('\'');
     }
 
-    fn double(&mut self, s: &str, indent: usize, allow_breaks: bool) {
-        let chars: Vec<char> = s.chars().collect();
+    fn double(&mut self, chars: &[char], indent: usize, allow_breaks: bool) {
         self.out.push('"');
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
@@ -232,12 +239,11 @@ impl Printer {
         self.out.push('"');
     }
 
-    fn literal(&mut self, s: &str, indent: usize) {
+    fn literal(&mut self, s: &str, chars: &[char], indent: usize) {
         self.out.push('|');
         if s.starts_with(' ') || s.starts_with(is_break) {
             self.out.push(char::from(b'0' + BEST_INDENT as u8));
         }
-        let chars: Vec<char> = s.chars().collect();
         let n = chars.len();
         if n == 0 || !is_break(chars[n - 1]) {
             self.out.push('-');
@@ -246,7 +252,7 @@ impl Printer {
         }
         self.out.push('\n');
         let mut breaks = true;
-        for &c in &chars {
+        for &c in chars {
             if is_break(c) {
                 self.out.push('\n');
                 breaks = true;
@@ -268,62 +274,73 @@ impl Printer {
 /// yaml.v2's `keyList.Less` for string keys: letters before other characters, digit runs
 /// compared as numbers (`a9` < `a10`).
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    // Keys are nearly always ASCII: then bytes are the characters, and nothing is allocated.
+    if a.is_ascii() && b.is_ascii() {
+        return natural_order(a.as_bytes(), b.as_bytes());
+    }
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
-    let less = |x: &[char], y: &[char]| -> bool {
-        let mut i = 0;
-        while i < x.len() && i < y.len() {
-            if x[i] == y[i] {
-                i += 1;
-                continue;
-            }
-            let xl = x[i].is_alphabetic();
-            let yl = y[i].is_alphabetic();
-            if xl && yl {
-                return x[i] < y[i];
-            }
-            if xl || yl {
-                return yl;
-            }
-            let (mut xn, mut yn) = (0i64, 0i64);
-            if x[i] == '0' || y[i] == '0' {
-                let mut j = i;
-                while j > 0 && x[j - 1].is_ascii_digit() {
-                    j -= 1;
-                    if x[j] != '0' {
-                        xn = 1;
-                        yn = 1;
-                        break;
-                    }
-                }
-            }
-            let mut xi = i;
-            while xi < x.len() && x[xi].is_ascii_digit() {
-                xn = xn.wrapping_mul(10).wrapping_add(x[xi] as i64 - '0' as i64);
-                xi += 1;
-            }
-            let mut yi = i;
-            while yi < y.len() && y[yi].is_ascii_digit() {
-                yn = yn.wrapping_mul(10).wrapping_add(y[yi] as i64 - '0' as i64);
-                yi += 1;
-            }
-            if xn != yn {
-                return xn < yn;
-            }
-            if xi != yi {
-                return xi < yi;
-            }
-            return x[i] < y[i];
-        }
-        x.len() < y.len()
-    };
-    if less(&ar, &br) {
+    natural_order(&ar, &br)
+}
+
+fn natural_order<C: Copy + Into<char>>(a: &[C], b: &[C]) -> Ordering {
+    if natural_less(a, b) {
         Ordering::Less
-    } else if less(&br, &ar) {
+    } else if natural_less(b, a) {
         Ordering::Greater
     } else {
         Ordering::Equal
     }
+}
+
+fn natural_less<C: Copy + Into<char>>(x: &[C], y: &[C]) -> bool {
+    let x = |k: usize| -> Option<char> { x.get(k).map(|&c| c.into()) };
+    let y = |k: usize| -> Option<char> { y.get(k).map(|&c| c.into()) };
+    let mut i = 0;
+    while let (Some(xc), Some(yc)) = (x(i), y(i)) {
+        if xc == yc {
+            i += 1;
+            continue;
+        }
+        let xl = xc.is_alphabetic();
+        let yl = yc.is_alphabetic();
+        if xl && yl {
+            return xc < yc;
+        }
+        if xl || yl {
+            return yl;
+        }
+        let (mut xn, mut yn) = (0i64, 0i64);
+        if xc == '0' || yc == '0' {
+            let mut j = i;
+            while j > 0 && x(j - 1).is_some_and(|c| c.is_ascii_digit()) {
+                j -= 1;
+                if x(j) != Some('0') {
+                    xn = 1;
+                    yn = 1;
+                    break;
+                }
+            }
+        }
+        let mut xi = i;
+        while let Some(c) = x(xi).filter(char::is_ascii_digit) {
+            xn = xn.wrapping_mul(10).wrapping_add(c as i64 - '0' as i64);
+            xi += 1;
+        }
+        let mut yi = i;
+        while let Some(c) = y(yi).filter(char::is_ascii_digit) {
+            yn = yn.wrapping_mul(10).wrapping_add(c as i64 - '0' as i64);
+            yi += 1;
+        }
+        if xn != yn {
+            return xn < yn;
+        }
+        if xi != yi {
+            return xi < yi;
+        }
+        return xc < yc;
+    }
+    x(i).is_none() && y(i).is_some()
 }
 
 fn is_break(c: char) -> bool {
@@ -372,8 +389,8 @@ fn push_escape(out: &mut String, c: char) {
 }
 
 /// libyaml's `analyze_scalar` + `select_scalar_style`, block context.
-fn select_style(s: &str, requested: Style, simple_key: bool) -> Style {
-    let a = analyze(s);
+fn select_style(s: &str, chars: &[char], requested: Style, simple_key: bool) -> Style {
+    let a = analyze(s, chars);
     let mut style = requested;
     if simple_key && a.multiline {
         style = Style::Double;
@@ -397,7 +414,7 @@ struct Analysis {
     block: bool,
 }
 
-fn analyze(value: &str) -> Analysis {
+fn analyze(value: &str, chars: &[char]) -> Analysis {
     if value.is_empty() {
         return Analysis {
             multiline: false,
@@ -406,7 +423,6 @@ fn analyze(value: &str) -> Analysis {
             block: false,
         };
     }
-    let chars: Vec<char> = value.chars().collect();
     let mut block_ind = value.starts_with("---") || value.starts_with("...");
     let (mut line_breaks, mut special) = (false, false);
     let (mut leading_space, mut leading_break) = (false, false);
