@@ -72,31 +72,42 @@ pub fn process_with_bundle(
     let mut out = Vec::new();
     if clusters.is_empty() {
         let mut items = work;
-        run_stages(&pipeline, &mut items, None, &transforms, &mut results);
+        run_stages(&pipeline, &mut items, None, &transforms, &mut results, None);
         out = items;
     } else {
         let last = clusters.len() - 1;
         let mut work = work;
         // Stripping is WEC-independent: with several destinations it runs once, before the
-        // copies are made, instead of once per copy (its warnings then appear once too).
+        // copies are made, instead of once per copy (its warnings then appear once too). So do
+        // the overlay stages when every destination gets the same options (no Fleet target
+        // customizations, no Kratix schedule in front of them).
         let per_cluster;
         let (pipeline, transforms): (&Pipeline, &[CustomTransform]) = if clusters.len() > 1 {
             let mut ctx = StageContext {
                 cluster: None,
                 custom_transforms: &transforms,
                 results: &mut results,
+                memo: None,
             };
             filters::strip::run(&pipeline, &mut work, &mut ctx);
             let mut p = pipeline.clone();
             p.strip_builtin = false;
             p.custom_transforms.clear();
+            if let Some(shared) = shared_options(&pipeline, &clusters) {
+                filters::overlay_stages(&shared, &pipeline, &mut work, &mut ctx);
+                if let Some(fleet) = &mut p.fleet {
+                    fleet.root = filters::without_overlay_stages(&shared);
+                }
+            }
             per_cluster = p;
             (&per_cluster, &[])
         } else {
             (&pipeline, &transforms)
         };
         let mut work = Some(work);
+        let mut memo = filters::substitute::Memo::default();
         for (i, cluster) in clusters.iter().enumerate() {
+            memo.last_destination = i == last;
             let mut items = if i == last {
                 work.take().unwrap_or_default()
             } else {
@@ -108,6 +119,7 @@ pub fn process_with_bundle(
                 Some(cluster),
                 transforms,
                 &mut results,
+                (clusters.len() > 1).then_some(&mut memo),
             );
             if pipeline.fan_out {
                 for item in &mut items {
@@ -124,6 +136,20 @@ pub fn process_with_bundle(
         items: out,
         results,
         failed: false,
+    }
+}
+
+/// The options every destination resolves to, when they cannot differ: Fleet options without
+/// target customizations, and no Kratix schedule (it picks objects per destination before the
+/// overlays run).
+fn shared_options(pipeline: &Pipeline, clusters: &[Cluster]) -> Option<tailor_fleet::Options> {
+    let fleet = pipeline.fleet.as_ref()?;
+    if !fleet.customizations.is_empty() || pipeline.kratix.is_some() {
+        return None;
+    }
+    match fleet.resolve(clusters.first()?) {
+        tailor_fleet::Decision::Deploy { options, .. } => Some(options),
+        tailor_fleet::Decision::Skip { .. } => None,
     }
 }
 
@@ -299,11 +325,13 @@ fn run_stages(
     cluster: Option<&Cluster>,
     transforms: &[CustomTransform],
     results: &mut Vec<KrmResult>,
+    memo: Option<&mut filters::substitute::Memo>,
 ) {
     let mut ctx = StageContext {
         cluster,
         custom_transforms: transforms,
         results,
+        memo,
     };
     filters::run_all(pipeline, items, &mut ctx);
 }

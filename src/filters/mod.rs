@@ -21,6 +21,8 @@ pub struct StageContext<'a> {
     pub cluster: Option<&'a Cluster>,
     pub custom_transforms: &'a [tailor_strip::CustomTransform],
     pub results: &'a mut Vec<KrmResult>,
+    /// Outcomes kept from one destination to the next of a fan-out.
+    pub memo: Option<&'a mut substitute::Memo>,
 }
 
 /// Runs the stages in DESIGN.md's order: schedule → strip → overlays (Fleet yaml overlays,
@@ -43,9 +45,7 @@ pub fn run_all(pipeline: &Pipeline, items: &mut Vec<Resource>, ctx: &mut StageCo
     }
     strip::run(pipeline, items, ctx);
     if let Some(o) = &options {
-        fleet::yaml_overlays(&o.yaml_overlays, &pipeline.overlay_files, items, ctx);
-        overlays::run(&o.flux, items, ctx);
-        fleet::namespaces(o, items, ctx);
+        overlay_stages(o, pipeline, items, ctx);
     }
     let merged;
     let replacements = match &options {
@@ -74,6 +74,34 @@ pub fn run_all(pipeline: &Pipeline, items: &mut Vec<Resource>, ctx: &mut StageCo
     }
     if let Some(pb) = &pipeline.post_build {
         substitute::run(pb, pipeline.namespace.as_deref(), items, ctx);
+    }
+}
+
+/// The overlay stages of one destination's options: Fleet yaml overlays, the Flux fields but
+/// replacements (patches, namespace, prefix/suffix, images, commonMetadata), Fleet namespaces.
+pub fn overlay_stages(
+    options: &Options,
+    pipeline: &Pipeline,
+    items: &mut Vec<Resource>,
+    ctx: &mut StageContext<'_>,
+) {
+    fleet::yaml_overlays(&options.yaml_overlays, &pipeline.overlay_files, items, ctx);
+    overlays::run(&options.flux, items, ctx);
+    fleet::namespaces(options, items, ctx);
+}
+
+/// The options left for each destination once [`overlay_stages`] ran for all of them: only
+/// the replacements, which may read the destination's properties.
+pub fn without_overlay_stages(options: &Options) -> Options {
+    Options {
+        namespace: None,
+        default_namespace: None,
+        yaml_overlays: Vec::new(),
+        flux: tailor_fleet::FluxOverlay {
+            replacements: options.flux.replacements.clone(),
+            ..Default::default()
+        },
+        ..options.clone()
     }
 }
 

@@ -7,6 +7,7 @@ use tailor_envsubst::flux::{
     check_var_name, decode_secret_value, is_disabled, post_build_error, SUBSTITUTE_KEY,
 };
 use tailor_envsubst::{Options, Vars};
+use tailor_postbuild::Change;
 use tailor_yaml::Node;
 
 use super::StageContext;
@@ -51,21 +52,67 @@ pub fn run(
         strict: pb.strict,
         ..Options::default()
     };
-    for item in items.iter_mut() {
+    let mut memo = ctx.memo.as_deref_mut();
+    for (position, item) in items.iter_mut().enumerate() {
         if item.is_meta_or_local()
             || is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
         {
             continue;
         }
-        match tailor_postbuild::substitute_resource(item.node(), &vars, &opts) {
-            Ok(Some(change)) => change.apply(item.node_mut()),
-            Ok(None) => {}
+        if let Some(reused) = memo.as_deref().and_then(|m| m.get(position, item.node())) {
+            if let Some(change) = reused {
+                change.apply(item.node_mut());
+            }
+            continue;
+        }
+        match tailor_postbuild::substitute_resource_outcome(item.node(), &vars, &opts) {
+            Ok(outcome) => {
+                let remember =
+                    !outcome.used_variables && memo.as_ref().is_some_and(|m| !m.last_destination);
+                let tree = memo
+                    .as_ref()
+                    .filter(|_| remember)
+                    .map(|_| item.node().clone());
+                if let Some(change) = &outcome.change {
+                    change.apply(item.node_mut());
+                }
+                if let (Some(m), Some(tree)) = (memo.as_deref_mut(), tree) {
+                    m.put(position, tree, outcome.change);
+                }
+            }
             Err(e) => {
                 let (group, version) = split_api_version(item.api_version());
                 let message = post_build_error(group, version, item.kind(), item.name(), &e);
                 ctx.results.push(KrmResult::error(message).about(item));
             }
         }
+    }
+}
+
+/// Substitution outcomes kept across the destinations of a fan-out. A resource whose printed
+/// text has no `$` comes out of Flux's round trip the same whatever the variables, so the
+/// next destination that hands over the very same tree at the same position reuses it
+/// instead of printing, substituting and re-reading it again.
+#[derive(Default)]
+pub struct Memo {
+    by_position: Vec<Option<(Node, Option<Change>)>>,
+    /// Set for the last destination: nothing is kept for a next one.
+    pub last_destination: bool,
+}
+
+impl Memo {
+    fn get(&self, position: usize, tree: &Node) -> Option<Option<&Change>> {
+        match self.by_position.get(position) {
+            Some(Some((seen, change))) if seen == tree => Some(change.as_ref()),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, position: usize, tree: Node, change: Option<Change>) {
+        if self.by_position.len() <= position {
+            self.by_position.resize_with(position + 1, || None);
+        }
+        self.by_position[position] = Some((tree, change));
     }
 }
 

@@ -42,8 +42,28 @@ pub fn substitute_resource(
     vars: &Vars,
     opts: &Options,
 ) -> Result<Option<Change>, String> {
+    substitute_resource_outcome(resource, vars, opts).map(|o| o.change)
+}
+
+/// What [`substitute_resource`] gives, and whether the variables could have played a part.
+#[derive(Debug)]
+pub struct Outcome {
+    pub change: Option<Change>,
+    /// False when the printed resource has no `$`: then envsubst has nothing to do, and the
+    /// outcome (the round trip's own changes, such as big integers rounding) is the same for
+    /// any variables. Callers tailoring one resource for many destinations reuse it.
+    pub used_variables: bool,
+}
+
+/// [`substitute_resource`], telling also whether the variables mattered.
+pub fn substitute_resource_outcome(
+    resource: &Node,
+    vars: &Vars,
+    opts: &Options,
+) -> Result<Outcome, String> {
     let before = resource.to_json().map_err(|e| e.to_string())?;
     let text = v2print::to_yaml_v2(&before);
+    let used_variables = text.contains('$');
     let substituted = vars
         .substitute_text(&text, opts)
         .map_err(|e| e.to_string())?;
@@ -56,7 +76,10 @@ pub fn substitute_resource(
             json_type_name(&after)
         ));
     }
-    Ok((!merge::same_data(&before, &after)).then_some(Change { before, after }))
+    Ok(Outcome {
+        change: (!merge::same_data(&before, &after)).then_some(Change { before, after }),
+        used_variables,
+    })
 }
 
 fn json_type_name(v: &Json) -> &'static str {
