@@ -15,15 +15,14 @@ pub enum PipelineStage {
     Substitution,
 }
 
-/// The stages the full-pipeline benchmarks run. Stages still being wired into tailor are left
-/// out; adding one is adding its name here.
+/// The stages the full-pipeline benchmarks run: every stage of a `Tailor` config.
 pub const FULL_PIPELINE_STAGES: &[PipelineStage] = &[
     PipelineStage::Strip,
+    PipelineStage::Overlays,
+    PipelineStage::Patches,
     PipelineStage::Replacements,
-    // PipelineStage::Overlays,
-    // PipelineStage::Patches,
-    // PipelineStage::Templates,
-    // PipelineStage::Substitution,
+    PipelineStage::Templates,
+    PipelineStage::Substitution,
 ];
 
 /// Indents one document as an item of a block sequence at column 0 (kpt's layout).
@@ -259,6 +258,10 @@ mod tests {
         assert!(cfg.contains("  clusters:\n  - name: cluster-000\n    labels:\n"));
         assert!(cfg.contains("  - name: cluster-001\n"));
         assert!(cfg.contains("  replacements:\n  - source:\n"));
+        assert!(cfg.contains("  templates:\n    enabled: true\n"));
+        assert!(cfg.contains("  postBuild:\n"));
+        assert!(cfg.contains("  patches:\n"));
+        let (_, cfg) = fan_out_config(3, 2, &[PipelineStage::Replacements]);
         assert!(cfg.contains("  templates:\n    enabled: false\n"));
         let (items, cfg) =
             full_pipeline_config(3, &[PipelineStage::Templates, PipelineStage::Substitution]);
