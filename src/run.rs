@@ -69,13 +69,12 @@ pub fn process_with_bundle(
         ))
         .at_field("spec.clusters")]);
     }
-    let mut out = Vec::new();
+    let out;
     if clusters.is_empty() {
         let mut items = work;
         run_stages(&pipeline, &mut items, None, &transforms, &mut results, None);
         out = items;
     } else {
-        let last = clusters.len() - 1;
         let mut work = work;
         // Stripping is WEC-independent: with several destinations it runs once, before the
         // copies are made, instead of once per copy (its warnings then appear once too). So do
@@ -104,29 +103,26 @@ pub fn process_with_bundle(
         } else {
             (&pipeline, &transforms)
         };
-        let mut work = Some(work);
-        let mut memo = filters::substitute::Memo::default();
-        for (i, cluster) in clusters.iter().enumerate() {
-            memo.last_destination = i == last;
-            let mut items = if i == last {
-                work.take().unwrap_or_default()
-            } else {
-                work.as_ref().cloned().unwrap_or_default()
-            };
+        if clusters.len() == 1 {
+            let mut items = work;
             run_stages(
                 pipeline,
                 &mut items,
-                Some(cluster),
+                Some(&clusters[0]),
                 transforms,
                 &mut results,
-                (clusters.len() > 1).then_some(&mut memo),
+                None,
             );
             if pipeline.fan_out {
                 for item in &mut items {
-                    prefix_path(item, &cluster.name);
+                    prefix_path(item, &clusters[0].name);
                 }
             }
-            out.extend(items);
+            out = items;
+        } else {
+            let (items, cluster_results) = fan_out(pipeline, &work, &clusters);
+            out = items;
+            results.extend(cluster_results);
         }
     }
     if results.iter().any(KrmResult::is_error) {
@@ -137,6 +133,72 @@ pub fn process_with_bundle(
         results,
         failed: false,
     }
+}
+
+/// Tailors a copy of `work` for each destination. Destinations are independent, so they are
+/// split into contiguous runs, one per available core; the copies and results are joined in
+/// destination order, so the output is the same bytes however many threads ran.
+fn fan_out(
+    pipeline: &Pipeline,
+    work: &[Resource],
+    clusters: &[Cluster],
+) -> (Vec<Resource>, Vec<KrmResult>) {
+    let threads = fan_out_threads().clamp(1, clusters.len());
+    let per_thread = clusters.len().div_ceil(threads);
+    let run = |chunk: &[Cluster]| {
+        let mut memo = filters::substitute::Memo::default();
+        let mut out = Vec::with_capacity(work.len() * chunk.len());
+        let mut results = Vec::new();
+        for (i, cluster) in chunk.iter().enumerate() {
+            memo.last_destination = i + 1 == chunk.len();
+            let mut items = work.to_vec();
+            run_stages(
+                pipeline,
+                &mut items,
+                Some(cluster),
+                &[],
+                &mut results,
+                Some(&mut memo),
+            );
+            if pipeline.fan_out {
+                for item in &mut items {
+                    prefix_path(item, &cluster.name);
+                }
+            }
+            out.extend(items);
+        }
+        (out, results)
+    };
+    if threads == 1 {
+        return run(clusters);
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = clusters
+            .chunks(per_thread)
+            .map(|chunk| scope.spawn(move || run(chunk)))
+            .collect();
+        let mut out = Vec::with_capacity(work.len() * clusters.len());
+        let mut results = Vec::new();
+        for handle in handles {
+            match handle.join() {
+                Ok((items, r)) => {
+                    out.extend(items);
+                    results.extend(r);
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        (out, results)
+    })
+}
+
+/// One per core, or `TAILOR_THREADS` (for CI runners that share their cores).
+fn fan_out_threads() -> usize {
+    std::env::var("TAILOR_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// The options every destination resolves to, when they cannot differ: Fleet options without

@@ -5,7 +5,10 @@
 
 mod common;
 
-use common::run_tailor;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::{run_tailor, tailor_bin};
 use tailor_yaml::{emit_node, parse_stream, EmitOptions, Node};
 
 const ITEMS: &str = r#"- apiVersion: apps/v1
@@ -174,4 +177,56 @@ fn each_fan_out_copy_equals_a_run_for_that_destination_alone() {
             .iter()
             .all(|i| i.contains("name: p-") && !i.contains("p-p-")));
     }
+}
+
+fn run_with_threads(threads: &str, input: &str) -> Vec<u8> {
+    let mut child = Command::new(tailor_bin())
+        .env("TAILOR_THREADS", threads)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tailor");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn fan_out_output_does_not_depend_on_the_number_of_threads() {
+    let mut spec = String::from("    clusters:\n");
+    for i in 0..7 {
+        spec.push_str("    - ");
+        spec.push_str(
+            &cluster(
+                &format!("c{i}"),
+                &format!("r{}", i % 3),
+                ["gold", "silver"][i % 2],
+            )
+            .replace("\n  ", "\n      "),
+        );
+    }
+    let input = list(&spec);
+    let one = run_with_threads("1", &input);
+    for threads in ["2", "3", "7", "16"] {
+        assert!(
+            run_with_threads(threads, &input) == one,
+            "TAILOR_THREADS={threads} changed the output"
+        );
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&one).matches("name: p-web").count(),
+        14
+    );
 }

@@ -1,6 +1,6 @@
 //! How Go prints the float64 values Flux's round trip turns every number into.
 
-use serde_json::{Map, Number, Value as Json};
+use serde_json::{Number, Value as Json};
 
 use crate::v2resolve::{resolve, Resolved};
 
@@ -120,19 +120,21 @@ pub fn v2_number_text(n: &Number) -> String {
 }
 
 /// `json.Unmarshal` into `map[string]any`: every number becomes a float64.
-pub fn as_float64(v: Json) -> Json {
+pub fn as_float64(mut v: Json) -> Json {
+    make_float64(&mut v);
+    v
+}
+
+/// In place: collections are not rebuilt (and their keys not hashed again).
+fn make_float64(v: &mut Json) {
     match v {
         Json::Number(n) => {
             let f = n.as_f64().unwrap_or(0.0);
-            Number::from_f64(f).map_or(Json::Null, Json::Number)
+            *v = Number::from_f64(f).map_or(Json::Null, Json::Number);
         }
-        Json::Array(items) => Json::Array(items.into_iter().map(as_float64).collect()),
-        Json::Object(map) => Json::Object(
-            map.into_iter()
-                .map(|(k, v)| (k, as_float64(v)))
-                .collect::<Map<String, Json>>(),
-        ),
-        other => other,
+        Json::Array(items) => items.iter_mut().for_each(make_float64),
+        Json::Object(map) => map.values_mut().for_each(make_float64),
+        _ => {}
     }
 }
 

@@ -74,7 +74,7 @@ impl<'n> Converter<'n> {
                 .collect::<Result<Vec<_>, _>>()
                 .map(Json::Array),
             Value::Mapping(pairs) => {
-                let mut out = Map::new();
+                let mut out = Map::with_capacity(pairs.len());
                 for pair in pairs {
                     if is_merge_key(&pair.key) {
                         self.merge(&pair.value, &mut out)?;
@@ -82,8 +82,12 @@ impl<'n> Converter<'n> {
                     }
                     let key = self.convert(&pair.key)?;
                     let value = self.convert(&pair.value)?;
+                    let key = match key {
+                        Json::String(s) => s,
+                        other => json_key(&other, &value)?,
+                    };
                     // yaml.v2 is not strict about duplicates: the last one wins.
-                    out.insert(json_key(&key, &value)?, value);
+                    out.insert(key, value);
                 }
                 Ok(Json::Object(out))
             }

@@ -78,7 +78,7 @@ impl<'n> Converter<'n> {
                 Json::Array(out)
             }
             Value::Mapping(pairs) => {
-                let mut out = Map::new();
+                let mut out = Map::with_capacity(pairs.len());
                 for Pair { key, value } in pairs {
                     if key.scalar_kind() == Some(ScalarKind::Merge) {
                         if let Json::Object(m) = self.convert(value)? {
