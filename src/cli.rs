@@ -1,7 +1,7 @@
 //! Command-line entry: the KRM function (no arguments), standalone mode, help and version.
 //! Exit codes: 0 success, 1 error results, 2 bad command line.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::krm::write::{write_resource_list, write_stream};
@@ -102,16 +102,7 @@ fn parse_standalone_args(args: &[String]) -> Result<(String, Vec<String>, Output
 }
 
 fn read_stdin() -> Result<String, String> {
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("reading stdin: {e}"))?;
-    String::from_utf8(buf).map_err(|e| {
-        format!(
-            "input is not valid UTF-8 (byte {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
+    crate::input::read_text(std::io::stdin().lock(), "input")
 }
 
 /// kpt and kustomize cut stderr short: at most four lines.
@@ -194,9 +185,9 @@ fn standalone_mode(config: &str, inputs: &[String], output: Output) -> i32 {
         report(std::slice::from_ref(&r));
         1
     };
-    let config_text = match std::fs::read_to_string(config) {
+    let config_text = match crate::input::read_file(Path::new(config)) {
         Ok(t) => t,
-        Err(e) => return fail(KrmResult::error(format!("{config}: {e}"))),
+        Err(e) => return fail(KrmResult::error(e)),
     };
     let fc = match standalone::read_file_text(config_text, config, &opts) {
         Ok(mut docs) if docs.len() == 1 => docs.remove(0).into_node(),
@@ -301,14 +292,12 @@ fn read_path(path: &Path, opts: &tailor_yaml::ParseOptions) -> Result<Vec<Resour
             .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
         let mut out = Vec::new();
         for (file, rel) in files {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| KrmResult::error(format!("{}: {e}", file.display())))?;
+            let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
             out.extend(standalone::read_file_text(text, &rel, opts)?);
         }
         Ok(out)
     } else {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
+        let text = crate::input::read_file(path).map_err(KrmResult::error)?;
         standalone::read_file_text(text, &path.to_string_lossy(), opts)
     }
 }

@@ -2,6 +2,7 @@
 pub mod cli;
 pub mod config;
 pub mod filters;
+pub mod input;
 pub mod krm;
 pub mod run;
 pub mod tools;

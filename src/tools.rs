@@ -3,7 +3,7 @@
 //! a template before committing it.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 
 use tailor_gotemplate::{ExecOptions, MissingKey, Template, Value as Data};
 
@@ -12,11 +12,7 @@ const ENVSUBST_USAGE: &str =
 const EXPAND_USAGE: &str = "usage: tailor expand [--name NAME] [--property K=V]... [--properties FILE]  (template text on stdin)";
 
 fn read_stdin_bytes() -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("reading stdin: {e}"))?;
-    Ok(buf)
+    crate::input::read_bytes(std::io::stdin().lock(), "stdin")
 }
 
 fn utf8(buf: Vec<u8>) -> Result<String, String> {

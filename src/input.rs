@@ -1,0 +1,89 @@
+//! Reading input with a size limit. Node offsets are 32-bit, and the tree of a manifest costs
+//! several times its text, so an input past a few GB can only end in an out-of-memory kill;
+//! it is refused before it is parsed, with a message, instead. The limit applies while
+//! reading, so an endless stdin is cut off rather than buffered.
+
+use std::io::Read;
+
+/// 2 GiB: about 700,000 exported objects, far past any honest ResourceList.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 2 << 30;
+
+/// The largest input a 32-bit offset can address.
+const HARD_MAX_INPUT_BYTES: u64 = u32::MAX as u64 - 1;
+
+/// `TAILOR_MAX_INPUT_BYTES` when set to a positive number (capped at the 32-bit limit), else
+/// [`DEFAULT_MAX_INPUT_BYTES`]. An environment variable rather than a functionConfig field:
+/// the functionConfig is part of the input being limited.
+pub fn max_input_bytes() -> u64 {
+    std::env::var("TAILOR_MAX_INPUT_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(DEFAULT_MAX_INPUT_BYTES)
+        .min(HARD_MAX_INPUT_BYTES)
+}
+
+/// Reads all of `reader` as bytes, refusing more than the limit; `what` names the input in
+/// messages (`input`, a file name).
+pub fn read_bytes(reader: impl Read, what: &str) -> Result<Vec<u8>, String> {
+    read_bytes_limited(reader, what, max_input_bytes())
+}
+
+/// Reads all of `reader` as UTF-8 text, refusing more than the limit.
+pub fn read_text(reader: impl Read, what: &str) -> Result<String, String> {
+    let buf = read_bytes(reader, what)?;
+    String::from_utf8(buf).map_err(|e| {
+        format!(
+            "{what} is not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Reads the file at `path` as UTF-8 text, refusing more than the limit.
+pub fn read_file(path: &std::path::Path) -> Result<String, String> {
+    let what = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| format!("{what}: {e}"))?;
+    read_text(file, &what)
+}
+
+fn read_bytes_limited(reader: impl Read, what: &str, limit: u64) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("reading {what}: {e}"))?;
+    if buf.len() as u64 > limit {
+        return Err(format!(
+            "{what} is larger than {limit} bytes, the input size limit (set TAILOR_MAX_INPUT_BYTES to change it)"
+        ));
+    }
+    Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_is_inclusive() {
+        let text = b"kind: ResourceList\n";
+        let n = text.len() as u64;
+        assert_eq!(read_bytes_limited(&text[..], "input", n).unwrap(), text);
+        let err = read_bytes_limited(&text[..], "input", n - 1).unwrap_err();
+        assert_eq!(
+            err,
+            format!("input is larger than {} bytes, the input size limit (set TAILOR_MAX_INPUT_BYTES to change it)", n - 1)
+        );
+    }
+
+    #[test]
+    fn an_endless_reader_is_cut_off() {
+        let endless = std::io::repeat(b'a');
+        let err = read_bytes_limited(endless, "input", 1 << 20).unwrap_err();
+        assert!(
+            err.starts_with("input is larger than 1048576 bytes"),
+            "{err}"
+        );
+    }
+}
