@@ -12,6 +12,7 @@
 
 pub mod merge;
 pub mod numbers;
+pub mod unchanged;
 pub mod v2print;
 pub mod v2read;
 pub mod v2resolve;
@@ -62,6 +63,12 @@ pub fn substitute_resource_outcome(
     opts: &Options,
 ) -> Result<Outcome, String> {
     let before = resource.to_json().map_err(|e| e.to_string())?;
+    if unchanged::round_trip_keeps(&before) {
+        return Ok(Outcome {
+            change: None,
+            used_variables: false,
+        });
+    }
     let text = v2print::to_yaml_v2(&before);
     let used_variables = text.contains('$');
     let substituted = vars

@@ -1,0 +1,205 @@
+//! `unchanged::round_trip_keeps` lets the substitution stage skip Flux's round trip. On random
+//! data, built to hit what YAML 1.1 reads specially (booleans, numbers in every base, nulls,
+//! timestamps, merge keys, indicators, long strings), every value it accepts must come back
+//! from the real round trip (yaml.v2 print, re-read as YAML 1.1, float64 numbers) unchanged.
+
+use serde_json::{Map, Number, Value as Json};
+use tailor_postbuild::merge::same_data;
+use tailor_postbuild::numbers::as_float64;
+use tailor_postbuild::unchanged::round_trip_keeps;
+use tailor_postbuild::v2print::to_yaml_v2;
+use tailor_postbuild::v2read::yaml11_to_json;
+
+/// Strings YAML 1.1 (or yaml.v2's printer) treats specially, all printable ASCII.
+const TRICKY: &[&str] = &[
+    "",
+    "y",
+    "Y",
+    "n",
+    "N",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "On",
+    "OFF",
+    "true",
+    "False",
+    "~",
+    "null",
+    "Null",
+    "NULL",
+    "0",
+    "-0",
+    "+1",
+    "0777",
+    "0o17",
+    "0x1F",
+    "0b101",
+    "1_000",
+    "1e3",
+    "1.5",
+    "-.5",
+    ".inf",
+    "-.Inf",
+    ".NaN",
+    "2001-12-14",
+    "2001-12-14t21:59:43.10-05:00",
+    "12:30:45",
+    "190:20:30",
+    "<<",
+    "=",
+    "-",
+    "--",
+    "---",
+    "...",
+    "?",
+    "?x",
+    ":",
+    ":x",
+    "x:",
+    "a:b",
+    "-x",
+    "#x",
+    "x#y",
+    "&a",
+    "*a",
+    "!x",
+    "!!str",
+    "|",
+    ">",
+    "%x",
+    "@x",
+    "`x",
+    "'x",
+    "\"x",
+    "x'",
+    "x\"",
+    "[a]",
+    "{a}",
+    "a,b",
+    "\\",
+    "\\n",
+    "a]",
+    "9007199254740993",
+    "123456789012345678901",
+    "0.1e+3",
+    "1e+21",
+    "0x",
+    "0b",
+    "+",
+    ".",
+    "..",
+    ".5.",
+    "1:2",
+    "1:2:3",
+    "-1:30",
+];
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn string(&mut self) -> String {
+        const OTHER: &[&str] = &[
+            " a", "a ", "a  b", "a b", "a\tb", "a\nb", "café", "${x}", "$$",
+        ];
+        if self.below(8) == 0 {
+            return OTHER[self.below(OTHER.len())].to_string();
+        }
+        match self.below(4) {
+            0 | 1 => TRICKY[self.below(TRICKY.len())].to_string(),
+            2 => {
+                // Long words: well past the printer's 80 columns.
+                let len = 60 + self.below(120);
+                (0..len)
+                    .map(|_| (b'!' + self.below(94) as u8) as char)
+                    .collect()
+            }
+            _ => {
+                let len = self.below(12);
+                (0..len)
+                    .map(|_| (b'!' + self.below(94) as u8) as char)
+                    .collect()
+            }
+        }
+    }
+
+    fn number(&mut self) -> Json {
+        let edge = [
+            0u64,
+            1,
+            7,
+            1 << 31,
+            (1 << 53) - 1,
+            1 << 53,
+            (1 << 53) + 1,
+            u64::MAX,
+        ];
+        let v = edge[self.below(edge.len())];
+        if self.below(2) == 0 {
+            Json::Number(Number::from(v))
+        } else {
+            Json::Number(Number::from(-(v.min(i64::MAX as u64) as i64)))
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Json {
+        match self.below(if depth > 4 { 4 } else { 6 }) {
+            0 => Json::Null,
+            1 => Json::Bool(self.below(2) == 0),
+            2 => self.number(),
+            3 => Json::String(self.string()),
+            4 => Json::Array((0..self.below(4)).map(|_| self.value(depth + 1)).collect()),
+            _ => {
+                let mut m = Map::new();
+                for _ in 0..self.below(5) {
+                    let k = self.string();
+                    let v = self.value(depth + 1);
+                    m.insert(k, v);
+                }
+                Json::Object(m)
+            }
+        }
+    }
+}
+
+#[test]
+fn data_said_to_survive_the_round_trip_does() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut accepted, mut total) = (0, 0);
+    for _ in 0..20_000 {
+        let mut resource = Map::new();
+        for _ in 0..1 + rng.below(5) {
+            let k = rng.string();
+            let v = rng.value(0);
+            resource.insert(k, v);
+        }
+        let data = Json::Object(resource);
+        total += 1;
+        if !round_trip_keeps(&data) {
+            continue;
+        }
+        accepted += 1;
+        let text = to_yaml_v2(&data);
+        let back = yaml11_to_json(&text)
+            .unwrap_or_else(|e| panic!("accepted data fails to re-read: {e}\n{text}"));
+        let back = as_float64(back);
+        assert!(
+            same_data(&data, &back),
+            "accepted data changed in the round trip:\n{data}\n{text}\n{back}"
+        );
+    }
+    // The generator must exercise the accepting side, not only the rejecting one.
+    assert!(accepted > total / 10, "{accepted} of {total} accepted");
+}
