@@ -63,6 +63,9 @@ pub fn substitute_resource_outcome(
     opts: &Options,
 ) -> Result<Outcome, String> {
     let before = resource.to_json().map_err(|e| e.to_string())?;
+    // Flux checks every variable name for every resource it substitutes, whatever the text.
+    vars.validate_names()
+        .map_err(|e| tailor_envsubst::flux::SubstituteError::InvalidVarName(e).to_string())?;
     if unchanged::round_trip_keeps(&before) {
         return Ok(Outcome {
             change: None,
