@@ -62,15 +62,24 @@ pub fn substitute_resource_outcome(
     vars: &Vars,
     opts: &Options,
 ) -> Result<Outcome, String> {
+    let unchanged = Outcome {
+        change: None,
+        used_variables: false,
+    };
+    // Flux checks every variable name for every resource it substitutes, whatever the text;
+    // converting the resource comes first, as Flux prints it first.
+    let check_names = || {
+        vars.validate_names()
+            .map_err(|e| tailor_envsubst::flux::SubstituteError::InvalidVarName(e).to_string())
+    };
+    if unchanged::tree_keeps(resource) {
+        check_names()?;
+        return Ok(unchanged);
+    }
     let before = resource.to_json().map_err(|e| e.to_string())?;
-    // Flux checks every variable name for every resource it substitutes, whatever the text.
-    vars.validate_names()
-        .map_err(|e| tailor_envsubst::flux::SubstituteError::InvalidVarName(e).to_string())?;
+    check_names()?;
     if unchanged::round_trip_keeps(&before) {
-        return Ok(Outcome {
-            change: None,
-            used_variables: false,
-        });
+        return Ok(unchanged);
     }
     let text = v2print::to_yaml_v2(&before);
     let used_variables = text.contains('$');

@@ -17,6 +17,7 @@
 //! the real round trip agrees.
 
 use serde_json::Value as Json;
+use tailor_yaml::{Node, ScalarKind, Value};
 
 /// Integers Go's float64 holds exactly.
 const MAX_EXACT_INT: u64 = 1 << 53;
@@ -36,6 +37,39 @@ pub fn round_trip_keeps(data: &Json) -> bool {
             .iter()
             .all(|(k, v)| plain_ascii(k) && round_trip_keeps(v)),
     }
+}
+
+/// [`round_trip_keeps`] decided on the tree, without converting it to JSON first (that
+/// conversion is a good part of the cost being saved). Conservative in the same way, and
+/// stricter: it accepts a tree only when its JSON form is data [`round_trip_keeps`] accepts
+/// (`tests/unchanged.rs` checks that implication); anything else goes the long way.
+pub fn tree_keeps(node: &Node) -> bool {
+    match &node.value {
+        Value::Scalar(s) => match node.scalar_kind() {
+            Some(ScalarKind::Null | ScalarKind::Bool) => true,
+            Some(ScalarKind::Int) => small_decimal(s),
+            Some(ScalarKind::Str) => plain_ascii(s),
+            _ => false,
+        },
+        Value::Sequence(items) => items.iter().all(tree_keeps),
+        Value::Mapping(pairs) => pairs.iter().all(|p| {
+            // A scalar key becomes its text; `<<` merges and takes the long way.
+            p.key.as_scalar().is_some_and(plain_ascii)
+                && p.key.scalar_kind() != Some(ScalarKind::Merge)
+                && tree_keeps(&p.value)
+        }),
+        Value::Alias(_) => false,
+    }
+}
+
+/// `0`, or up to 15 decimal digits without a leading zero, optionally negative: far inside
+/// 2^53, and read the same way by every YAML dialect.
+fn small_decimal(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    !digits.is_empty()
+        && digits.len() <= 15
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
 }
 
 fn plain_ascii(s: &str) -> bool {

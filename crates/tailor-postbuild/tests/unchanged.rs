@@ -203,3 +203,121 @@ fn data_said_to_survive_the_round_trip_does() {
     // The generator must exercise the accepting side, not only the rejecting one.
     assert!(accepted > total / 10, "{accepted} of {total} accepted");
 }
+
+/// Scalars as an author may write them: plain, quoted, tagged, in every YAML 1.2 and 1.1 form.
+const WRITTEN: &[&str] = &[
+    "a",
+    "web",
+    "'a'",
+    "\"a\"",
+    "yes",
+    "no",
+    "on",
+    "true",
+    "True",
+    "false",
+    "~",
+    "null",
+    "''",
+    "0",
+    "7",
+    "-7",
+    "+7",
+    "007",
+    "0777",
+    "0o17",
+    "0x1F",
+    "1_000",
+    "123456789012345",
+    "1234567890123456",
+    "9007199254740993",
+    "-0",
+    "1.5",
+    "1e3",
+    ".inf",
+    "2001-12-14",
+    "!!str 12",
+    "!!int '12'",
+    "!!binary aGk=",
+    "!custom x",
+    "'two words'",
+    "\"$x\"",
+    "${x}",
+    "<<",
+    "'<<'",
+    "a:b",
+    "café",
+    "\"tab\\there\"",
+    "|\n  block\n",
+    ">-\n  folded\n",
+];
+
+fn scalar(rng: &mut Rng) -> &'static str {
+    WRITTEN[rng.below(WRITTEN.len())]
+}
+
+fn yaml_value(rng: &mut Rng, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match rng.below(if indent > 6 { 1 } else { 4 }) {
+        0 | 1 => {
+            let s = scalar(rng);
+            if s.contains('\n') {
+                out.push(' ');
+                out.push_str(&s.replace("\n  ", &format!("\n{pad}  ")));
+            } else {
+                out.push(' ');
+                out.push_str(s);
+                out.push('\n');
+            }
+        }
+        2 => {
+            out.push('\n');
+            for _ in 0..1 + rng.below(3) {
+                out.push_str(&format!("{pad}-"));
+                yaml_value(rng, indent + 2, out);
+            }
+        }
+        _ => {
+            out.push('\n');
+            for i in 0..1 + rng.below(3) {
+                // Keys differ so no mapping repeats one.
+                let key = match rng.below(3) {
+                    0 => format!("k{i}"),
+                    1 => format!("'{}{i}'", ["yes", "12", "a b", "x"][rng.below(4)]),
+                    _ => ["<<", "on", "7", "key"][rng.below(4)].to_string() + &"_".repeat(i),
+                };
+                out.push_str(&format!("{pad}{key}:"));
+                yaml_value(rng, indent + 2, out);
+            }
+        }
+    }
+}
+
+#[test]
+fn trees_said_to_survive_convert_to_data_that_does() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut accepted, mut total) = (0, 0);
+    for _ in 0..20_000 {
+        let mut text = String::new();
+        for i in 0..1 + rng.below(4) {
+            text.push_str(&format!("f{i}:"));
+            yaml_value(&mut rng, 2, &mut text);
+        }
+        let Ok(docs) = tailor_yaml::parse_stream(&text) else {
+            continue;
+        };
+        let Some(doc) = docs.first() else { continue };
+        total += 1;
+        if !tailor_postbuild::unchanged::tree_keeps(&doc.root) {
+            continue;
+        }
+        accepted += 1;
+        let data = doc.root.to_json().expect("an accepted tree converts");
+        assert!(
+            round_trip_keeps(&data),
+            "the tree test accepted what the data test refuses:\n{text}\n{data}"
+        );
+    }
+    assert!(total > 10_000, "{total} documents parsed");
+    assert!(accepted > total / 20, "{accepted} of {total} accepted");
+}
