@@ -30,5 +30,9 @@ fn main() {
         drop(docs);
     }
     let mb = src.len() as f64 / 1e6;
-    println!("{mb:.1} MB, best of {runs}: {:.1} ms, {:.0} MB/s", best * 1e3, mb / best);
+    println!(
+        "{mb:.1} MB, best of {runs}: {:.1} ms, {:.0} MB/s",
+        best * 1e3,
+        mb / best
+    );
 }

@@ -2,6 +2,9 @@
 //! and source spans. It follows libyaml's grammar and error texts (what go-yaml and so kyaml
 //! accept), with one pass over the bytes and no token or event layer.
 
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+
 use crate::node::{Comments, Node, Pair, Span, Style, Text, Value};
 use crate::Error;
 
@@ -41,9 +44,22 @@ pub fn parse_stream(src: &str) -> Result<Vec<Document>, Error> {
     parse_stream_with(src, &ParseOptions::default())
 }
 
+/// Parses a stream of documents, rejecting what go-yaml v3 rejects when kyaml and kustomize
+/// read resources: besides syntax errors, characters libyaml's reader refuses, `%YAML`
+/// versions other than 1.1, aliases to anchors not defined before them in the document, and
+/// duplicate mapping keys (kustomize decodes every resource into a map, and go-yaml's decoder
+/// refuses a key defined twice).
 pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>, Error> {
     if src.len() >= u32::MAX as usize {
         return Err(Error::new("input too large", 0, 0));
+    }
+    if let Some(at) = first_forbidden_char(src.as_bytes()) {
+        let (line, column) = line_col(src.as_bytes(), at);
+        return Err(Error::new(
+            "control characters are not allowed",
+            line,
+            column,
+        ));
     }
     let mut p = Parser {
         src,
@@ -57,6 +73,8 @@ pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>
         blank_since_token: false,
         pair_stack: Vec::new(),
         item_stack: Vec::new(),
+        anchors: HashSet::new(),
+        indentless_items: false,
     };
     p.stream()
 }
@@ -68,6 +86,20 @@ enum Ctx {
     MapValue,
     SeqItem,
     ExplicitKey,
+}
+
+/// Where a node with a second anchor or tag (`&a &b x`) sits. libyaml reads the first
+/// properties as an empty node and fails in the enclosing collection, so the message depends
+/// on that collection.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stray {
+    /// A block node; `bool`: an item of an indentless sequence (which ends at the stray
+    /// property, leaving it to the mapping around it).
+    Block(Ctx, bool),
+    /// A key of a block mapping.
+    Key,
+    /// A node inside a flow collection closed by this byte.
+    Flow(u8),
 }
 
 struct PendingComment {
@@ -91,6 +123,11 @@ struct Parser<'a> {
     /// entry by entry and none keeps spare capacity.
     pair_stack: Vec<Pair>,
     item_stack: Vec<Node>,
+    /// Anchors defined so far in the current document: go-yaml refuses an alias to any other.
+    anchors: HashSet<String>,
+    /// Whether the block sequence whose item is being parsed is indentless (`k:\n- x`), which
+    /// decides libyaml's message for a stray property after the item's own.
+    indentless_items: bool,
 }
 
 #[derive(Default)]
@@ -298,8 +335,28 @@ impl<'a> Parser<'a> {
         loop {
             self.skip_to_next_token()?;
             let mut directives = Vec::new();
+            let mut seen_version = false;
             while self.col() == 0 && self.peek() == b'%' {
-                directives.push(self.rest_of_line().trim_end().to_string());
+                let text = self.rest_of_line().trim_end();
+                match check_directive(text) {
+                    Ok(Some(version)) => {
+                        // libyaml's parser, after the scanner: one %YAML per document, 1.1 only
+                        // (go-yaml v3 refuses 1.2 as well).
+                        if seen_version {
+                            return self.err("found duplicate %YAML directive");
+                        }
+                        seen_version = true;
+                        if version != (1, 1) {
+                            return self.err("found incompatible YAML document");
+                        }
+                    }
+                    Ok(None) => {}
+                    Err((msg, offset)) => {
+                        self.pos += offset;
+                        return self.err(msg);
+                    }
+                }
+                directives.push(text.to_string());
                 self.pos += self.rest_of_line().len();
                 self.skip_to_next_token()?;
             }
@@ -349,6 +406,8 @@ impl<'a> Parser<'a> {
         directives: Vec<String>,
         explicit_start: bool,
     ) -> R<Document> {
+        // Anchors do not reach across documents (go-yaml: "unknown anchor").
+        self.anchors.clear();
         // Comments separated from the content by a blank line belong to the document.
         let mut head_comment = String::new();
         let crossed = if explicit_start {
@@ -421,6 +480,7 @@ impl<'a> Parser<'a> {
     /// document. `indent` is the column of the enclosing block collection (-1 at the root).
     /// `inline` says whether we are still on the indicator's line.
     fn node(&mut self, indent: isize, ctx: Ctx, inline: bool) -> R<Node> {
+        let stray = Stray::Block(ctx, ctx == Ctx::SeqItem && self.indentless_items);
         let mut inline = inline;
         let mut line_comment = String::new();
         if inline {
@@ -431,7 +491,7 @@ impl<'a> Parser<'a> {
         // carries properties is indented from there, not from the key's text.
         let mut props_col = self.col();
         if inline {
-            self.props(&mut props)?;
+            self.props(&mut props, stray)?;
             self.skip_inline_before_token()?;
             if self.peek() == b'#' {
                 line_comment = self.read_comment();
@@ -452,7 +512,7 @@ impl<'a> Parser<'a> {
                 && (col > indent
                     || (col == indent && matches!(ctx, Ctx::MapValue | Ctx::ExplicitKey)))
             {
-                let mut n = self.block_sequence(col as usize)?;
+                let mut n = self.block_sequence(col as usize, col == indent)?;
                 props.apply(&mut n);
                 set_line(&mut n, line_comment);
                 return Ok(n);
@@ -462,8 +522,29 @@ impl<'a> Parser<'a> {
             }
             // Properties may also open the line of the content.
             props_col = self.col();
+            if !props.is_empty() && (c == b'&' || c == b'!') {
+                // Properties on the content's line after the node's own: they belong to the
+                // first key of a mapping starting there (`k: &a` / `  &b x: y`); before
+                // anything else they are a second set for one node.
+                let stray_err = self.stray_error(stray);
+                let mut key_props = Props::default();
+                self.props(&mut key_props, stray)?;
+                self.skip_inline_before_token()?;
+                if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
+                    return Err(stray_err);
+                }
+                let (mut first, is_key) = self.scalar_or_flow(indent, true)?;
+                if !is_key {
+                    return Err(stray_err);
+                }
+                key_props.apply(&mut first);
+                let mut n = self.block_mapping(props_col, Some(first))?;
+                props.apply(&mut n);
+                set_line(&mut n, line_comment);
+                return Ok(n);
+            }
             if props.is_empty() && (c == b'&' || c == b'!') {
-                self.props(&mut props)?;
+                self.props(&mut props, stray)?;
                 self.skip_inline_before_token()?;
                 if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
                     // Properties alone on their line: the content follows below.
@@ -496,7 +577,7 @@ impl<'a> Parser<'a> {
                 return self.err("block sequence entries are not allowed in this context");
             }
             let col = self.col();
-            let mut n = self.block_sequence(col)?;
+            let mut n = self.block_sequence(col, false)?;
             props.apply(&mut n);
             return Ok(n);
         }
@@ -519,6 +600,24 @@ impl<'a> Parser<'a> {
             props.apply(&mut n);
             Ok(n)
         }
+    }
+
+    /// go-yaml's "mapping key already defined" (see [`parse_stream_with`]).
+    fn check_unique_keys(&self, pairs: &[Pair]) -> R<()> {
+        let Some((i, j)) = first_duplicate_key(pairs) else {
+            return Ok(());
+        };
+        let (first_line, _) = line_col(self.b, pairs[i].key.span.start as usize);
+        let again = &pairs[j].key;
+        let (line, column) = line_col(self.b, again.span.start as usize);
+        Err(Error::new(
+            format!(
+                "mapping key {} already defined at line {first_line}",
+                go_quote(key_id(again).1)
+            ),
+            line,
+            column,
+        ))
     }
 
     fn empty_node(&mut self, props: Props, line_comment: String) -> Node {
@@ -581,7 +680,7 @@ impl<'a> Parser<'a> {
         let start_line = self.line;
         let c = self.peek();
         let mut node = match c {
-            b'[' | b'{' => self.flow_node()?,
+            b'[' | b'{' => self.flow_node(0)?,
             b'"' => self.double_quoted()?,
             b'\'' => self.single_quoted()?,
             b'*' => self.alias()?,
@@ -665,7 +764,7 @@ impl<'a> Parser<'a> {
                         // `&a k: v` / `!!str k: v`: properties before a key belong to it.
                         let mut props = Props::default();
                         if matches!(self.peek(), b'&' | b'!') {
-                            self.props(&mut props)?;
+                            self.props(&mut props, Stray::Key)?;
                             self.skip_inline_before_token()?;
                         }
                         let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
@@ -729,6 +828,7 @@ impl<'a> Parser<'a> {
         }
         let foot = self.take_pending_at_least(col);
         let mut pairs: Vec<Pair> = self.pair_stack.drain(base..).collect();
+        self.check_unique_keys(&pairs)?;
         if !foot.is_empty() {
             if let Some(last) = pairs.last_mut() {
                 last.key.comments_mut().foot = foot;
@@ -749,7 +849,9 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn block_sequence(&mut self, col: usize) -> R<Node> {
+    /// A block sequence whose `-` indicators sit at `col`; `indentless` when it is a mapping
+    /// value at the key's own column.
+    fn block_sequence(&mut self, col: usize, indentless: bool) -> R<Node> {
         self.enter()?;
         let start = self.pos;
         let base = self.item_stack.len();
@@ -757,6 +859,7 @@ impl<'a> Parser<'a> {
             // At a `-` in column `col`.
             let head = self.take_pending();
             self.pos += 1;
+            self.indentless_items = indentless;
             let mut item = self.node(col as isize, Ctx::SeqItem, true)?;
             if !head.is_empty() {
                 let c = item.comments_mut();
@@ -805,16 +908,25 @@ impl<'a> Parser<'a> {
 
     // ---- properties and aliases -------------------------------------------------------------
 
-    fn props(&mut self, props: &mut Props) -> R<()> {
+    /// Reads a node's anchor and tag, in either order. A second anchor or tag is an error, as
+    /// in libyaml; `stray` says where the node sits, for the message.
+    fn props(&mut self, props: &mut Props, stray: Stray) -> R<()> {
         loop {
             match self.peek() {
-                b'&' if props.anchor.is_none() => {
+                b'&' => {
+                    if props.anchor.is_some() {
+                        return Err(self.stray_error(stray));
+                    }
                     props.start.get_or_insert(self.pos);
                     self.pos += 1;
                     let name = self.anchor_name()?;
+                    self.anchors.insert(name.clone());
                     props.anchor = Some(name);
                 }
-                b'!' if props.tag.is_none() => {
+                b'!' => {
+                    if props.tag.is_some() {
+                        return Err(self.stray_error(stray));
+                    }
                     props.start.get_or_insert(self.pos);
                     props.tag = Some(self.tag()?);
                 }
@@ -822,6 +934,32 @@ impl<'a> Parser<'a> {
             }
             self.skip_blanks();
         }
+    }
+
+    /// libyaml's error at a second anchor or tag (the current position): the first ones make
+    /// an empty node, and the enclosing collection finds a property where it wants its next
+    /// entry.
+    fn stray_error(&self, stray: Stray) -> Error {
+        let key = "did not find expected key";
+        let msg = match stray {
+            Stray::Key | Stray::Block(Ctx::MapValue | Ctx::ExplicitKey, _) => key,
+            Stray::Block(Ctx::SeqItem, true) => key,
+            // A `:` later on the line makes libyaml start a mapping before the first property.
+            Stray::Block(_, _) if self.line_has_key_indicator() => key,
+            Stray::Block(Ctx::SeqItem, false) => "did not find expected '-' indicator",
+            Stray::Block(Ctx::Root, _) => "did not find expected <document start>",
+            Stray::Flow(b']') => "did not find expected ',' or ']'",
+            Stray::Flow(_) => "did not find expected ',' or '}'",
+        };
+        self.error(msg)
+    }
+
+    /// Whether a `:` indicator follows on the current line (only used to word an error).
+    fn line_has_key_indicator(&self) -> bool {
+        let rest = self.rest_of_line().as_bytes();
+        rest.iter()
+            .enumerate()
+            .any(|(i, &c)| c == b':' && rest.get(i + 1).is_none_or(|&n| is_blank(n)))
     }
 
     fn anchor_name(&mut self) -> R<String> {
@@ -857,6 +995,11 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         self.pos += 1;
         let name = self.anchor_name()?;
+        if !self.anchors.contains(&name) {
+            // go-yaml fails composing the node tree, before any decoding.
+            self.pos = start;
+            return self.err(format!("unknown anchor '{name}' referenced"));
+        }
         Ok(Node {
             value: Value::Alias(name),
             style: Style::Plain,
@@ -1312,12 +1455,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn flow_node(&mut self) -> R<Node> {
+    /// A node in flow context; `close` is the bracket of the collection around it (0 for a
+    /// collection that opens in block context).
+    fn flow_node(&mut self, close: u8) -> R<Node> {
         self.skip_flow_ws()?;
         let mut props = Props::default();
-        self.props(&mut props)?;
+        self.props(&mut props, Stray::Flow(close))?;
         self.skip_flow_ws()?;
         let mut n = match self.peek() {
+            // Only after the node's own properties and a line break: `props` read the rest.
+            b'&' | b'!' => return Err(self.stray_error(Stray::Flow(close))),
             b'[' => self.flow_sequence()?,
             b'{' => self.flow_mapping()?,
             b'"' => self.double_quoted()?,
@@ -1407,7 +1554,7 @@ impl<'a> Parser<'a> {
                 let (k, v) = self.flow_pair(b']')?;
                 single_pair(k, v)
             } else {
-                let first = self.flow_node()?;
+                let first = self.flow_node(b']')?;
                 self.skip_flow_ws()?;
                 let json_like = matches!(
                     first.style,
@@ -1421,7 +1568,7 @@ impl<'a> Parser<'a> {
                     let v = if matches!(self.peek(), b',' | b']') {
                         Node::plain("")
                     } else {
-                        self.flow_node()?
+                        self.flow_node(b']')?
                     };
                     single_pair(first, v)
                 } else {
@@ -1455,9 +1602,15 @@ impl<'a> Parser<'a> {
     fn flow_pair(&mut self, close: u8) -> R<(Node, Node)> {
         self.skip_flow_ws()?;
         let key = if self.peek() == b':' || self.peek() == b',' || self.peek() == close {
-            Node::plain("")
+            // Placed where it would be, so a duplicate-key error can name its line.
+            let mut k = Node::plain("");
+            k.span = Span {
+                start: self.pos as u32,
+                end: self.pos as u32,
+            };
+            k
         } else {
-            self.flow_node()?
+            self.flow_node(close)?
         };
         self.skip_flow_ws()?;
         let json_like = matches!(
@@ -1472,7 +1625,7 @@ impl<'a> Parser<'a> {
             if self.peek() == b',' || self.peek() == close {
                 Node::plain("")
             } else {
-                self.flow_node()?
+                self.flow_node(close)?
             }
         } else {
             Node::plain("")
@@ -1509,6 +1662,7 @@ impl<'a> Parser<'a> {
                 _ => return self.err("did not find expected ',' or '}'"),
             }
         }
+        self.check_unique_keys(&pairs)?;
         self.leave();
         Ok(Node {
             value: Value::Mapping(pairs),
@@ -1583,5 +1737,438 @@ fn utf8_len(first: u8) -> usize {
         0xc0..=0xdf => 2,
         0xe0..=0xef => 3,
         _ => 4,
+    }
+}
+
+/// Checks one directive line (starting at its `%`) as libyaml's scanner does. Returns the
+/// version of a `%YAML` directive, or libyaml's message and the byte offset it points at.
+/// `%TAG` directives are only recognised by name: their handles are not resolved here.
+fn check_directive(line: &str) -> Result<Option<(u32, u32)>, (&'static str, usize)> {
+    let b = line.as_bytes();
+    let name_end = 1 + b[1..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
+        .count();
+    if name_end == 1 {
+        return Err(("did not find expected directive name", 1));
+    }
+    if name_end < b.len() && !is_blank(b[name_end]) {
+        return Err(("found unexpected non-alphabetical character", name_end));
+    }
+    match &line[1..name_end] {
+        "YAML" => {}
+        "TAG" => return Ok(None),
+        _ => return Err(("found unknown directive name", 1)),
+    }
+    let mut i = name_end;
+    while i < b.len() && is_blank(b[i]) {
+        i += 1;
+    }
+    let major = version_number(b, &mut i)?;
+    if b.get(i) != Some(&b'.') {
+        return Err(("did not find expected digit or '.' character", i));
+    }
+    i += 1;
+    let minor = version_number(b, &mut i)?;
+    while i < b.len() && is_blank(b[i]) {
+        i += 1;
+    }
+    if i < b.len() && b[i] != b'#' {
+        return Err(("did not find expected comment or line break", i));
+    }
+    Ok(Some((major, minor)))
+}
+
+/// One number of a `%YAML` version: at most nine digits, as libyaml allows.
+fn version_number(b: &[u8], i: &mut usize) -> Result<u32, (&'static str, usize)> {
+    let start = *i;
+    let mut v: u32 = 0;
+    while *i < b.len() && b[*i].is_ascii_digit() {
+        if *i - start == 9 {
+            return Err(("found extremely long version number", start));
+        }
+        v = v * 10 + u32::from(b[*i] - b'0');
+        *i += 1;
+    }
+    if *i == start {
+        return Err(("did not find expected version number", start));
+    }
+    Ok(v)
+}
+
+/// Byte offset of the first character libyaml's reader refuses ("control characters are not
+/// allowed"): its `is_printable` allows tab, LF, CR, 0x20-0x7E, NEL, 0xA0-0xD7FF,
+/// 0xE000-0xFFFD and 0x10000 up. In a `str` (valid UTF-8, no surrogates) that leaves the C0
+/// controls, DEL, the C1 controls but NEL (UTF-8 `C2 80`..`C2 9F`) and U+FFFE/U+FFFF
+/// (`EF BF BE`/`EF BF BF`).
+fn first_forbidden_char(b: &[u8]) -> Option<usize> {
+    // The whole input passes through here, so chunks are screened without branches (the loop
+    // vectorises) and only a chunk holding a suspect byte is looked at closely. `C2` and `EF`
+    // are lead bytes in valid UTF-8, never continuation bytes, so a suspect is a character
+    // start.
+    const CHUNK: usize = 64;
+    for (n, chunk) in b.chunks(CHUNK).enumerate() {
+        let mut suspect = 0u8;
+        for &c in chunk {
+            let control = (c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r');
+            suspect |= (control | (c == 0x7f) | (c == 0xc2) | (c == 0xef)) as u8;
+        }
+        if suspect == 0 {
+            continue;
+        }
+        let base = n * CHUNK;
+        for (i, &c) in chunk.iter().enumerate() {
+            let at = base + i;
+            let bad = match c {
+                b'\t' | b'\n' | b'\r' => false,
+                0..=0x1f | 0x7f => true,
+                0xc2 => {
+                    matches!(b.get(at + 1), Some(&n) if (0x80..=0x9f).contains(&n) && n != 0x85)
+                }
+                0xef => b.get(at + 1) == Some(&0xbf) && matches!(b.get(at + 2), Some(0xbe | 0xbf)),
+                _ => false,
+            };
+            if bad {
+                return Some(at);
+            }
+        }
+    }
+    None
+}
+
+/// 1-based line and column (in bytes) of a byte offset, counting line breaks as the parser
+/// does (CRLF, LF or a lone CR). Only used to report errors, so a scan from the start is fine.
+fn line_col(b: &[u8], offset: usize) -> (usize, usize) {
+    let mut line = 1;
+    let mut line_start = 0;
+    let mut i = 0;
+    while i < offset.min(b.len()) {
+        match b[i] {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            b'\r' if b.get(i + 1) != Some(&b'\n') => {
+                line += 1;
+                line_start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (line, offset - line_start + 1)
+}
+
+/// go-yaml's identity of a mapping key in `decoder.mapping`: the node kind and its `Value`,
+/// which is the decoded text of a scalar (so `a` and `"a"`, or `1` and `"1"`, are the same
+/// key; tags do not count), the name of an alias, and empty for a collection (so any two
+/// collection keys of one kind clash, as they do in go-yaml).
+fn key_id(key: &Node) -> (u8, &str) {
+    match &key.value {
+        Value::Scalar(s) => (0, s.as_str()),
+        Value::Alias(a) => (1, a.as_str()),
+        Value::Mapping(_) => (2, ""),
+        Value::Sequence(_) => (3, ""),
+    }
+}
+
+/// Mappings up to this many keys are checked for duplicates pair by pair: cheaper than
+/// hashing for the small mappings that make up nearly all of a manifest.
+const LINEAR_KEY_CHECK: usize = 16;
+
+/// The first duplicate key of a mapping in go-yaml's order (the earliest key that is defined
+/// again, and its first repetition), as `(first, again)` indexes.
+fn first_duplicate_key(pairs: &[Pair]) -> Option<(usize, usize)> {
+    if pairs.len() < 2 {
+        return None;
+    }
+    if pairs.len() <= LINEAR_KEY_CHECK {
+        for (i, p) in pairs.iter().enumerate() {
+            let id = key_id(&p.key);
+            if let Some(j) = pairs[i + 1..].iter().position(|q| key_id(&q.key) == id) {
+                return Some((i, i + 1 + j));
+            }
+        }
+        return None;
+    }
+    let mut first: HashMap<(u8, &str), usize> = HashMap::with_capacity(pairs.len());
+    let mut found: Option<(usize, usize)> = None;
+    for (j, p) in pairs.iter().enumerate() {
+        match first.entry(key_id(&p.key)) {
+            Entry::Occupied(e) => {
+                let i = *e.get();
+                if found.is_none_or(|(fi, _)| i < fi) {
+                    found = Some((i, j));
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(j);
+            }
+        }
+    }
+    found
+}
+
+/// A string quoted as Go's `%#v` (`strconv.Quote`) writes it, for go-yaml's messages.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x0b' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {
+                if (c as u32) < 0x10000 {
+                    out.push_str(&format!("\\u{:04x}", c as u32));
+                } else {
+                    out.push_str(&format!("\\U{:08x}", c as u32));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(src: &str) -> Error {
+        match parse_stream(src) {
+            Ok(_) => panic!("accepted: {src:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn duplicate_keys_compare_decoded_values() {
+        let e = err("a: 1\nb: 2\n\"a\": 3\n");
+        assert_eq!(
+            e.to_string(),
+            "yaml: line 3: mapping key \"a\" already defined at line 1"
+        );
+        assert_eq!(e.column, 1);
+        // Tags and styles do not make keys differ; the nested mapping is checked too.
+        let e = err("m:\n  1: x\n  !!str 1: y\n");
+        assert_eq!(e.message, "mapping key \"1\" already defined at line 2");
+        assert_eq!((e.line, e.column), (3, 3));
+        let e = err("{x: 1, y: 2, 'y': 3}");
+        assert_eq!(e.message, "mapping key \"y\" already defined at line 1");
+        assert_eq!(e.column, 14);
+        // go-yaml compares collection keys by kind alone, and merge keys like any key.
+        assert_eq!(
+            err("? [a]\n: 1\n? [b]\n: 2\n").message,
+            "mapping key \"\" already defined at line 1"
+        );
+        assert_eq!(
+            err("<<: {a: 1}\n<<: {b: 1}\n").message,
+            "mapping key \"<<\" already defined at line 1"
+        );
+        assert_eq!(
+            err("a: &x 1\n*x : 2\n*x : 3\n").message,
+            "mapping key \"x\" already defined at line 2"
+        );
+        // Go's %#v quoting of the key.
+        assert_eq!(
+            err("\"a\\tb\\\"\": 1\n\"a\\tb\\\"\": 2\n").message,
+            "mapping key \"a\\tb\\\"\" already defined at line 1"
+        );
+    }
+
+    #[test]
+    fn distinct_keys_pass() {
+        // `~` and `null` are different values, as are keys that differ only in length.
+        assert!(parse_stream("~: 1\nnull: 2\na: 3\naa: 4\n? [a]\n: 5\n? {a: 1}\n: 6\n").is_ok());
+        // The same key in sibling mappings is no duplicate.
+        assert!(parse_stream("- a: 1\n- a: 2\n").is_ok());
+    }
+
+    #[test]
+    fn duplicate_in_large_mapping_reports_go_yamls_first() {
+        // More keys than the linear check takes: the hashed path must name the same pair as
+        // go-yaml's nested loop (earliest key defined again, then its first repetition).
+        let mut src: String = (0..40).map(|i| format!("k{i}: {i}\n")).collect();
+        src.push_str("k30: again\nk5: again\nk5: thrice\n");
+        let e = err(&src);
+        assert_eq!(e.message, "mapping key \"k5\" already defined at line 6");
+        assert_eq!(e.line, 42);
+        let mut flow = String::from("{");
+        for i in 0..20 {
+            flow.push_str(&format!("f{i}: {i}, "));
+        }
+        flow.push_str("f19: x}");
+        assert_eq!(
+            err(&flow).message,
+            "mapping key \"f19\" already defined at line 1"
+        );
+        assert!(first_duplicate_key(&[]).is_none());
+    }
+
+    #[test]
+    fn control_characters_are_refused_where_libyaml_refuses_them() {
+        for bad in [
+            "\u{0}", "\u{1}", "\u{1b}", "\u{7f}", "\u{80}", "\u{9f}", "\u{fffe}", "\u{ffff}",
+        ] {
+            let e = err(&format!("a: 1\nb: x{bad}y\n"));
+            assert_eq!(e.message, "control characters are not allowed", "{bad:?}");
+            assert_eq!((e.line, e.column), (2, 5), "{bad:?}");
+        }
+        // In a comment or a quoted scalar too: the reader refuses them before any token.
+        assert_eq!(
+            err("# \u{7}\na: 1\n").message,
+            "control characters are not allowed"
+        );
+        // Past the first screening chunk.
+        let long = format!("{}: \u{2}\n", "k".repeat(200));
+        assert_eq!(err(&long).column, 203);
+        // Allowed: tab, CR, NEL, NBSP, BOM, the rest of the BMP and beyond, and escapes.
+        let ok = "a: \"x\ty\"\r\nb: x\u{85}y\u{a0}\u{feff}\u{fffd}\u{10000}\nc: \"\\x01\\0\"\n";
+        assert!(parse_stream(ok).is_ok());
+    }
+
+    #[test]
+    fn yaml_directive_versions() {
+        assert!(parse_stream("%YAML 1.1\n---\na: 1\n").is_ok());
+        assert!(
+            parse_stream("%YAML   1.1 # why not\n%TAG !e! tag:e.com,2000:\n---\na: 1\n").is_ok()
+        );
+        // go-yaml v3 accepts 1.1 only, 1.2 included in what it refuses.
+        for v in ["2.0", "1.2", "1.0", "0.9"] {
+            let e = err(&format!("%YAML {v}\n---\na: 1\n"));
+            assert_eq!(e.message, "found incompatible YAML document", "{v}");
+            assert_eq!(e.line, 1);
+        }
+        let cases = [
+            (
+                "%YAML 1.1\n%YAML 1.1\n---\n",
+                "found duplicate %YAML directive",
+                2,
+                1,
+            ),
+            (
+                "%YAML 1.x\n---\n",
+                "did not find expected version number",
+                1,
+                9,
+            ),
+            (
+                "%YAML 1\n---\n",
+                "did not find expected digit or '.' character",
+                1,
+                8,
+            ),
+            (
+                "%YAML 1234567890.1\n---\n",
+                "found extremely long version number",
+                1,
+                7,
+            ),
+            (
+                "%YAML 1.1 x\n---\n",
+                "did not find expected comment or line break",
+                1,
+                11,
+            ),
+            ("%FOO bar\n---\n", "found unknown directive name", 1, 2),
+            (
+                "% YAML 1.1\n---\n",
+                "did not find expected directive name",
+                1,
+                2,
+            ),
+            (
+                "%YA!ML 1.1\n---\n",
+                "found unexpected non-alphabetical character",
+                1,
+                4,
+            ),
+        ];
+        for (src, msg, line, col) in cases {
+            let e = err(src);
+            assert_eq!(
+                (e.message.as_str(), e.line, e.column),
+                (msg, line, col),
+                "{src:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn aliases_need_an_anchor_defined_before_them_in_the_document() {
+        let e = err("a: 1\nb: *k\n");
+        assert_eq!(
+            (e.message.as_str(), e.line, e.column),
+            ("unknown anchor 'k' referenced", 2, 4)
+        );
+        assert_eq!(err("{*k : v}").message, "unknown anchor 'k' referenced");
+        assert_eq!(
+            err("- *a\n- &a x\n").message,
+            "unknown anchor 'a' referenced"
+        );
+        assert_eq!(
+            err("a: &a 1\n---\nb: *a\n").message,
+            "unknown anchor 'a' referenced"
+        );
+        assert!(parse_stream("a: &a 1\nb: *a\n---\nc: &a 2\nd: [*a, {*a : x}]\n").is_ok());
+        // An anchor is defined from its node's start, so a node may hold an alias to itself
+        // (go-yaml builds the cycle; expanding it fails later).
+        assert!(parse_stream("a: &s [*s]\n").is_ok());
+    }
+
+    #[test]
+    fn a_second_anchor_or_tag_fails_in_the_enclosing_collection() {
+        // libyaml's words (checked against kpt, i.e. go-yaml v3).
+        let cases = [
+            ("items:\n- &a &b {}\n", "did not find expected key", 2, 6),
+            (
+                "d:\n  - &a &b x\n",
+                "did not find expected '-' indicator",
+                2,
+                8,
+            ),
+            ("d:\n  - &a &b k: v\n", "did not find expected key", 2, 8),
+            ("d: [&a &b x]\n", "did not find expected ',' or ']'", 1, 8),
+            (
+                "d: {k: !t !u x}\n",
+                "did not find expected ',' or '}'",
+                1,
+                11,
+            ),
+            ("{a: &a\n &b x}\n", "did not find expected ',' or '}'", 2, 2),
+            ("k: &a !t &b x\n", "did not find expected key", 1, 10),
+            ("&a &b x\n", "did not find expected <document start>", 1, 4),
+            ("d: &a\n  &b k\n", "did not find expected key", 2, 3),
+            ("a: 1\n&a &b k: v\n", "did not find expected key", 2, 4),
+        ];
+        for (src, msg, line, col) in cases {
+            let e = err(src);
+            assert_eq!(
+                (e.message.as_str(), e.line, e.column),
+                (msg, line, col),
+                "{src:?}"
+            );
+        }
+        // Properties of a mapping, then of its first key on the next line, are fine.
+        let docs = parse_stream("d: &a !m\n  &b !k k: v\n").unwrap();
+        let d = docs[0].root.get("d").unwrap();
+        assert_eq!((d.anchor(), d.tag()), (Some("a"), Some("!m")));
+        let Value::Mapping(pairs) = &d.value else {
+            panic!("not a mapping")
+        };
+        assert_eq!(
+            (pairs[0].key.anchor(), pairs[0].key.tag()),
+            (Some("b"), Some("!k"))
+        );
+        assert_eq!(pairs[0].key.as_str(), Some("k"));
     }
 }
