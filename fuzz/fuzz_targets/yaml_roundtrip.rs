@@ -1,5 +1,6 @@
-//! tailor-yaml: parsing never panics; for every stream it accepts, emitting each document and
-//! parsing the text again gives the same structure, and emitting is a fixpoint after one trip.
+//! tailor-yaml: parsing never panics and refuses the characters YAML forbids; for every stream
+//! it accepts, emitting each document and parsing the text again gives the same structure, and
+//! emitting is a fixpoint after one trip.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,10 +11,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    let parsed = parse_stream(text);
     if tailor_fuzz::has_disallowed_characters(text) {
+        assert!(
+            parsed.is_err(),
+            "a control character was accepted:\n{text:?}"
+        );
         return;
     }
-    let Ok(docs) = parse_stream(text) else {
+    let Ok(docs) = parsed else {
         return;
     };
     for doc in docs.iter().filter(|d| !d.empty) {

@@ -94,7 +94,9 @@ fn write_comment_block(out: &mut String, text: &str, indent: usize) {
 }
 
 fn write_line_comment(out: &mut String, text: &str) {
-    if text.is_empty() {
+    // After a block scalar the line is over: its comment was written on the header line
+    // (`k: | # c`), and one written here would come back as a new foot comment each trip.
+    if text.is_empty() || out.ends_with('\n') {
         return;
     }
     if !out.ends_with(' ') && !out.ends_with('\n') && !out.is_empty() {
@@ -132,6 +134,9 @@ impl Emitter<'_> {
             }
         } else {
             self.inline_value(node, indent, false);
+            if let Some(c) = node.comments() {
+                write_line_comment(self.out, &c.line);
+            }
             self.end_line();
         }
         if let Some(c) = node.comments() {
@@ -254,7 +259,10 @@ impl Emitter<'_> {
                     _ => {}
                 }
             } else {
-                self.inline_value(key, indent + 2, false);
+                // Scalars take their continuation indent from the mapping, as go-yaml writes
+                // them: a block scalar's content two columns in, which is also where the
+                // parser counts an indentation indicator (`? >2`) from.
+                self.inline_value(key, indent, false);
                 self.end_line();
             }
             spaces(self.out, indent);

@@ -434,6 +434,19 @@ impl<'a> Parser<'a> {
         } else {
             self.node(-1, Ctx::Root, !crossed)?
         };
+        let mut root = root;
+        if root.style != Style::Block && !self.pending.is_empty() {
+            // Comments right above a scalar or flow root (no blank line between) are its head
+            // comment, as in go-yaml; block collections took theirs already. Left pending they
+            // would become the document's foot, and move below the value on the next trip.
+            let head = self.take_pending();
+            let c = root.comments_mut();
+            c.head = if c.head.is_empty() {
+                head
+            } else {
+                format!("{head}\n{}", c.head)
+            };
+        }
         self.skip_to_next_token()?;
         let foot_comment = self.take_pending();
         let mut end = self.pos;
