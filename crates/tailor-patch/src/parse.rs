@@ -2,7 +2,7 @@
 //! strategic-merge documents and as a JSON6902 operation list; exactly one must succeed.
 
 use serde_json::Value as Json;
-use tailor_yaml::{parse_stream, Node, Style, Value};
+use tailor_yaml::{parse_stream_with, Document, Node, ParseOptions, Style, Value};
 
 use crate::json6902::{decode_ops, Op};
 use crate::Error;
@@ -64,10 +64,21 @@ pub fn parse_patch(text: &str) -> Result<Patch, Error> {
     }
 }
 
+/// Patch text as kustomize reads it: into kyaml nodes (strategic merge) or through yaml.v2
+/// (JSON 6902), neither of which refuses a duplicate key; resources are checked for them when
+/// a patch is applied ([`check_duplicate_keys`]).
+fn parse_patch_text(text: &str) -> Result<Vec<Document>, Error> {
+    let opts = ParseOptions {
+        unique_keys: false,
+        ..ParseOptions::default()
+    };
+    parse_stream_with(text, &opts).map_err(|e| Error::new(e.to_string()))
+}
+
 /// `ResourceFactory.SliceFromBytes`: documents, `…List` items inlined, empty ones skipped,
 /// each needing a kind and a name.
 fn strategic_docs(text: &str) -> Result<Vec<Node>, Error> {
-    let docs = parse_stream(text).map_err(|e| Error::new(e.to_string()))?;
+    let docs = parse_patch_text(text)?;
     let mut out = Vec::new();
     for d in docs.into_iter().filter(|d| !d.empty) {
         let root = d.root;
@@ -144,7 +155,7 @@ fn json_ops(text: &str) -> Result<Vec<Op>, Error> {
     let json: Json = if text.starts_with('[') {
         serde_json::from_str(text).map_err(|e| Error::new(e.to_string()))?
     } else {
-        let docs = parse_stream(text).map_err(|e| Error::new(e.to_string()))?;
+        let docs = parse_patch_text(text)?;
         match docs.into_iter().next() {
             Some(d) if !d.empty => yaml11_json(&d.root)?,
             _ => Json::Null,

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use tailor_yaml::alias::AliasGuard;
 use tailor_yaml::resolve::ScalarKind;
 use tailor_yaml::{Extra, Node, Pair, Span, Style, Value};
 
@@ -65,28 +66,25 @@ pub(crate) fn empty_seq() -> N {
     new(Kind::Sequence(Vec::new()), Tag::Other, Style::Block)
 }
 
-/// Most nodes alias expansion may produce before the input is refused.
-const EXPANSION_BUDGET: usize = 5_000_000;
-
 pub(crate) fn from_node(node: &Node) -> Result<N, String> {
     let mut c = Converter {
         anchors: HashMap::new(),
-        budget: EXPANSION_BUDGET,
+        guard: AliasGuard::new(),
+        depth: 0,
     };
     c.convert(node)
 }
 
 struct Converter<'a> {
     anchors: HashMap<&'a str, &'a Node>,
-    budget: usize,
+    /// go-yaml's limit on alias expansion (billion laughs) and cycles.
+    guard: AliasGuard<'a>,
+    depth: usize,
 }
 
 impl<'a> Converter<'a> {
     fn convert(&mut self, node: &'a Node) -> Result<N, String> {
-        if self.budget == 0 {
-            return Err("document expands to too many nodes (alias expansion limit)".into());
-        }
-        self.budget -= 1;
+        self.guard.visit(self.depth).map_err(|e| e.to_string())?;
         if let Some(a) = node.anchor() {
             self.anchors.insert(a, node);
         }
@@ -95,10 +93,12 @@ impl<'a> Converter<'a> {
                 let Some(target) = self.anchors.get(name.as_str()).copied() else {
                     return Err(format!("unknown anchor '{name}' referenced"));
                 };
-                if std::ptr::eq(target, node) {
-                    return Err(format!("anchor '{name}' refers to itself"));
-                }
-                return self.convert(target);
+                self.guard
+                    .enter_alias(node, name)
+                    .map_err(|e| e.to_string())?;
+                let n = self.convert(target)?;
+                self.guard.leave_alias();
+                return Ok(n);
             }
             Value::Scalar(s) => {
                 let tag = match node.scalar_kind() {
@@ -110,17 +110,21 @@ impl<'a> Converter<'a> {
             }
             Value::Mapping(pairs) => {
                 let mut content = Vec::with_capacity(pairs.len() * 2);
+                self.depth += 1;
                 for p in pairs {
                     content.push(self.convert(&p.key)?);
                     content.push(self.convert(&p.value)?);
                 }
+                self.depth -= 1;
                 (Kind::Mapping(content), Tag::Other)
             }
             Value::Sequence(items) => {
                 let mut content = Vec::with_capacity(items.len());
+                self.depth += 1;
                 for i in items {
                     content.push(self.convert(i)?);
                 }
+                self.depth -= 1;
                 (Kind::Sequence(content), Tag::Other)
             }
         };
@@ -391,6 +395,26 @@ mod tests {
         alias.value = Value::Alias("nope".into());
         n.set("a", alias);
         assert!(from_node(&n).is_err());
+    }
+
+    #[test]
+    fn alias_cycles_and_bombs_are_refused() {
+        // `&s [*s]` recursed until the stack overflowed.
+        let doc = parse_stream("a: &s [x, {k: *s}]\n").unwrap().remove(0).root;
+        assert_eq!(
+            from_node(&doc).err().as_deref(),
+            Some("yaml: anchor 's' value contains itself")
+        );
+        let mut src = String::from("l0: &l0 [a, a, a, a, a, a, a, a, a, a]\n");
+        for i in 1..8 {
+            let refs = vec![format!("*l{}", i - 1); 10].join(", ");
+            src.push_str(&format!("l{i}: &l{i} [{refs}]\n"));
+        }
+        let doc = parse_stream(&src).unwrap().remove(0).root;
+        assert_eq!(
+            from_node(&doc).err().as_deref(),
+            Some("yaml: document contains excessive aliasing")
+        );
     }
 
     #[test]

@@ -5,18 +5,21 @@
 use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value as Json};
+use tailor_yaml::alias::AliasGuard;
 use tailor_yaml::{parse_stream_with, Node, ParseOptions, Style, Value};
 
 use crate::numbers::go_format_g;
 use crate::v2resolve::{resolve, Resolved};
 
-/// Nodes an alias-expanded document may produce; beyond it the text is a "billion laughs".
-const MAX_NODES: usize = 10_000_000;
-
 /// Converts substituted YAML text to JSON. The error is the Go error text (`yaml: line 4: ...`,
 /// `json: unsupported value: +Inf`) without Flux's `envsubst error: YAMLToJSON:` prefix.
 pub fn yaml11_to_json(text: &str) -> Result<Json, String> {
-    let docs = parse_stream_with(text, &ParseOptions::default()).map_err(v2_error_text)?;
+    // yaml.v2 (not strict) lets a later duplicate key win instead of refusing it.
+    let opts = ParseOptions {
+        unique_keys: false,
+        ..ParseOptions::default()
+    };
+    let docs = parse_stream_with(text, &opts).map_err(v2_error_text)?;
     let Some(doc) = docs.into_iter().next() else {
         return Ok(Json::Null);
     };
@@ -25,7 +28,8 @@ pub fn yaml11_to_json(text: &str) -> Result<Json, String> {
     }
     let mut c = Converter {
         anchors: HashMap::new(),
-        budget: MAX_NODES,
+        guard: AliasGuard::new(),
+        depth: 0,
     };
     c.convert(&doc.root)
 }
@@ -50,30 +54,42 @@ fn v2_error_text(e: tailor_yaml::Error) -> String {
 
 struct Converter<'n> {
     anchors: HashMap<&'n str, &'n Node>,
-    budget: usize,
+    /// yaml.v2 (since 2.2.8) has go-yaml v3's limit on alias expansion and cycles.
+    guard: AliasGuard<'n>,
+    depth: usize,
 }
 
 impl<'n> Converter<'n> {
     fn convert(&mut self, node: &'n Node) -> Result<Json, String> {
-        self.budget = self
-            .budget
-            .checked_sub(1)
-            .ok_or("yaml: document expands to too many nodes (alias expansion limit)")?;
+        self.guard.visit(self.depth).map_err(|e| e.to_string())?;
         if let Some(a) = node.anchor() {
             self.anchors.insert(a, node);
         }
         match &node.value {
             Value::Alias(name) => match self.anchors.get(name.as_str()).copied() {
-                Some(target) if !std::ptr::eq(target, node) => self.convert(target),
-                _ => Err(format!("yaml: unknown anchor '{name}' referenced")),
+                Some(target) => {
+                    self.guard
+                        .enter_alias(node, name)
+                        .map_err(|e| e.to_string())?;
+                    let v = self.convert(target)?;
+                    self.guard.leave_alias();
+                    Ok(v)
+                }
+                None => Err(format!("yaml: unknown anchor '{name}' referenced")),
             },
             Value::Scalar(s) => scalar(node, s),
-            Value::Sequence(items) => items
-                .iter()
-                .map(|i| self.convert(i))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Json::Array),
+            Value::Sequence(items) => {
+                self.depth += 1;
+                let v = items
+                    .iter()
+                    .map(|i| self.convert(i))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Json::Array);
+                self.depth -= 1;
+                v
+            }
             Value::Mapping(pairs) => {
+                self.depth += 1;
                 let mut out = Map::with_capacity(pairs.len());
                 for pair in pairs {
                     if is_merge_key(&pair.key) {
@@ -89,6 +105,7 @@ impl<'n> Converter<'n> {
                     // yaml.v2 is not strict about duplicates: the last one wins.
                     out.insert(key, value);
                 }
+                self.depth -= 1;
                 Ok(Json::Object(out))
             }
         }
@@ -216,6 +233,24 @@ mod tests {
         // YAML 1.1: the key `y` is the boolean true.
         assert_eq!(j["true"], json!(1));
         assert_eq!(j["k"], json!(2));
+    }
+
+    #[test]
+    fn alias_cycles_and_bombs_are_refused() {
+        // `&s [*s]` recursed until the stack overflowed.
+        assert_eq!(
+            yaml11_to_json("a: &s [x, *s]\n").unwrap_err(),
+            "yaml: anchor 's' value contains itself"
+        );
+        let mut src = String::from("l0: &l0 [a, a, a, a, a, a, a, a, a, a]\n");
+        for i in 1..8 {
+            let refs = vec![format!("*l{}", i - 1); 10].join(", ");
+            src.push_str(&format!("l{i}: &l{i} [{refs}]\n"));
+        }
+        assert_eq!(
+            yaml11_to_json(&src).unwrap_err(),
+            "yaml: document contains excessive aliasing"
+        );
     }
 
     #[test]

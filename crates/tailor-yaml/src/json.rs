@@ -1,19 +1,21 @@
 //! Conversion between the node tree and JSON values, with go-yaml v3's typing of scalars.
 //! Used to read configuration with serde and to hand objects to engines that want data, not
-//! presentation. Aliases are expanded with a budget, so a "billion laughs" document fails
-//! instead of exhausting memory.
+//! presentation. Aliases are expanded under go-yaml's own limit (see [`crate::alias`]), so a
+//! "billion laughs" document fails as it does in kyaml, instead of exhausting memory.
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value as Json};
 
+use crate::alias::AliasGuard;
 use crate::node::{Node, Pair, Style, Value};
 use crate::resolve::{parse_go_int, ScalarKind};
 use crate::Error;
 
 #[derive(Clone, Copy, Debug)]
 pub struct JsonLimits {
-    /// Most nodes the expansion may produce (aliases count their whole target each time).
+    /// Most nodes the conversion may visit (aliases count their whole target each time). The
+    /// alias ratio refuses bombs long before; this caps the size of any one conversion.
     pub max_nodes: usize,
 }
 
@@ -33,6 +35,8 @@ pub fn to_json_with(node: &Node, limits: JsonLimits) -> Result<Json, Error> {
     let mut c = Converter {
         anchors: HashMap::new(),
         budget: limits.max_nodes,
+        guard: AliasGuard::new(),
+        depth: 0,
     };
     c.convert(node)
 }
@@ -40,18 +44,26 @@ pub fn to_json_with(node: &Node, limits: JsonLimits) -> Result<Json, Error> {
 struct Converter<'n> {
     anchors: HashMap<&'n str, &'n Node>,
     budget: usize,
+    guard: AliasGuard<'n>,
+    depth: usize,
 }
 
 impl<'n> Converter<'n> {
-    fn convert(&mut self, node: &'n Node) -> Result<Json, Error> {
+    /// Counts one node (go-yaml's decoder counts keys too, merge keys `<<` excepted).
+    fn visit(&mut self) -> Result<(), Error> {
         if self.budget == 0 {
             return Err(Error::new(
-                "document expands to too many nodes (alias expansion limit)",
+                "document expands to too many nodes (conversion limit)",
                 0,
                 0,
             ));
         }
         self.budget -= 1;
+        self.guard.visit(self.depth)
+    }
+
+    fn convert(&mut self, node: &'n Node) -> Result<Json, Error> {
+        self.visit()?;
         if let Some(a) = node.anchor() {
             self.anchors.insert(a, node);
         }
@@ -64,20 +76,23 @@ impl<'n> Converter<'n> {
                         0,
                     ));
                 };
-                if std::ptr::eq(target, node) {
-                    return Err(Error::new("anchor refers to itself", 0, 0));
-                }
-                self.convert(target)?
+                self.guard.enter_alias(node, name)?;
+                let v = self.convert(target)?;
+                self.guard.leave_alias();
+                v
             }
             Value::Scalar(s) => scalar_to_json(node, s),
             Value::Sequence(items) => {
+                self.depth += 1;
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
                     out.push(self.convert(i)?);
                 }
+                self.depth -= 1;
                 Json::Array(out)
             }
             Value::Mapping(pairs) => {
+                self.depth += 1;
                 let mut out = Map::with_capacity(pairs.len());
                 for Pair { key, value } in pairs {
                     if key.scalar_kind() == Some(ScalarKind::Merge) {
@@ -89,13 +104,17 @@ impl<'n> Converter<'n> {
                         continue;
                     }
                     let k = match &key.value {
-                        Value::Scalar(s) => s.to_string(),
+                        Value::Scalar(s) => {
+                            self.visit()?;
+                            s.to_string()
+                        }
                         _ => self.convert(key)?.to_string(),
                     };
                     let v = self.convert(value)?;
                     // Later duplicates do not override the first, as kyaml's lookups.
                     out.entry(k).or_insert(v);
                 }
+                self.depth -= 1;
                 Json::Object(out)
             }
         })
@@ -158,5 +177,67 @@ pub fn from_json(v: &Json) -> Node {
                 })
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_stream;
+
+    /// `a` anchors a list of 999 scalars and `b` lists `aliases` aliases to it. Visits:
+    /// 1004 without the aliases, then 1001 per alias of which 1000 through it; at 99% the
+    /// limit lies between 110 aliases (110,000 of 111,114 visits) and 111.
+    fn anchored_list(aliases: usize) -> Node {
+        let items = vec!["x"; 999].join(", ");
+        let refs = vec!["*a"; aliases].join(", ");
+        let src = format!("a: &a [{items}]\nb: [{refs}]\n");
+        parse_stream(&src).unwrap().remove(0).root
+    }
+
+    #[test]
+    fn alias_ratio_boundary() {
+        let ok = to_json(&anchored_list(110)).unwrap();
+        assert_eq!(ok["b"].as_array().map(Vec::len), Some(110));
+        let e = to_json(&anchored_list(111)).unwrap_err();
+        assert_eq!(e.to_string(), "yaml: document contains excessive aliasing");
+    }
+
+    #[test]
+    fn billion_laughs_fails_early() {
+        let mut src = String::from("l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for i in 1..10 {
+            let refs = vec![format!("*l{}", i - 1); 10].join(", ");
+            src.push_str(&format!("l{i}: &l{i} [{refs}]\n"));
+        }
+        let root = parse_stream(&src).unwrap().remove(0).root;
+        let e = to_json(&root).unwrap_err();
+        assert_eq!(e.message, "document contains excessive aliasing");
+    }
+
+    #[test]
+    fn alias_cycles_are_refused_not_recursed() {
+        let root = parse_stream("a: &s [x, {k: *s}]\n").unwrap().remove(0).root;
+        assert_eq!(
+            to_json(&root).unwrap_err().message,
+            "anchor 's' value contains itself"
+        );
+        // The same anchor used twice side by side is no cycle.
+        let root = parse_stream("a: &s [x]\nb: [*s, *s]\n")
+            .unwrap()
+            .remove(0)
+            .root;
+        assert_eq!(to_json(&root).unwrap()["b"][1][0], "x");
+    }
+
+    #[test]
+    fn conversion_limit_still_applies() {
+        let root = parse_stream("[a, b, c]").unwrap().remove(0).root;
+        assert!(to_json_with(&root, JsonLimits { max_nodes: 4 }).is_ok());
+        let e = to_json_with(&root, JsonLimits { max_nodes: 3 }).unwrap_err();
+        assert_eq!(
+            e.message,
+            "document expands to too many nodes (conversion limit)"
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! that is read and written without edits keeps its meaning and presentation, and callers can
 //! copy the source text of untouched documents verbatim.
 
+pub mod alias;
 mod emit;
 mod error;
 mod json;

@@ -32,11 +32,18 @@ pub struct Document {
 pub struct ParseOptions {
     /// Deepest nesting of collections accepted.
     pub max_depth: usize,
+    /// Refuse a mapping that defines a key twice, as go-yaml v3's decoder does (and so
+    /// kustomize reading resources). Off for readers that follow yaml.v2, where the last
+    /// definition wins (Flux's `YAMLToJSON` after substitution).
+    pub unique_keys: bool,
 }
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { max_depth: 512 }
+        ParseOptions {
+            max_depth: 512,
+            unique_keys: true,
+        }
     }
 }
 
@@ -75,6 +82,7 @@ pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>
         item_stack: Vec::new(),
         anchors: HashSet::new(),
         indentless_items: false,
+        unique_keys: opts.unique_keys,
     };
     p.stream()
 }
@@ -128,6 +136,7 @@ struct Parser<'a> {
     /// Whether the block sequence whose item is being parsed is indentless (`k:\n- x`), which
     /// decides libyaml's message for a stray property after the item's own.
     indentless_items: bool,
+    unique_keys: bool,
 }
 
 #[derive(Default)]
@@ -617,6 +626,9 @@ impl<'a> Parser<'a> {
 
     /// go-yaml's "mapping key already defined" (see [`parse_stream_with`]).
     fn check_unique_keys(&self, pairs: &[Pair]) -> R<()> {
+        if !self.unique_keys {
+            return Ok(());
+        }
         let Some((i, j)) = first_duplicate_key(pairs) else {
             return Ok(());
         };
@@ -1996,6 +2008,22 @@ mod tests {
             err("\"a\\tb\\\"\": 1\n\"a\\tb\\\"\": 2\n").message,
             "mapping key \"a\\tb\\\"\" already defined at line 1"
         );
+    }
+
+    #[test]
+    fn duplicate_keys_may_be_allowed() {
+        let opts = ParseOptions {
+            unique_keys: false,
+            ..ParseOptions::default()
+        };
+        let docs = parse_stream_with(
+            "a: 1
+a: 2
+",
+            &opts,
+        )
+        .unwrap();
+        assert_eq!(docs[0].root.pairs().map(<[Pair]>::len), Some(2));
     }
 
     #[test]
