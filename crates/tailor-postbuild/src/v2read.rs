@@ -49,6 +49,10 @@ fn v2_error_text(e: tailor_yaml::Error) -> String {
     if e.line > 1 && PARSER_ERRORS.iter().any(|p| e.message.starts_with(p)) {
         e.line -= 1;
     }
+    // yaml.v2 finds an undefined alias while composing, where it has no position to give.
+    if e.message.starts_with("unknown anchor '") {
+        e.line = 0;
+    }
     e.to_string()
 }
 

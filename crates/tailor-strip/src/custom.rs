@@ -1059,8 +1059,20 @@ spec:
 
     #[test]
     fn rfc_removal_removes_duplicate_keys() {
+        // tailor's reader refuses duplicate keys (go-yaml does when kustomize decodes), but
+        // the transform must still cope with a tree that holds them.
         let src = "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 1\n  b: 2\n  a: 3\n";
-        let (o, _) = apply(src, &[ct("", "configmaps", &["$.data[?@ == 1]"])]);
+        let opts = tailor_yaml::ParseOptions {
+            unique_keys: false,
+            ..tailor_yaml::ParseOptions::default()
+        };
+        let mut n = tailor_yaml::parse_stream_with(src, &opts)
+            .unwrap()
+            .remove(0)
+            .root;
+        let t = [ct("", "configmaps", &["$.data[?@ == 1]"])];
+        apply_custom_transforms(&mut n, &t, &ResourceMapper::builtin());
+        let o = emit_node(&n, EmitOptions::default());
         assert_eq!(o, "apiVersion: v1\nkind: ConfigMap\ndata:\n  b: 2\n");
     }
 }
