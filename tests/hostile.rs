@@ -79,6 +79,9 @@ const fn at(name: &'static str, input: Input, field: &'static str, message: &'st
     }
 }
 
+// No row is proposed at the moment (all have been promoted); the constructor stays for the
+// next unclear message found.
+#[allow(dead_code)]
 const fn proposed(name: &'static str, input: Input, message: &'static str) -> Case {
     Case {
         name,
