@@ -38,7 +38,7 @@ pub fn emit_node_into(out: &mut String, node: &Node, indent: usize, opts: EmitOp
 /// Emits nodes as the items of a block sequence whose `-` sits at `indent`.
 pub fn emit_sequence_items(out: &mut String, items: &[Node], indent: usize, opts: EmitOptions) {
     let mut e = Emitter { out, opts };
-    e.sequence(items, indent, false);
+    e.sequence(items, indent, false, true);
 }
 
 /// Emits `key:` and its value as one entry of a block mapping at `indent`.
@@ -129,7 +129,7 @@ impl Emitter<'_> {
             }
             match &node.value {
                 Value::Mapping(pairs) => self.mapping(pairs, indent, true),
-                Value::Sequence(items) => self.sequence(items, indent, true),
+                Value::Sequence(items) => self.sequence(items, indent, true, true),
                 _ => {}
             }
         } else {
@@ -253,9 +253,23 @@ impl Emitter<'_> {
         } else {
             self.out.push_str("? ");
             if is_block_collection(key) {
+                // `? &a !t` on its own line, the collection below it (as for values).
+                let props = self.props(key);
+                if !props.is_empty() {
+                    self.out.push_str(&props);
+                    self.out.push('\n');
+                    match &key.value {
+                        Value::Mapping(p) => self.mapping(p, indent + 2, false),
+                        Value::Sequence(i) => self.sequence(i, indent + 2, false, false),
+                        _ => {}
+                    }
+                    spaces(self.out, indent);
+                    self.out.push(':');
+                    return;
+                }
                 match &key.value {
                     Value::Mapping(p) => self.mapping(p, indent + 2, true),
-                    Value::Sequence(i) => self.sequence(i, indent + 2, true),
+                    Value::Sequence(i) => self.sequence(i, indent + 2, true, false),
                     _ => {}
                 }
             } else {
@@ -305,10 +319,11 @@ impl Emitter<'_> {
                         } else {
                             indent + 2
                         };
-                        self.sequence(items, child, false);
+                        // A compact sequence's dash sits at the key's column.
+                        self.sequence(items, child, false, child == indent);
                     } else {
                         self.out.push(' ');
-                        self.sequence(items, indent + 2, true);
+                        self.sequence(items, indent + 2, true, false);
                     }
                 }
                 _ => {}
@@ -369,7 +384,13 @@ impl Emitter<'_> {
         }
     }
 
-    fn sequence(&mut self, items: &[Node], indent: usize, inline: bool) {
+    /// A block sequence whose `-` sits at `indent`. `foot_at_dash`: an item's foot comment
+    /// is written at the dash's column, as go-yaml does; that is only where a top-level or
+    /// compact sequence (dash at its key's column) may put it, because whatever reads it back
+    /// there (the next key, the document) writes it at that column again. Anywhere else the
+    /// parser would give it to an owner written further out, so it goes under the item's
+    /// content, where the parser reads it back as the item's foot.
+    fn sequence(&mut self, items: &[Node], indent: usize, inline: bool, foot_at_dash: bool) {
         for (i, item) in items.iter().enumerate() {
             let first = i == 0 && inline;
             let comments = item.comments();
@@ -406,14 +427,14 @@ impl Emitter<'_> {
                     self.out.push('\n');
                     match &item.value {
                         Value::Mapping(p) => self.mapping(p, indent + 2, false),
-                        Value::Sequence(s) => self.sequence(s, indent + 2, false),
+                        Value::Sequence(s) => self.sequence(s, indent + 2, false, false),
                         _ => {}
                     }
                 } else {
                     self.out.push(' ');
                     match &item.value {
                         Value::Mapping(p) => self.mapping(p, indent + 2, true),
-                        Value::Sequence(s) => self.sequence(s, indent + 2, true),
+                        Value::Sequence(s) => self.sequence(s, indent + 2, true, false),
                         _ => {}
                     }
                 }
@@ -424,8 +445,16 @@ impl Emitter<'_> {
             }
             if let Some(c) = comments {
                 if !c.foot.is_empty() {
-                    write_comment_block(self.out, &c.foot, indent);
-                    if i + 1 < items.len() {
+                    let last = i + 1 == items.len();
+                    // Before another item the comment is read back as that item's head, which
+                    // is written at the dash's column too; after the last one see above.
+                    let at = if last && !foot_at_dash {
+                        indent + 2
+                    } else {
+                        indent
+                    };
+                    write_comment_block(self.out, &c.foot, at);
+                    if !last {
                         self.out.push('\n');
                     }
                 }

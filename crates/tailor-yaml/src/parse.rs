@@ -577,6 +577,14 @@ impl<'a> Parser<'a> {
                     if self.at_end() || self.at_boundary() || (self.col() as isize) < col {
                         return Ok(self.empty_node(props, line_comment));
                     }
+                    // `&a` / `- x`: the properties of a block sequence below them.
+                    if self.peek() == b'-' && self.ws_or_end_at(1) {
+                        let dash = self.col();
+                        let mut n = self.block_sequence(dash, dash as isize == indent)?;
+                        props.apply(&mut n);
+                        set_line(&mut n, line_comment);
+                        return Ok(n);
+                    }
                     let mut n = self.block_content(indent, false)?;
                     props.apply(&mut n);
                     set_line(&mut n, line_comment);
