@@ -112,7 +112,10 @@ fn write_line_comment(out: &mut String, text: &str) {
 impl Emitter<'_> {
     fn root(&mut self, node: &Node, indent: usize) {
         if let Some(c) = node.comments() {
-            if !c.head.is_empty() && !is_block_collection(node) {
+            // A block collection's own head comment is there only above its properties.
+            if !c.head.is_empty()
+                && (!is_block_collection(node) || node.anchor().is_some() || node.tag().is_some())
+            {
                 write_comment_block(self.out, &c.head, indent);
             }
         }
@@ -180,10 +183,18 @@ impl Emitter<'_> {
                             let len = self.out.len();
                             self.out.truncate(len - 2);
                             self.end_line_if_needed_for_comment();
+                            // At the dash's column: read back as the item's head comment, which
+                            // is written there too (more indented it would move out next trip).
                             let dash_indent = indent.saturating_sub(2);
-                            write_comment_block(self.out, &c.head, indent);
+                            write_comment_block(self.out, &c.head, dash_indent);
                             spaces(self.out, dash_indent);
                             self.out.push_str("- ");
+                        } else if self.out.ends_with("? ") {
+                            // An explicit key: the comment on the next line, as for items.
+                            self.out.pop();
+                            self.out.push('\n');
+                            write_comment_block(self.out, &c.head, indent);
+                            spaces(self.out, indent);
                         } else {
                             let len = self.out.len();
                             let trimmed = self.out.trim_end_matches(' ').len();
@@ -403,6 +414,11 @@ impl Emitter<'_> {
                             // `- - x` with a comment on the inner item: keep it simple.
                             self.out.push(' ');
                         } else {
+                            // After `?` the comment goes on the next line, where it is read
+                            // back as this item's (on the `?` line it would be the key's).
+                            if self.out.ends_with('?') {
+                                self.out.push('\n');
+                            }
                             write_comment_block(self.out, &c.head, indent);
                             spaces(self.out, indent);
                         }

@@ -545,54 +545,18 @@ impl<'a> Parser<'a> {
             // Properties may also open the line of the content.
             props_col = self.col();
             if !props.is_empty() && (c == b'&' || c == b'!') {
-                // Properties on the content's line after the node's own: they belong to the
-                // first key of a mapping starting there (`k: &a` / `  &b x: y`); before
-                // anything else they are a second set for one node.
-                let stray_err = self.stray_error(stray);
-                let mut key_props = Props::default();
-                self.props(&mut key_props, stray)?;
-                self.skip_inline_before_token()?;
-                if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
-                    return Err(stray_err);
-                }
-                let (mut first, is_key) = self.scalar_or_flow(indent, true)?;
-                if !is_key {
-                    return Err(stray_err);
-                }
-                key_props.apply(&mut first);
-                let mut n = self.block_mapping(props_col, Some(first))?;
-                props.apply(&mut n);
-                set_line(&mut n, line_comment);
-                return Ok(n);
+                return self.mapping_under_props(indent, props, line_comment, stray);
             }
             if props.is_empty() && (c == b'&' || c == b'!') {
-                self.props(&mut props, stray)?;
-                self.skip_inline_before_token()?;
-                if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
-                    // Properties alone on their line: the content follows below.
-                    if self.peek() == b'#' {
-                        line_comment = self.read_comment();
-                    }
-                    self.skip_to_next_token()?;
-                    if self.at_end() || self.at_boundary() || (self.col() as isize) < col {
-                        return Ok(self.empty_node(props, line_comment));
-                    }
-                    // `&a` / `- x`: the properties of a block sequence below them.
-                    if self.peek() == b'-' && self.ws_or_end_at(1) {
-                        let dash = self.col();
-                        let mut n = self.block_sequence(dash, dash as isize == indent)?;
-                        props.apply(&mut n);
-                        set_line(&mut n, line_comment);
-                        return Ok(n);
-                    }
-                    let mut n = self.block_content(indent, false)?;
-                    props.apply(&mut n);
-                    set_line(&mut n, line_comment);
-                    return Ok(n);
-                }
-                // `!!str 'k': v` opening the line: the properties belong to the first key.
-                let mut n = self.block_content_with_props(indent, props, false, props_col)?;
-                set_line(&mut n, line_comment);
+                // Comments above the root's properties belong to what they open: the root
+                // when the properties are its own (written above them), else its first entry.
+                let head = if ctx == Ctx::Root {
+                    self.take_pending()
+                } else {
+                    String::new()
+                };
+                let mut n = self.props_then_content(indent, stray, props_col, col, line_comment)?;
+                attach_head(&mut n, head);
                 return Ok(n);
             }
             let mut n = self.block_content(indent, false)?;
@@ -651,6 +615,80 @@ impl<'a> Parser<'a> {
             line,
             column,
         ))
+    }
+
+    /// Properties opening the line of a block node's content (`&a k: v`, or `&a` alone with
+    /// the content below). `col` is the column of the properties.
+    fn props_then_content(
+        &mut self,
+        indent: isize,
+        stray: Stray,
+        props_col: usize,
+        col: isize,
+        line_comment: String,
+    ) -> R<Node> {
+        let mut props = Props::default();
+        let mut line_comment = line_comment;
+        self.props(&mut props, stray)?;
+        self.skip_inline_before_token()?;
+        if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
+            // Properties alone on their line: the content follows below.
+            if self.peek() == b'#' {
+                line_comment = self.read_comment();
+            }
+            self.skip_to_next_token()?;
+            if self.at_end() || self.at_boundary() || (self.col() as isize) < col {
+                return Ok(self.empty_node(props, line_comment));
+            }
+            // `&a` / `- x`: the properties of a block sequence below them.
+            if self.peek() == b'-' && self.ws_or_end_at(1) {
+                let dash = self.col();
+                let mut n = self.block_sequence(dash, dash as isize == indent)?;
+                props.apply(&mut n);
+                set_line(&mut n, line_comment);
+                return Ok(n);
+            }
+            if matches!(self.peek(), b'&' | b'!') {
+                return self.mapping_under_props(indent, props, line_comment, stray);
+            }
+            let mut n = self.block_content(indent, false)?;
+            props.apply(&mut n);
+            set_line(&mut n, line_comment);
+            return Ok(n);
+        }
+        // `!!str 'k': v` opening the line: the properties belong to the first key.
+        let mut n = self.block_content_with_props(indent, props, false, props_col)?;
+        set_line(&mut n, line_comment);
+        Ok(n)
+    }
+
+    /// Properties opening the line below a node's own (`k: &a` / `  &b x: y`): they belong
+    /// to the first key of a mapping starting there; before anything else they are a second
+    /// set for one node.
+    fn mapping_under_props(
+        &mut self,
+        indent: isize,
+        props: Props,
+        line_comment: String,
+        stray: Stray,
+    ) -> R<Node> {
+        let col = self.col();
+        let stray_err = self.stray_error(stray);
+        let mut key_props = Props::default();
+        self.props(&mut key_props, stray)?;
+        self.skip_inline_before_token()?;
+        if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
+            return Err(stray_err);
+        }
+        let (mut first, is_key) = self.scalar_or_flow(indent, true)?;
+        if !is_key {
+            return Err(stray_err);
+        }
+        key_props.apply(&mut first);
+        let mut n = self.block_mapping(col, Some(first))?;
+        props.apply(&mut n);
+        set_line(&mut n, line_comment);
+        Ok(n)
     }
 
     fn empty_node(&mut self, props: Props, line_comment: String) -> Node {
@@ -786,6 +824,13 @@ impl<'a> Parser<'a> {
         let mut first_key = first_key;
         let head_for_first = self.take_pending();
         loop {
+            // Taken before the key is parsed: an explicit key's collection would otherwise
+            // take the comments above its `?` as its first entry's.
+            let head = if self.pair_stack.len() == base {
+                head_for_first.clone()
+            } else {
+                self.take_pending()
+            };
             let (mut key, explicit) = match first_key.take() {
                 Some(k) => (k, false),
                 None => {
@@ -808,11 +853,6 @@ impl<'a> Parser<'a> {
                         (k, false)
                     }
                 }
-            };
-            let head = if self.pair_stack.len() == base {
-                head_for_first.clone()
-            } else {
-                self.take_pending()
             };
             if !head.is_empty() {
                 let c = key.comments_mut();
@@ -1970,6 +2010,31 @@ fn go_quote(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// Puts comments taken above a node's properties where the emitter writes them back above the
+/// properties: on the node when it has its own properties or is not a block collection, else
+/// (the properties went to its first key) on its first entry.
+fn attach_head(n: &mut Node, head: String) {
+    if head.is_empty() {
+        return;
+    }
+    let own_props = n.anchor().is_some() || n.tag().is_some();
+    let target = match &mut n.value {
+        Value::Mapping(pairs) if !own_props && n.style == Style::Block && !pairs.is_empty() => {
+            &mut pairs[0].key
+        }
+        Value::Sequence(items) if !own_props && n.style == Style::Block && !items.is_empty() => {
+            &mut items[0]
+        }
+        _ => n,
+    };
+    let c = target.comments_mut();
+    c.head = if c.head.is_empty() {
+        head
+    } else {
+        format!("{head}\n{}", c.head)
+    };
 }
 
 #[cfg(test)]

@@ -1,0 +1,122 @@
+//! Inputs the `yaml_roundtrip` fuzz target found (November 2026 long run, reduced by hand):
+//! each must read back as it was, and writing it a second time must give the same bytes.
+use tailor_yaml::{emit_document, parse_stream, Document, EmitOptions};
+
+fn one(src: &str) -> Document {
+    let mut docs = parse_stream(src).unwrap_or_else(|e| panic!("{src:?}: {e}"));
+    assert_eq!(docs.len(), 1, "{src:?}");
+    docs.remove(0)
+}
+
+/// The fuzz target's property: the emitted text reads back to the same data, tags and
+/// anchors, and emitting that (with the same options) gives the same bytes. Returns the text.
+fn fixpoint(src: &str) -> String {
+    let doc = one(src);
+    let opts = EmitOptions {
+        wide_sequences: doc.wide_sequences,
+    };
+    let once = emit_document(&doc, opts);
+    let again = one(&once);
+    assert_eq!(
+        again.root.to_json().ok(),
+        doc.root.to_json().ok(),
+        "{src:?} -> {once:?}"
+    );
+    assert_eq!(props(&again.root), props(&doc.root), "{src:?} -> {once:?}");
+    let twice = emit_document(&again, opts);
+    assert_eq!(once, twice, "not a fixpoint: {src:?}");
+    once
+}
+
+/// Every tag and anchor in document order.
+fn props(n: &tailor_yaml::Node) -> Vec<(Option<String>, Option<String>)> {
+    let mut out = vec![(n.tag().map(str::to_string), n.anchor().map(str::to_string))];
+    match &n.value {
+        tailor_yaml::Value::Mapping(pairs) => {
+            for p in pairs {
+                out.extend(props(&p.key));
+                out.extend(props(&p.value));
+            }
+        }
+        tailor_yaml::Value::Sequence(items) => items.iter().for_each(|i| out.extend(props(i))),
+        _ => {}
+    }
+    out
+}
+
+#[test]
+fn properties_alone_on_a_line_before_a_block_sequence() {
+    // Written for `--- &a` / `-`, then refused: "block sequence entries are not allowed".
+    assert_eq!(fixpoint("--- &a\n- x\n"), "&a\n- x\n");
+    assert_eq!(fixpoint("&a\n- x\n"), "&a\n- x\n");
+    assert_eq!(fixpoint("k:\n  !t\n  - x\n"), "k: !t\n- x\n");
+}
+
+#[test]
+fn explicit_collection_key_keeps_its_properties() {
+    // `? !l &x` above a mapping key lost both.
+    assert_eq!(fixpoint("?   !l &x\n iV:\n"), "? &x !l\n  iV:\n:\n");
+    assert_eq!(fixpoint("? &y\n- a\n: v\n"), "? &y\n  - a\n: v\n");
+}
+
+#[test]
+fn foot_comment_of_a_sequence_is_read_back_where_it_was_written() {
+    // Written at the dash's column, the comment went to the next key (wide sequence) or
+    // below the `:` of an explicit key on the next trip.
+    assert_eq!(
+        fixpoint("a:\n  - x\n    # c\nb: 1\n"),
+        "a:\n  - x\n    # c\nb: 1\n"
+    );
+    assert_eq!(fixpoint("?\n- a\n # c\n: v\n"), "? - a\n    # c\n: v\n");
+    fixpoint("- - a\n    # c\n- b\n");
+    // Compact and top-level sequences keep go-yaml's placement (bytes stable already).
+    assert_eq!(fixpoint("a:\n- x\n  # c\nb: 1\n"), "a:\n- x\n# c\nb: 1\n");
+    assert_eq!(fixpoint("- a\n  # c\n- b\n"), "- a\n# c\n- b\n");
+}
+
+#[test]
+fn comments_before_an_explicit_key_stay_above_it() {
+    // The key's sequence took them as its first item's head, written after `?`.
+    assert_eq!(fixpoint("a:\n#\n? -\n:\n"), "a:\n#\n? -\n:\n");
+    assert_eq!(fixpoint("a:\n# c\n? - x\n: v\n"), "a:\n# c\n? - x\n: v\n");
+}
+
+#[test]
+fn head_comment_of_an_explicit_keys_first_entry_goes_below_the_indicator() {
+    // Written on the `?` line it was read back as a comment of the key itself.
+    assert_eq!(fixpoint("?\n  # c\n  - x\n:\n"), "?\n  # c\n  - x\n:\n");
+    // (A comment after the dash is the item's line comment.)
+    assert_eq!(fixpoint("?\n- # c\n  x\n:\n"), "? - x # c\n:\n");
+    assert_eq!(fixpoint("?\n  # c\n  a: b\n:\n"), "?\n  # c\n  a: b\n:\n");
+}
+
+#[test]
+fn comment_above_root_properties_stays_above_them() {
+    // A document head comment is written without its blank line; read back it opened the
+    // first key, which is written below the root's properties.
+    assert_eq!(fixpoint("# c\n\n!t\na: 1\n"), "# c\n!t\na: 1\n");
+    assert_eq!(fixpoint("# c\n&x\n- a\n"), "# c\n&x\n- a\n");
+    // Properties before the first key, not the mapping: the comment is the key's.
+    assert_eq!(fixpoint("# c\n!t a: 1\n"), "# c\n!t a: 1\n");
+}
+
+#[test]
+fn properties_on_the_line_below_the_roots_keep_their_key() {
+    // `! -dashreid-:` below `!` was read as the plain key `! -dashreid-`.
+    let d = one("!\n# c\n! k: v\n");
+    let pairs = d.root.pairs().unwrap();
+    assert_eq!(
+        (pairs[0].key.tag(), pairs[0].key.as_str()),
+        (Some("!"), Some("k"))
+    );
+    assert_eq!(d.root.tag(), Some("!"));
+    fixpoint("!\n# c\n! k: v\n");
+    fixpoint("&a\n&b k: v\n");
+}
+
+#[test]
+fn first_key_comment_of_an_item_is_written_at_the_dash() {
+    // Written two columns in above `- `, it was read back as the item's and moved out.
+    assert_eq!(fixpoint("-\n  # c\n  a: 1\n-\n"), "# c\n- a: 1\n-\n");
+    fixpoint("k:\n- # c\n  a: 1\n");
+}
