@@ -41,6 +41,10 @@ pub fn to_json_with(node: &Node, limits: JsonLimits) -> Result<Json, Error> {
     c.convert(node)
 }
 
+/// Longest JSON text a collection key may become (keys are JSON object keys, so a mapping or
+/// sequence used as a key is written as its JSON text).
+const MAX_COLLECTION_KEY_BYTES: usize = 64 * 1024;
+
 struct Converter<'n> {
     anchors: HashMap<&'n str, &'n Node>,
     budget: usize,
@@ -108,7 +112,21 @@ impl<'n> Converter<'n> {
                             self.visit()?;
                             s.to_string()
                         }
-                        _ => self.convert(key)?.to_string(),
+                        _ => {
+                            let k = self.convert(key)?.to_string();
+                            // A key holding a key holding a key... doubles its escapes at every
+                            // level: without a cap 45 nested `? ` took minutes and gigabytes.
+                            if k.len() > MAX_COLLECTION_KEY_BYTES {
+                                return Err(Error::new(
+                                    format!(
+                                        "a collection used as a mapping key converts to more than {MAX_COLLECTION_KEY_BYTES} bytes"
+                                    ),
+                                    0,
+                                    0,
+                                ));
+                            }
+                            k
+                        }
                     };
                     let v = self.convert(value)?;
                     // Later duplicates do not override the first, as kyaml's lookups.
@@ -228,6 +246,21 @@ mod tests {
             .remove(0)
             .root;
         assert_eq!(to_json(&root).unwrap()["b"][1][0], "x");
+    }
+
+    #[test]
+    fn nested_collection_keys_are_capped() {
+        // Found by fuzzing: each level escapes the one inside it again, so the key text
+        // doubles per level.
+        let src = format!("{}x\n", "? ".repeat(45));
+        let root = parse_stream(&src).unwrap().remove(0).root;
+        let e = to_json(&root).unwrap_err();
+        assert_eq!(
+            e.message,
+            "a collection used as a mapping key converts to more than 65536 bytes"
+        );
+        let root = parse_stream("? {a: [1]}\n: v\n").unwrap().remove(0).root;
+        assert_eq!(to_json(&root).unwrap()["{\"a\":[1]}"], "v");
     }
 
     #[test]
