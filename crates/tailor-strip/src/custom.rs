@@ -82,6 +82,12 @@ pub fn parse_remove_path(src: &str, syntax: PathSyntax) -> Result<RemovePath, St
             if syntax == PathSyntax::KubeStellar {
                 return Err(ks_err.0);
             }
+            let depth = filter_nesting(src);
+            if depth > MAX_FILTER_NESTING {
+                return Err(format!(
+                    "filter selectors are nested {depth} deep; at most {MAX_FILTER_NESTING} are allowed (each level multiplies the work by the size of the object)"
+                ));
+            }
             match catch_unwind(|| parse_json_path(src)) {
                 Ok(Ok(query)) => Ok(RemovePath::JsonPath {
                     source: src.to_string(),
@@ -91,6 +97,45 @@ pub fn parse_remove_path(src: &str, syntax: PathSyntax) -> Result<RemovePath, St
             }
         }
     }
+}
+
+/// A filter inside a filter evaluates its query once per candidate of the outer one, so the
+/// work is the object's size to the power of the nesting: three levels of `$..*` queries over
+/// a large object never finish (found by fuzzing). Honest paths nest one or two.
+pub const MAX_FILTER_NESTING: usize = 2;
+
+/// How deeply filter selectors (`[?...]`) nest in an RFC 9535 path, read from the text: a `?`
+/// outside string literals opens a filter in the innermost bracket.
+fn filter_nesting(src: &str) -> usize {
+    let mut frames: Vec<bool> = Vec::new();
+    let mut deepest = 0;
+    let mut chars = src.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                let quote = c;
+                while let Some(d) = chars.next() {
+                    if d == '\\' {
+                        chars.next();
+                    } else if d == quote {
+                        break;
+                    }
+                }
+            }
+            '[' => frames.push(false),
+            ']' => {
+                frames.pop();
+            }
+            '?' => {
+                if let Some(top) = frames.last_mut() {
+                    *top = true;
+                }
+                deepest = deepest.max(frames.iter().filter(|f| **f).count());
+            }
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// [`parse_custom_transform_with`] with [`PathSyntax::Extended`].
@@ -559,6 +604,32 @@ mod tests {
     use super::*;
     use crate::Severity;
     use tailor_yaml::{emit_node, parse_stream, EmitOptions};
+
+    #[test]
+    fn filter_nesting_is_limited_at_two() {
+        assert_eq!(filter_nesting("$.spec.x"), 0);
+        assert_eq!(filter_nesting("$..[?@.name == 'a[?b]']"), 1);
+        assert_eq!(filter_nesting("$..[?@.a[?@.b == 1]]"), 2);
+        assert_eq!(filter_nesting("$[?@[?@[?@.c]]]"), 3);
+        assert_eq!(filter_nesting("$[?@.a][?@.b][?@.c]"), 1);
+        let two = "$.spec.containers[?@.env[?@.name == 'X']]";
+        assert!(parse_remove_path(two, PathSyntax::Extended).is_ok());
+        let three = "$[?($[?($[?(@ in $)])])]";
+        assert_eq!(
+            parse_remove_path(three, PathSyntax::Extended).unwrap_err(),
+            "filter selectors are nested 3 deep; at most 2 are allowed (each level multiplies the work by the size of the object)"
+        );
+    }
+
+    /// The fuzz finding: nested absolute queries under filters ran for minutes.
+    #[test]
+    fn the_nested_filter_fuzz_input_is_refused_quickly() {
+        let src =
+            "$.e .e  [  ?   (  $ [  ?   in       (  $ [  ?  $    [?  in       (  $ [  ?   in  ";
+        let started = std::time::Instant::now();
+        assert!(parse_remove_path(src, PathSyntax::Extended).is_err());
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    }
 
     fn parse(src: &str) -> Node {
         parse_stream(src).unwrap().remove(0).root
