@@ -13,9 +13,8 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 # Fuzzing smoke run: every target over its committed seeds (regressions included), then a few
-# seconds of real fuzzing for the targets whose inputs are not YAML text. The YAML-driven
-# targets have open findings listed in tests/hostile/README.md; their long runs are
-# `scripts/fuzz.sh --long`.
+# seconds of real fuzzing for the targets whose inputs are not YAML text (the YAML-driven ones
+# need minutes to get anywhere). Long runs: `scripts/fuzz.sh --long`, results in fuzz/README.md.
 bash scripts/fuzz.sh --seeds
 bash scripts/fuzz.sh --short --time 5 label_selector replacements_path strip_paths gotemplate envsubst
 bash scripts/e2e-container.sh
