@@ -5,10 +5,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use common::{run_tailor, tailor_bin};
+use common::{run_tailor, run_tailor_env};
 use tailor_yaml::{emit_node, parse_stream, EmitOptions, Node};
 
 const ITEMS: &str = r#"- apiVersion: apps/v1
@@ -179,28 +176,10 @@ fn each_fan_out_copy_equals_a_run_for_that_destination_alone() {
     }
 }
 
-fn run_with_threads(threads: &str, input: &str) -> Vec<u8> {
-    let mut child = Command::new(tailor_bin())
-        .env("TAILOR_THREADS", threads)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tailor");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+fn run_with_threads(threads: &str, input: &str) -> String {
+    let run = run_tailor_env(&[], &[("TAILOR_THREADS", threads)], input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
 }
 
 #[test]
@@ -225,8 +204,5 @@ fn fan_out_output_does_not_depend_on_the_number_of_threads() {
             "TAILOR_THREADS={threads} changed the output"
         );
     }
-    assert_eq!(
-        String::from_utf8_lossy(&one).matches("name: p-web").count(),
-        14
-    );
+    assert_eq!(one.matches("name: p-web").count(), 14);
 }

@@ -4,34 +4,14 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use common::tailor_bin;
+use common::run_tailor_env;
 
 const INPUT: &str = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n";
 
 fn run(limit: usize, args: &[&str]) -> (Option<i32>, String, String) {
-    let mut child = Command::new(tailor_bin())
-        .args(args)
-        .env("TAILOR_MAX_INPUT_BYTES", limit.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tailor");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(INPUT.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let limit = limit.to_string();
+    let run = run_tailor_env(args, &[("TAILOR_MAX_INPUT_BYTES", &limit)], INPUT);
+    (Some(run.code), run.stdout, run.stderr)
 }
 
 #[test]

@@ -16,8 +16,14 @@ pub struct Run {
 }
 
 pub fn run_tailor(args: &[&str], stdin: &str) -> Run {
+    run_tailor_env(args, &[], stdin)
+}
+
+/// [`run_tailor`] with extra environment variables (`TAILOR_THREADS`, limits).
+pub fn run_tailor_env(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Run {
     let mut child = Command::new(tailor_bin())
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
