@@ -29,12 +29,15 @@ pub fn run_tailor_env(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn tailor");
-    child
+    // A run that does not read stdin (standalone mode) may exit before the write ends.
+    if let Err(e) = child
         .stdin
         .take()
         .expect("stdin")
         .write_all(stdin.as_bytes())
-        .expect("write stdin");
+    {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
     let out = child.wait_with_output().expect("wait");
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
