@@ -20,6 +20,9 @@ pub use emit::{
 pub use error::Error;
 pub use json::{from_json, to_json, to_json_with, JsonLimits};
 pub use node::{short_tag, Comments, Extra, Node, Pair, Span, Style, Text, Value};
-pub use parse::{parse_stream, parse_stream_with, Document, ParseOptions};
+pub use parse::{
+    parse_stream, parse_stream_handing_items, parse_stream_with, reparse_item, Document, Handoff,
+    ParseOptions, Resume,
+};
 pub use resolve::ScalarKind;
 pub use seqindent::derive_wide_sequences;

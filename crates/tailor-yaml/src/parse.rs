@@ -57,6 +57,81 @@ pub fn parse_stream(src: &str) -> Result<Vec<Document>, Error> {
 /// duplicate mapping keys (kustomize decodes every resource into a map, and go-yaml's decoder
 /// refuses a key defined twice).
 pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>, Error> {
+    check_source(src)?;
+    Parser::new(src, opts, None).stream()
+}
+
+/// An item of a ResourceList's `items:` that [`parse_stream_handing_items`] handed over as
+/// soon as it was complete, so a caller that only needs a few of its fields can drop the tree
+/// and keep the memory of one item at a time.
+pub struct Handoff {
+    /// Its place in `items`.
+    pub index: usize,
+    pub node: Node,
+    /// How to build exactly this node again from the same source text.
+    pub resume: Resume,
+    /// Neither defines an anchor nor uses an alias: its tree can be rebuilt on its own.
+    pub self_contained: bool,
+}
+
+/// The parser's state where an item of `items:` began, with the comments the sequence
+/// attached to it: [`reparse_item`] replays the parse from there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    pos: u32,
+    line: u32,
+    line_start: u32,
+    depth: u32,
+    col: u32,
+    max_depth: u32,
+    indentless: bool,
+    blank_since_token: bool,
+    unique_keys: bool,
+    head: String,
+    foot: String,
+}
+
+/// Like [`parse_stream_with`], but when the first document is a mapping whose `kind` (written
+/// before `items`) is `ResourceList` or `List`, each entry of its block sequence `items:` is
+/// handed to `sink` once it is complete, comments included. The sink returns the node to keep
+/// in the tree, or `None` to take it: a `null` placeholder with the item's span stays in its
+/// place. Everything else is parsed and checked exactly as [`parse_stream_with`] does.
+pub fn parse_stream_handing_items(
+    src: &str,
+    opts: &ParseOptions,
+    sink: &mut dyn FnMut(Handoff) -> Option<Node>,
+) -> Result<Vec<Document>, Error> {
+    check_source(src)?;
+    Parser::new(src, opts, Some(sink)).stream()
+}
+
+/// Builds again the item a [`Handoff`] carried, from the same source text: the same node,
+/// spans and comments included.
+pub fn reparse_item(src: &str, resume: &Resume) -> Result<Node, Error> {
+    let opts = ParseOptions {
+        max_depth: resume.max_depth as usize,
+        unique_keys: resume.unique_keys,
+    };
+    if resume.pos as usize > src.len() || resume.line_start > resume.pos {
+        return Err(Error::new("item resume point is outside the source", 0, 0));
+    }
+    let mut p = Parser::new(src, &opts, None);
+    p.pos = resume.pos as usize;
+    p.line = resume.line as usize;
+    p.line_start = resume.line_start as usize;
+    p.depth = resume.depth as usize;
+    p.indentless_items = resume.indentless;
+    p.blank_since_token = resume.blank_since_token;
+    let mut item = p.node(resume.col as isize, Ctx::SeqItem, true)?;
+    attach_item_head(&mut item, resume.head.clone());
+    if !resume.foot.is_empty() {
+        item.comments_mut().foot = resume.foot.clone();
+    }
+    Ok(item)
+}
+
+/// What go-yaml refuses before parsing: inputs too large to address, and control characters.
+fn check_source(src: &str) -> Result<(), Error> {
     if src.len() >= u32::MAX as usize {
         return Err(Error::new("input too large", 0, 0));
     }
@@ -68,23 +143,7 @@ pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>
             column,
         ));
     }
-    let mut p = Parser {
-        src,
-        b: src.as_bytes(),
-        pos: 0,
-        line: 0,
-        line_start: 0,
-        depth: 0,
-        max_depth: opts.max_depth,
-        pending: Vec::new(),
-        blank_since_token: false,
-        pair_stack: Vec::new(),
-        item_stack: Vec::new(),
-        anchors: HashSet::new(),
-        indentless_items: false,
-        unique_keys: opts.unique_keys,
-    };
-    p.stream()
+    Ok(())
 }
 
 /// Where a node sits decides what may start on the same line as its indicator.
@@ -137,6 +196,14 @@ struct Parser<'a> {
     /// decides libyaml's message for a stray property after the item's own.
     indentless_items: bool,
     unique_keys: bool,
+    /// Where [`parse_stream_handing_items`] hands the items of `items:`.
+    sink: Option<&'a mut dyn FnMut(Handoff) -> Option<Node>>,
+    /// Set while the value of the first document's `items` key is parsed, when it qualifies.
+    sink_armed: bool,
+    /// Documents completed so far.
+    docs_done: usize,
+    /// Anchors and aliases read so far: an item that read none is self-contained.
+    refs: usize,
 }
 
 #[derive(Default)]
@@ -178,6 +245,33 @@ fn is_flow_indicator(c: u8) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    fn new(
+        src: &'a str,
+        opts: &ParseOptions,
+        sink: Option<&'a mut dyn FnMut(Handoff) -> Option<Node>>,
+    ) -> Parser<'a> {
+        Parser {
+            src,
+            b: src.as_bytes(),
+            pos: 0,
+            line: 0,
+            line_start: 0,
+            depth: 0,
+            max_depth: opts.max_depth,
+            pending: Vec::new(),
+            blank_since_token: false,
+            pair_stack: Vec::new(),
+            item_stack: Vec::new(),
+            anchors: HashSet::new(),
+            indentless_items: false,
+            unique_keys: opts.unique_keys,
+            sink,
+            sink_armed: false,
+            docs_done: 0,
+            refs: 0,
+        }
+    }
+
     // ---- low-level cursor -----------------------------------------------------------------
 
     fn at_end(&self) -> bool {
@@ -400,6 +494,7 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let doc = self.document(doc_start, directives, explicit_start)?;
+            self.docs_done += 1;
             doc_start = doc.span.end as usize;
             docs.push(doc);
             if self.at_end() {
@@ -881,7 +976,10 @@ impl<'a> Parser<'a> {
                     n
                 }
             } else {
-                self.node(col as isize, Ctx::MapValue, true)?
+                self.sink_armed = self.hands_over_value_of(&key, base);
+                let value = self.node(col as isize, Ctx::MapValue, true);
+                self.sink_armed = false;
+                value?
             };
             self.pair_stack.push(Pair { key, value });
             self.skip_to_next_token()?;
@@ -926,46 +1024,52 @@ impl<'a> Parser<'a> {
     /// value at the key's own column.
     fn block_sequence(&mut self, col: usize, indentless: bool) -> R<Node> {
         self.enter()?;
+        // Only `items:` of the root mapping itself (depth 2), not a sequence nested in it.
+        let handing = std::mem::take(&mut self.sink_armed) && self.depth == 2;
         let start = self.pos;
         let base = self.item_stack.len();
+        let mut resume = None;
         loop {
             // At a `-` in column `col`.
             let head = self.take_pending();
             self.pos += 1;
             self.indentless_items = indentless;
+            let refs_before = self.refs;
+            if handing {
+                resume = Some(self.resume_point(col, head.clone()));
+            }
             let mut item = self.node(col as isize, Ctx::SeqItem, true)?;
-            if !head.is_empty() {
-                let c = item.comments_mut();
-                c.head = if c.head.is_empty() {
-                    head
-                } else {
-                    format!("{head}\n{}", c.head)
-                };
-            }
+            attach_item_head(&mut item, head);
             self.item_stack.push(item);
+            let self_contained = self.refs == refs_before;
             self.skip_to_next_token()?;
-            if self.at_end() || self.at_boundary() {
-                break;
-            }
-            let c = self.col();
-            if c < col {
-                break;
-            }
-            if c == col {
-                if self.peek() == b'-' && self.ws_or_end_at(1) {
-                    continue;
+            let next_item = !self.at_end()
+                && !self.at_boundary()
+                && self.col() == col
+                && self.peek() == b'-'
+                && self.ws_or_end_at(1);
+            if next_item {
+                if let Some(r) = resume.take() {
+                    self.hand_over(base, r, self_contained);
                 }
-                break;
+                continue;
             }
-            return self.err("did not find expected '-' indicator");
-        }
-        let foot = self.take_pending_at_least(col + 1);
-        let mut items: Vec<Node> = self.item_stack.drain(base..).collect();
-        if !foot.is_empty() {
-            if let Some(last) = items.last_mut() {
-                last.comments_mut().foot = foot;
+            if !(self.at_end() || self.at_boundary() || self.col() <= col) {
+                return self.err("did not find expected '-' indicator");
             }
+            let foot = self.take_pending_at_least(col + 1);
+            if !foot.is_empty() {
+                if let Some(last) = self.item_stack[base..].last_mut() {
+                    last.comments_mut().foot = foot.clone();
+                }
+            }
+            if let Some(mut r) = resume.take() {
+                r.foot = foot;
+                self.hand_over(base, r, self_contained);
+            }
+            break;
         }
+        let items: Vec<Node> = self.item_stack.drain(base..).collect();
         let end = items.last().map_or(start, |n: &Node| n.span.end as usize);
         self.leave();
         Ok(Node {
@@ -977,6 +1081,61 @@ impl<'a> Parser<'a> {
                 end: end.max(start + 1) as u32,
             },
         })
+    }
+
+    /// Whether the value after `key` is the `items:` whose entries go to the sink: a key of
+    /// the first document's root mapping, after a `kind` of ResourceList or List.
+    fn hands_over_value_of(&self, key: &Node, base: usize) -> bool {
+        self.sink.is_some()
+            && self.depth == 1
+            && self.docs_done == 0
+            && key.as_scalar() == Some("items")
+            && self.pair_stack[base..].iter().any(|p| {
+                p.key.as_scalar() == Some("kind")
+                    && matches!(p.value.as_scalar(), Some("ResourceList" | "List"))
+            })
+    }
+
+    fn resume_point(&self, col: usize, head: String) -> Resume {
+        Resume {
+            pos: self.pos as u32,
+            line: self.line as u32,
+            line_start: self.line_start as u32,
+            depth: self.depth as u32,
+            col: col as u32,
+            max_depth: self.max_depth.min(u32::MAX as usize) as u32,
+            indentless: self.indentless_items,
+            blank_since_token: self.blank_since_token,
+            unique_keys: self.unique_keys,
+            head,
+            foot: String::new(),
+        }
+    }
+
+    /// Gives the last parsed item to the sink; what it does not give back is replaced by a
+    /// `null` holding the item's span (the sequence's own span depends on it).
+    fn hand_over(&mut self, base: usize, resume: Resume, self_contained: bool) {
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        let Some(slot) = self.item_stack.last_mut() else {
+            return;
+        };
+        let span = slot.span;
+        let node = std::mem::replace(slot, Node::null());
+        let index = self.item_stack.len() - 1 - base;
+        let kept = sink(Handoff {
+            index,
+            node,
+            resume,
+            self_contained,
+        });
+        if let Some(slot) = self.item_stack.last_mut() {
+            match kept {
+                Some(node) => *slot = node,
+                None => slot.span = span,
+            }
+        }
     }
 
     // ---- properties and aliases -------------------------------------------------------------
@@ -993,6 +1152,7 @@ impl<'a> Parser<'a> {
                     props.start.get_or_insert(self.pos);
                     self.pos += 1;
                     let name = self.anchor_name()?;
+                    self.refs += 1;
                     self.anchors.insert(name.clone());
                     props.anchor = Some(name);
                 }
@@ -1065,6 +1225,7 @@ impl<'a> Parser<'a> {
     }
 
     fn alias(&mut self) -> R<Node> {
+        self.refs += 1;
         let start = self.pos;
         self.pos += 1;
         let name = self.anchor_name()?;
@@ -1763,6 +1924,19 @@ fn single_pair(key: Node, value: Node) -> Node {
 }
 
 /// Comment lines joined with `\n`, a blank line kept where the source had one.
+/// Comments above an item's `-` open it, before any of its own.
+fn attach_item_head(item: &mut Node, head: String) {
+    if head.is_empty() {
+        return;
+    }
+    let c = item.comments_mut();
+    c.head = if c.head.is_empty() {
+        head
+    } else {
+        format!("{head}\n{}", c.head)
+    };
+}
+
 fn join_comments(comments: impl Iterator<Item = PendingComment>) -> String {
     let mut out = String::new();
     for (i, c) in comments.enumerate() {

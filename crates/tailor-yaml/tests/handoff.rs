@@ -1,0 +1,218 @@
+//! Items handed over while a ResourceList is parsed are the nodes the plain parse builds, and
+//! `reparse_item` builds each of them again, spans and comments included.
+
+use std::path::Path;
+
+use tailor_yaml::{
+    parse_stream_handing_items, parse_stream_with, reparse_item, Handoff, Node, ParseOptions, Value,
+};
+
+/// Parses `src` both ways and checks every handed item, its rebuild, and the rest of the
+/// tree. Returns how many items were handed over.
+fn check(src: &str) -> usize {
+    let opts = ParseOptions::default();
+    let plain = parse_stream_with(src, &opts);
+    let mut handed: Vec<Handoff> = Vec::new();
+    let sunk = parse_stream_handing_items(src, &opts, &mut |h| {
+        handed.push(h);
+        None
+    });
+    let (plain, sunk) = match (plain, sunk) {
+        (Ok(p), Ok(s)) => (p, s),
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string(), "{src:?}");
+            return 0;
+        }
+        (a, b) => panic!(
+            "one parse failed: {:?} / {:?} for {src:?}",
+            a.err(),
+            b.err()
+        ),
+    };
+    assert_eq!(plain.len(), sunk.len());
+    if handed.is_empty() {
+        assert_eq!(plain, sunk, "{src:?}");
+        return 0;
+    }
+    let items = match plain[0].root.get("items").map(|n| &n.value) {
+        Some(Value::Sequence(items)) => items,
+        other => panic!("items handed over from {other:?}"),
+    };
+    for h in &handed {
+        assert_eq!(&h.node, &items[h.index], "item {} of {src:?}", h.index);
+        if h.self_contained {
+            let again = reparse_item(src, &h.resume).unwrap();
+            assert_eq!(
+                &again, &items[h.index],
+                "rebuilt item {} of {src:?}",
+                h.index
+            );
+        }
+    }
+    // Put the handed nodes back: the rest of the documents is what the plain parse built.
+    let mut sunk = sunk;
+    let Some(Value::Sequence(placeholders)) = sunk[0].root.get_mut("items").map(|n| &mut n.value)
+    else {
+        panic!("no items left in {src:?}");
+    };
+    for h in handed.iter() {
+        assert!(placeholders[h.index].is_null());
+        assert_eq!(placeholders[h.index].span, items[h.index].span);
+        placeholders[h.index] = h.node.clone();
+    }
+    assert_eq!(plain, sunk, "{src:?}");
+    handed.len()
+}
+
+fn list(items: &str) -> String {
+    format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{items}")
+}
+
+#[test]
+fn items_with_comments_in_every_place() {
+    let n = check(&list(
+        "# above the first\n- apiVersion: v1 # line\n  kind: A\n  metadata:\n    name: a\n  # closes a\n\n# above b\n\n- apiVersion: v1\n  kind: B\n  data:\n    k: |+\n      keep\n\n  # after the block\n- kind: C\n  list:\n  - x\n  - y\n    # deep\n# foot of the list\nfunctionConfig:\n  kind: X\n",
+    ));
+    assert_eq!(n, 3);
+}
+
+#[test]
+fn indented_and_flow_items_and_scalars() {
+    assert_eq!(
+        check("kind: List\nitems:\n  - {a: 1}\n  - b\n  -\n  - - nested\n    - seq\n"),
+        4
+    );
+    assert_eq!(check("kind: ResourceList\nitems: [a, b]\n"), 0);
+    assert_eq!(
+        check("kind: ResourceList\nitems:\n- a\n---\nkind: ResourceList\nitems:\n- b\n"),
+        1
+    );
+}
+
+#[test]
+fn only_a_root_list_kind_before_items_hands_over() {
+    assert_eq!(check("items:\n- a\nkind: ResourceList\n"), 0);
+    assert_eq!(check("kind: ConfigMapList\nitems:\n- a\n"), 0);
+    assert_eq!(check("kind: ResourceList\nspec:\n  items:\n  - a\n"), 0);
+    assert_eq!(check("- kind: ResourceList\n  items:\n  - a\n"), 0);
+}
+
+#[test]
+fn anchors_and_aliases_are_not_self_contained() {
+    let src = list("- &a\n  kind: A\n- kind: B\n  x: *a\n- kind: C\n");
+    let opts = ParseOptions::default();
+    let mut flags = Vec::new();
+    parse_stream_handing_items(&src, &opts, &mut |h| {
+        flags.push(h.self_contained);
+        Some(h.node)
+    })
+    .unwrap();
+    assert_eq!(flags, [false, false, true]);
+    check(&src);
+}
+
+#[test]
+fn errors_are_the_plain_parse_errors() {
+    for src in [
+        list("- kind: A\n  kind: B\n"),
+        list("- kind: A\n - kind: B\n"),
+        list("- a: [\n"),
+        list("- x: *nope\n"),
+    ] {
+        assert_eq!(check(&src), 0);
+    }
+}
+
+#[test]
+fn depth_limits_hold_on_the_rebuild() {
+    let deep = format!("- {}x{}\n", "[".repeat(300), "]".repeat(300));
+    assert_eq!(check(&list(&deep)), 1);
+}
+
+#[test]
+fn a_kept_node_stays_in_the_tree() {
+    let src = list("- kind: A\n- kind: B\n");
+    let docs = parse_stream_handing_items(&src, &ParseOptions::default(), &mut |h| {
+        (h.index == 1).then_some(h.node)
+    })
+    .unwrap();
+    let Some(Value::Sequence(items)) = docs[0].root.get("items").map(|n: &Node| &n.value) else {
+        panic!("no items");
+    };
+    assert!(items[0].is_null());
+    assert_eq!(items[1].get_str("kind"), Some("B"));
+}
+
+/// Each document of a file, as an item of a ResourceList written the way kpt writes one.
+fn as_resource_list(text: &str) -> Option<String> {
+    let docs = parse_stream_with(text, &ParseOptions::default()).ok()?;
+    let mut out = list("");
+    for d in docs.iter().filter(|d| !d.empty) {
+        let body = &text[d.span.start as usize..d.span.end as usize];
+        let body: Vec<&str> = body
+            .lines()
+            .filter(|l| !l.starts_with("---") && !l.starts_with('%'))
+            .collect();
+        let mut first = true;
+        for line in body {
+            if first && line.trim().is_empty() {
+                continue;
+            }
+            out.push_str(if first { "- " } else { "  " });
+            out.push_str(line);
+            out.push('\n');
+            first = false;
+        }
+    }
+    Some(out)
+}
+
+fn yaml_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            yaml_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(p);
+        }
+    }
+}
+
+/// The real-world corpus (when `../shared` is beside the repository) and the fuzz seeds, each
+/// file's documents made items of a ResourceList.
+#[test]
+fn corpus_and_seeds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    yaml_files(&root.join("../shared/corpus"), &mut files);
+    let corpus = files.len();
+    let mut seeds = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(root.join("fuzz/seeds/yaml_roundtrip")) {
+        seeds.extend(entries.flatten().map(|e| e.path()));
+    }
+    seeds.sort();
+    files.extend(seeds);
+    let mut handed = 0;
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if let Some(src) = as_resource_list(&text) {
+            handed += check(&src);
+        }
+        // And the file itself, in case it is a ResourceList already.
+        check(&text);
+    }
+    if corpus == 0 {
+        eprintln!("../shared/corpus is not beside the repository: checked the fuzz seeds only");
+    }
+    assert!(
+        handed > 0,
+        "no item was handed over from {} files",
+        files.len()
+    );
+}
