@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::krm::read::Trees;
 use crate::krm::write::{write_resource_list, write_stream};
 use crate::krm::{standalone, KrmResult, Resource};
 use crate::run::{self, parse_options};
@@ -140,13 +141,41 @@ fn krm_function() -> i32 {
             return 1;
         }
     };
-    let input = match crate::krm::read::read_input_owned(text, &parse_options()) {
+    let trees = run::item_trees(&text);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let answer = respond(text, trees, &mut out);
+    let _ = out.flush();
+    report(&answer.results);
+    // The process is about to exit: freeing every tree would only cost time (a quarter of a
+    // no-op pass over a large list).
+    let code = answer.code;
+    std::mem::forget(answer);
+    code
+}
+
+/// What the KRM function answered: the exit code and the results (also in the output), and
+/// what the run leaves behind (the items' trees: drop it, or forget it when the process is
+/// about to exit).
+pub struct Answer {
+    pub code: i32,
+    pub results: Vec<KrmResult>,
+    _items: Vec<Resource>,
+}
+
+/// The KRM function's answer to one input text, its ResourceList streamed to `out`. `trees`
+/// says whether items keep their trees as they are read ([`run::item_trees`] decides for a
+/// real run; the answer is the same either way).
+pub fn respond(text: String, trees: Trees, out: &mut dyn Write) -> Answer {
+    let input = match crate::krm::read::read_input_owned(text, &parse_options(), trees) {
         Ok(i) => i,
         Err(r) => {
-            let r = vec![r];
-            emit(&write_resource_list(&[], None, &r));
-            report(&r);
-            return 1;
+            let results = vec![r];
+            let _ = out.write_all(write_resource_list(&[], None, &results).as_bytes());
+            return Answer {
+                code: 1,
+                results,
+                _items: Vec::new(),
+            };
         }
     };
     let source = input.source.clone();
@@ -155,28 +184,14 @@ fn krm_function() -> i32 {
     let items = if outcome.failed {
         run::original_items(&source)
     } else {
-        Vec::new()
+        outcome.items
     };
-    let shown = if outcome.failed {
-        &items
-    } else {
-        &outcome.items
-    };
-    stream_resource_list(shown, fc.as_ref(), &outcome.results);
-    report(&outcome.results);
-    let code = i32::from(outcome.failed);
-    // The process is about to exit: freeing every tree would only cost time (a quarter of a
-    // no-op pass over a large list).
-    std::mem::forget(outcome);
-    std::mem::forget(items);
-    code
-}
-
-/// Writes the ResourceList straight to stdout in large chunks, without building it in memory.
-fn stream_resource_list(items: &[Resource], fc: Option<&tailor_yaml::Node>, results: &[KrmResult]) {
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let _ = crate::krm::write::write_resource_list_to(&mut out, items, fc, results);
-    let _ = out.flush();
+    let _ = crate::krm::write::write_resource_list_to(out, &items, fc.as_ref(), &outcome.results);
+    Answer {
+        code: i32::from(outcome.failed),
+        results: outcome.results,
+        _items: items,
+    }
 }
 
 fn standalone_mode(config: &str, inputs: &[String], output: Output) -> i32 {

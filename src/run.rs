@@ -8,6 +8,7 @@ use tailor_yaml::{Node, ParseOptions};
 
 use crate::config::{self, Pipeline};
 use crate::filters::{self, StageContext};
+use crate::krm::read::Trees;
 use crate::krm::{annotations, read_input, KrmResult, Resource};
 
 /// What a run produced: the list to print and the exit code.
@@ -416,6 +417,20 @@ fn prefix_path(item: &mut Resource, cluster: &str) {
         let prefixed = format!("{cluster}/{}", item.default_path());
         item.set_annotation(annotations::PATH, &prefixed);
         item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    }
+}
+
+/// Whether the items of this input keep their trees as they are read. They need not when the
+/// functionConfig, read ahead of them, asks for no stage that reads every object: then only
+/// the objects a stage looks into are parsed again, and a large list is held as its text.
+/// The guess costs time when wrong (objects parsed twice), never a different output.
+pub fn item_trees(text: &str) -> Trees {
+    let Some(fc) = crate::krm::read::function_config_ahead(text) else {
+        return Trees::Keep;
+    };
+    match config::parse(Some(&fc)) {
+        Ok(pipeline) if !pipeline.reads_every_object() => Trees::Defer,
+        _ => Trees::Keep,
     }
 }
 

@@ -850,3 +850,55 @@ fn unread_aliases_are_not_expanded() {
         start.elapsed()
     );
 }
+
+/// Deferring the items' trees never changes an answer: every row, regression input and fuzz
+/// seed gives the same bytes and exit code whether the items keep their trees as they are read
+/// or are parsed again when a stage reads them (`tests/deferred_trees.rs` covers workloads).
+#[test]
+fn deferred_trees_give_the_same_answers() {
+    // The binary's main thread has 8 MiB of stack; a test thread has 2, too few for the
+    // deepest rows in a debug build.
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(compare_deferred_trees)
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}
+
+fn compare_deferred_trees() {
+    let mut inputs: Vec<(String, Vec<u8>)> = CASES
+        .iter()
+        .map(|c| (c.name.to_string(), c.input.bytes()))
+        .collect();
+    let mut files = list_files(&hostile_dir().join("regressions"));
+    files.extend(list_files(
+        &common::repo_root()
+            .join("fuzz")
+            .join("seeds")
+            .join("pipeline"),
+    ));
+    for f in files {
+        inputs.push((
+            f.display().to_string(),
+            std::fs::read(&f).expect("read input"),
+        ));
+    }
+    let mut compared = 0;
+    for (name, bytes) in inputs {
+        // Input that is not UTF-8 is refused before it is parsed.
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let answer = |trees| {
+            let mut out = Vec::new();
+            let code = tailor::cli::respond(text.clone(), trees, &mut out).code;
+            (code, String::from_utf8_lossy(&out).into_owned())
+        };
+        let kept = answer(tailor::krm::read::Trees::Keep);
+        let deferred = answer(tailor::krm::read::Trees::Defer);
+        assert_eq!(kept, deferred, "{name}");
+        compared += 1;
+    }
+    assert!(compared > 150, "only {compared} inputs compared");
+}

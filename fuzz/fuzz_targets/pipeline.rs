@@ -1,28 +1,25 @@
 //! The whole function as the binary runs it (read, configure, tailor, write): never panics,
-//! and whatever it writes is one ResourceList that reads back.
+//! whatever it writes is one ResourceList that reads back, and deferring the items' trees
+//! (parsing again what a stage reads) gives the same answer as keeping them.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tailor::krm::write::write_resource_list;
+use tailor::cli::respond;
+use tailor::krm::read::Trees;
 use tailor::krm::{read_input, InputForm};
-use tailor::run::{original_items, parse_options, process};
+use tailor::run::parse_options;
 
 fuzz_target!(|data: &[u8]| {
     tailor_fuzz::allow_caught_panics();
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(input) = read_input(text, &parse_options()) else {
-        return;
+    let answer = |trees| {
+        let mut out = Vec::new();
+        let code = respond(text.to_string(), trees, &mut out).code;
+        (code, String::from_utf8(out).expect("UTF-8 output"))
     };
-    let fc = input.function_config.clone();
-    let outcome = process(input.items, fc.as_ref());
-    let items = if outcome.failed {
-        original_items(text)
-    } else {
-        outcome.items
-    };
-    let out = write_resource_list(&items, fc.as_ref(), &outcome.results);
+    let (code, out) = answer(Trees::Keep);
     match read_input(&out, &parse_options()) {
         Ok(back) => assert_eq!(back.form, InputForm::ResourceList, "output:\n{out}"),
         Err(e) => panic!(
@@ -30,4 +27,10 @@ fuzz_target!(|data: &[u8]| {
             e.message
         ),
     }
+    let deferred = answer(Trees::Defer);
+    assert_eq!(
+        (code, &out),
+        (deferred.0, &deferred.1),
+        "deferred trees changed the answer\n--- input\n{text}"
+    );
 });

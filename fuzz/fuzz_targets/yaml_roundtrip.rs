@@ -1,6 +1,8 @@
 //! tailor-yaml: parsing never panics and refuses the characters YAML forbids; for every stream
 //! it accepts, emitting each document and parsing the text again gives the same structure, and
-//! emitting is a fixpoint after one trip.
+//! emitting is a fixpoint after one trip. Items of a ResourceList handed over while it is
+//! parsed are the plain parse's nodes, and parse again exactly (the input as it is, and its
+//! lines as the items of a `kind: List`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,6 +13,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    tailor_fuzz::check_handoff(text);
+    tailor_fuzz::check_handoff(&format!("kind: List\nitems:\n{text}"));
     let parsed = parse_stream(text);
     if tailor_fuzz::has_disallowed_characters(text) {
         assert!(

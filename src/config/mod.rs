@@ -68,6 +68,25 @@ impl Pipeline {
             ..Pipeline::default()
         }
     }
+
+    /// Whether some stage reads (or writes) every object's tree. Template expansion does not
+    /// count: it reads only objects whose header carries its annotation. When nothing does,
+    /// the items' trees can be dropped as they are read (`krm::read`), and only the objects a
+    /// run does look into are parsed again.
+    pub fn reads_every_object(&self) -> bool {
+        self.strip_builtin
+            || !self.custom_transforms.is_empty()
+            || self.replacements.is_some()
+            || self.post_build.is_some()
+            || self
+                .fleet
+                .as_ref()
+                .is_some_and(|f| *f != tailor_fleet::FleetConfig::default())
+            || self.kratix.is_some()
+            || !self.overlay_files.is_empty()
+            || self.fan_out
+            || self.clusters.len() > 1
+    }
 }
 
 /// Parses the functionConfig; every problem is an error result naming the field.

@@ -20,7 +20,12 @@ pub fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut StageContext<
         ..limits.clone()
     };
     for item in items.iter_mut() {
-        if item.is_meta_or_local() || !wants_expansion(item.node()) {
+        // The annotation lookup reads only what every object keeps at hand, so objects without
+        // it are not parsed again when their trees were deferred.
+        if item.is_meta_or_local()
+            || item.annotation(EXPAND_ANNOTATION) != Some("true")
+            || !wants_expansion(item.node())
+        {
             continue;
         }
         let mut found = Vec::new();

@@ -4,9 +4,12 @@
 
 use std::sync::Arc;
 
-use tailor_yaml::{parse_stream_with, Document, Node, ParseOptions, Style, Value};
+use tailor_yaml::{
+    parse_stream_handing_items, parse_stream_with, Document, Handoff, Node, ParseOptions, Style,
+    Value,
+};
 
-use super::resource::{Origin, Resource};
+use super::resource::{Origin, Resource, Source};
 use super::results::KrmResult;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,28 +26,52 @@ pub struct Input {
     pub form: InputForm,
     /// The whole input text, shared with the items' origins: a caller that needs the text
     /// again (to return the original items of a failed run) keeps this, not its own copy.
-    pub source: Arc<str>,
+    pub source: Source,
 }
 
 /// Reads everything tailor was given. Errors name where the input is wrong.
 pub fn read_input(text: &str, opts: &ParseOptions) -> Result<Input, KrmResult> {
-    read_source(Arc::from(text), opts)
+    read_source(Arc::new(text.to_string()), opts, Trees::Keep)
+}
+
+/// Whether the items of a ResourceList keep their trees from the first parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trees {
+    Keep,
+    /// Items copied verbatim when untouched keep only a header; their trees are built again
+    /// from the source when a stage first reads them (`Resource::deferred`).
+    Defer,
 }
 
 /// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
 /// built, so the input is held once, not twice, while the run's memory peaks.
-pub fn read_input_owned(text: String, opts: &ParseOptions) -> Result<Input, KrmResult> {
-    read_source(Arc::from(text), opts)
+pub fn read_input_owned(
+    text: String,
+    opts: &ParseOptions,
+    trees: Trees,
+) -> Result<Input, KrmResult> {
+    read_source(Arc::new(text), opts, trees)
 }
 
-fn read_source(source: Arc<str>, opts: &ParseOptions) -> Result<Input, KrmResult> {
-    let docs = parse_stream_with(&source, opts)
-        .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
+fn read_source(source: Source, opts: &ParseOptions, trees: Trees) -> Result<Input, KrmResult> {
+    let mut deferred = Vec::new();
+    let docs = match trees {
+        Trees::Keep => parse_stream_with(&source, opts),
+        Trees::Defer => parse_stream_handing_items(&source, opts, &mut |h| {
+            defer_item(&source, h, &mut deferred)
+        }),
+    }
+    .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
     let docs: Vec<Document> = docs.into_iter().filter(|d| !d.empty).collect();
     if docs.len() == 1 {
         if let Some(form) = wrapper_form(&docs[0].root) {
-            return read_wrapped(&source, docs.into_iter().next(), form);
+            return read_wrapped(&source, docs.into_iter().next(), form, deferred);
         }
+    }
+    if !deferred.is_empty() {
+        // Items were handed over from a first document that is not the whole input (a stream
+        // of objects after all): read it as such, with every tree.
+        return read_source(source, opts, Trees::Keep);
     }
     let mut items = Vec::new();
     for (i, doc) in docs.into_iter().enumerate() {
@@ -83,10 +110,66 @@ fn wrapper_form(root: &Node) -> Option<InputForm> {
     }
 }
 
+/// Takes an item whose tree can be rebuilt alone and whose text is copied verbatim while it
+/// is untouched; gives back any other (it is read as before, by `push_object`).
+fn defer_item(source: &Source, h: Handoff, deferred: &mut Vec<(usize, Resource)>) -> Option<Node> {
+    if !h.self_contained
+        || !h.node.is_mapping()
+        || h.node.style == Style::Flow
+        || is_list_object(&h.node)
+    {
+        return Some(h.node);
+    }
+    let origin = seq_item_origin(source, &h.node);
+    if !matches!(origin, Origin::SeqItem { .. }) {
+        return Some(h.node);
+    }
+    let mut item = Resource::deferred(&h.node, source.clone(), h.resume, origin);
+    item.set_place(&format!("items[{}]", h.index));
+    deferred.push((h.index, item));
+    None
+}
+
+/// A `*List` object holding its items (flattened into them, as kustomize does).
+fn is_list_object(node: &Node) -> bool {
+    node.get_str("kind").is_some_and(|k| k.ends_with("List"))
+        && node
+            .get("items")
+            .is_some_and(|i| i.is_sequence() || i.is_null())
+}
+
+/// Where the text of the functionConfig entry of a ResourceList starts, read ahead of the
+/// items it usually follows (kpt and kustomize write it last): a line `functionConfig:` in
+/// column 0, up to the next line that starts in column 0. A guess for the reader's benefit,
+/// not the functionConfig the run uses: a quoted scalar may hold such a line.
+pub fn function_config_ahead(text: &str) -> Option<Node> {
+    const KEY: &str = "functionConfig:";
+    let at = if text.starts_with(KEY) {
+        0
+    } else {
+        text.rfind("\nfunctionConfig:")? + 1
+    };
+    let rest = &text[at..];
+    let b = rest.as_bytes();
+    let mut end = rest.len();
+    let mut cursor = 0;
+    while let Some(i) = rest[cursor..].find('\n') {
+        let next = cursor + i + 1;
+        if next < b.len() && !matches!(b[next], b' ' | b'\t' | b'#' | b'\n' | b'\r') {
+            end = next;
+            break;
+        }
+        cursor = next;
+    }
+    let docs = parse_stream_with(&rest[..end], &ParseOptions::default()).ok()?;
+    docs.into_iter().next()?.root.get("functionConfig").cloned()
+}
+
 fn read_wrapped(
-    source: &Arc<str>,
+    source: &Source,
     doc: Option<Document>,
     form: InputForm,
+    deferred: Vec<(usize, Resource)>,
 ) -> Result<Input, KrmResult> {
     let Some(doc) = doc else {
         return Err(KrmResult::error("input has no document"));
@@ -115,7 +198,12 @@ fn read_wrapped(
         }
     };
     let mut items = Vec::with_capacity(list.len());
+    let mut deferred = deferred.into_iter().peekable();
     for (i, item) in list.into_iter().enumerate() {
+        if let Some((_, resource)) = deferred.next_if(|(at, _)| *at == i) {
+            items.push(resource);
+            continue;
+        }
         let origin = seq_item_origin(source, &item);
         push_object(&mut items, item, origin, &format!("items[{i}]"), true)?;
     }
@@ -144,11 +232,7 @@ fn push_object(
         ))
         .at_field(place));
     }
-    let is_list = node.get_str("kind").is_some_and(|k| k.ends_with("List"))
-        && node
-            .get("items")
-            .is_some_and(|i| i.is_sequence() || i.is_null());
-    if is_list {
+    if is_list_object(&node) {
         let mut node = node;
         let inner = node.remove("items").and_then(|i| match i.value {
             Value::Sequence(v) => Some(v),
@@ -225,7 +309,7 @@ fn truncate(s: &str) -> String {
 
 /// The item's own text can be copied verbatim when it starts right after `- ` in column 0
 /// (the layout kpt and kustomize write) and its region ends cleanly.
-fn seq_item_origin(source: &Arc<str>, item: &Node) -> Origin {
+fn seq_item_origin(source: &Source, item: &Node) -> Origin {
     let start = item.span.start as usize;
     let end = item.span.end as usize;
     if start < 2 || end <= start || end > source.len() || !item.is_mapping() {
@@ -356,7 +440,7 @@ mod tests {
         let src =
             "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n";
         let a = read(src).unwrap();
-        let b = read_input_owned(src.to_string(), &ParseOptions::default()).unwrap();
+        let b = read_input_owned(src.to_string(), &ParseOptions::default(), Trees::Keep).unwrap();
         assert_eq!(&*b.source, src);
         assert_eq!(a.items.len(), b.items.len());
         assert_eq!(a.items[0].node(), b.items[0].node());

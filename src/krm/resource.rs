@@ -1,11 +1,16 @@
 //! One KRM object, with what is needed to write it back exactly as it came when untouched.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use tailor_yaml::Node;
+use tailor_yaml::{Node, Pair, Resume, Value};
 
 use super::annotations;
 use super::results::ResourceRef;
+
+/// The input text objects are copied from. An `Arc<String>` rather than an `Arc<str>`: the
+/// text read from stdin moves in without a copy (a second copy of a large input would double
+/// the peak memory of a pass that changes nothing).
+pub type Source = Arc<String>;
 
 /// Where an object's text came from.
 #[derive(Clone, Debug)]
@@ -14,13 +19,13 @@ pub enum Origin {
     None,
     /// An item of a ResourceList whose text starts right after `- ` at column 2.
     SeqItem {
-        source: Arc<str>,
+        source: Source,
         start: usize,
         end: usize,
     },
     /// A document of a YAML file or stream; `start..end` covers the document and its `---`.
     Document {
-        source: Arc<str>,
+        source: Source,
         start: usize,
         end: usize,
         /// The file it came from in standalone mode, and its position there.
@@ -32,7 +37,7 @@ pub enum Origin {
 
 #[derive(Clone, Debug)]
 pub struct Resource {
-    node: Node,
+    tree: Tree,
     origin: Origin,
     dirty: bool,
     /// The destination this copy was tailored for, when a run fans out to several clusters.
@@ -42,15 +47,168 @@ pub struct Resource {
     place: Option<Box<str>>,
 }
 
+/// An object's tree, or what stands in for it until a stage reads it.
+#[derive(Clone, Debug)]
+enum Tree {
+    Whole(Node),
+    Deferred(Box<Deferred>),
+}
+
+/// An item read while the configuration asked for no stage that reads every object: its tree
+/// was dropped once parsed, so a large list is not held as trees (4x its text). What every
+/// run reads of each object (the identity, kpt's and tailor's annotations, the head comment)
+/// stays in `header`; the whole tree is parsed again from the source the first time anything
+/// else is read.
+#[derive(Clone, Debug)]
+struct Deferred {
+    header: Node,
+    whole: OnceLock<Node>,
+    source: Source,
+    resume: Resume,
+}
+
+impl Deferred {
+    fn whole(&self) -> &Node {
+        self.whole.get_or_init(|| {
+            // The source and the resume point come from a parse that succeeded, so parsing
+            // them again cannot fail; the header (every field a run reads unasked) is the
+            // closest stand-in if it ever did.
+            tailor_yaml::reparse_item(&self.source, &self.resume)
+                .unwrap_or_else(|_| self.header.clone())
+        })
+    }
+
+    fn whole_mut(&mut self) -> &mut Node {
+        if self.whole.get().is_none() {
+            let node = tailor_yaml::reparse_item(&self.source, &self.resume)
+                .unwrap_or_else(|_| self.header.clone());
+            let _ = self.whole.set(node);
+        }
+        self.whole.get_mut().unwrap_or(&mut self.header)
+    }
+}
+
+/// Annotations kept in a deferred object's header: kpt's and kustomize's bookkeeping, and the
+/// ones tailor's stages look up before deciding to read an object.
+fn header_annotation(key: &str) -> bool {
+    key.starts_with("config.kubernetes.io/")
+        || key.starts_with("internal.config.kubernetes.io/")
+        || key == crate::filters::templates::EXPAND_ANNOTATION
+        || key == tailor_envsubst::flux::SUBSTITUTE_KEY
+}
+
+/// Labels kept in a deferred object's header.
+fn header_label(key: &str) -> bool {
+    key == tailor_envsubst::flux::SUBSTITUTE_KEY
+}
+
+/// The header of `node`: apiVersion, kind, metadata name and namespace, the annotations and
+/// labels above, and the node's own comments and tag.
+fn header_of(node: &Node) -> Node {
+    let mut pairs = Vec::new();
+    for key in ["apiVersion", "kind"] {
+        if let Some(p) = node
+            .pairs()
+            .and_then(|ps| ps.iter().find(|p| p.key.as_scalar() == Some(key)))
+        {
+            pairs.push(p.clone());
+        }
+    }
+    if let Some(meta) = node
+        .pairs()
+        .and_then(|ps| ps.iter().find(|p| p.key.as_scalar() == Some("metadata")))
+    {
+        let mut kept = Vec::new();
+        if let Value::Mapping(fields) = &meta.value.value {
+            for f in fields {
+                match f.key.as_scalar() {
+                    Some("name" | "namespace") => kept.push(f.clone()),
+                    Some("annotations") => kept.push(filtered(f, header_annotation)),
+                    Some("labels") => kept.push(filtered(f, header_label)),
+                    _ => {}
+                }
+            }
+            pairs.push(Pair {
+                key: meta.key.clone(),
+                value: Node::from_pairs(kept),
+            });
+        } else {
+            pairs.push(meta.clone());
+        }
+    }
+    let mut header = Node::from_pairs(pairs);
+    header.extra = node.extra.clone();
+    header.span = node.span;
+    header
+}
+
+/// A mapping entry with only the sub-entries whose keys `keep` accepts (a value that is not a
+/// mapping is kept whole, so lookups into it fail the same way).
+fn filtered(entry: &Pair, keep: fn(&str) -> bool) -> Pair {
+    match &entry.value.value {
+        Value::Mapping(fields) => Pair {
+            key: entry.key.clone(),
+            value: Node::from_pairs(
+                fields
+                    .iter()
+                    .filter(|f| f.key.as_scalar().is_some_and(keep))
+                    .cloned()
+                    .collect(),
+            ),
+        },
+        _ => entry.clone(),
+    }
+}
+
 impl Resource {
     pub fn new(node: Node, origin: Origin) -> Resource {
         Resource {
-            node,
+            tree: Tree::Whole(node),
             origin,
             dirty: false,
             cluster: None,
             place: None,
         }
+    }
+
+    /// An object whose tree is dropped now and parsed again from `source` when first read
+    /// (see [`Deferred`]). `resume` must come from parsing `source` into `node`.
+    pub fn deferred(node: &Node, source: Source, resume: Resume, origin: Origin) -> Resource {
+        Resource {
+            tree: Tree::Deferred(Box::new(Deferred {
+                header: header_of(node),
+                whole: OnceLock::new(),
+                source,
+                resume,
+            })),
+            origin,
+            dirty: false,
+            cluster: None,
+            place: None,
+        }
+    }
+
+    /// What the accessors below read: the whole tree once built, the header until then.
+    fn known(&self) -> &Node {
+        match &self.tree {
+            Tree::Whole(node) => node,
+            Tree::Deferred(d) => d.whole.get().unwrap_or(&d.header),
+        }
+    }
+
+    fn whole_mut(&mut self) -> &mut Node {
+        match &mut self.tree {
+            Tree::Whole(node) => node,
+            Tree::Deferred(d) => d.whole_mut(),
+        }
+    }
+
+    /// The comment block above the object (`# ...` lines before its `-`).
+    pub fn head_comment(&self) -> Option<&str> {
+        self.known()
+            .comments()
+            .map(|c| c.head.as_str())
+            .filter(|h| !h.is_empty())
     }
 
     /// Where the object sat in the input ResourceList (`items[3]`), when it came from one.
@@ -113,30 +271,33 @@ impl Resource {
     }
 
     pub fn node(&self) -> &Node {
-        &self.node
+        match &self.tree {
+            Tree::Whole(node) => node,
+            Tree::Deferred(d) => d.whole(),
+        }
     }
 
     /// Mutable access; the object is then written from the tree rather than copied verbatim.
     pub fn node_mut(&mut self) -> &mut Node {
         self.dirty = true;
-        &mut self.node
+        self.whole_mut()
     }
 
-    pub fn into_node(self) -> Node {
-        self.node
+    pub fn into_node(mut self) -> Node {
+        std::mem::replace(self.whole_mut(), Node::null())
     }
 
     /// Moves the tree out (leaving null) for a stage that edits plain node lists and knows
     /// which trees it changed, without the clone a copy would cost. Put it back with
     /// [`Resource::put_node`], so untouched objects keep their verbatim text.
     pub fn take_node(&mut self) -> Node {
-        std::mem::replace(&mut self.node, Node::null())
+        std::mem::replace(self.whole_mut(), Node::null())
     }
 
     /// Puts back a tree moved out by [`Resource::take_node`]; `changed` decides whether the
     /// object is written from the tree or copied from its source text.
     pub fn put_node(&mut self, node: Node, changed: bool) {
-        self.node = node;
+        *self.whole_mut() = node;
         self.dirty |= changed;
     }
 
@@ -153,22 +314,22 @@ impl Resource {
     }
 
     pub fn api_version(&self) -> &str {
-        self.node.get_str("apiVersion").unwrap_or("")
+        self.known().get_str("apiVersion").unwrap_or("")
     }
 
     pub fn kind(&self) -> &str {
-        self.node.get_str("kind").unwrap_or("")
+        self.known().get_str("kind").unwrap_or("")
     }
 
     pub fn name(&self) -> &str {
-        self.node
+        self.known()
             .get_path(&["metadata", "name"])
             .and_then(Node::as_scalar)
             .unwrap_or("")
     }
 
     pub fn namespace(&self) -> Option<&str> {
-        self.node
+        self.known()
             .get_path(&["metadata", "namespace"])
             .and_then(Node::as_scalar)
             .filter(|s| !s.is_empty())
@@ -183,14 +344,22 @@ impl Resource {
     }
 
     pub fn annotation(&self, key: &str) -> Option<&str> {
-        self.node
-            .get_path(&["metadata", "annotations", key])
+        let tree = if header_annotation(key) {
+            self.known()
+        } else {
+            self.node()
+        };
+        tree.get_path(&["metadata", "annotations", key])
             .and_then(Node::as_scalar)
     }
 
     pub fn label(&self, key: &str) -> Option<&str> {
-        self.node
-            .get_path(&["metadata", "labels", key])
+        let tree = if header_label(key) {
+            self.known()
+        } else {
+            self.node()
+        };
+        tree.get_path(&["metadata", "labels", key])
             .and_then(Node::as_scalar)
     }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use tailor_yaml::{parse_stream_with, ParseOptions};
 
 use super::read::read_input;
-use super::resource::{Origin, Resource};
+use super::resource::{Origin, Resource, Source};
 use super::results::KrmResult;
 use super::write::document_text;
 
@@ -21,7 +21,7 @@ pub fn read_file_text(
     rel_path: &str,
     opts: &ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
-    let source: Arc<str> = Arc::from(text);
+    let source: Source = Arc::new(text);
     let docs = parse_stream_with(&source, opts)
         .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?;
     let mut out = Vec::new();
@@ -204,7 +204,7 @@ fn file_text(docs: &[&Resource]) -> String {
 /// True when every object is untouched, comes from `source`, and together they cover it: what
 /// lies between their spans is only what an empty document is made of (blank lines, comments,
 /// `---` and `...` markers).
-fn covers_source(source: &Arc<str>, docs: &[&Resource]) -> bool {
+fn covers_source(source: &Source, docs: &[&Resource]) -> bool {
     let mut spans = Vec::with_capacity(docs.len());
     for d in docs {
         match d.origin() {

@@ -92,7 +92,7 @@ pub fn write_resource_list_to<W: Write + ?Sized>(
 
 fn write_item(out: &mut String, item: &Resource) {
     if let (false, Origin::SeqItem { source, start, end }) = (item.is_dirty(), item.origin()) {
-        if let Some(head) = item.node().comments().map(|c| c.head.as_str()) {
+        if let Some(head) = item.head_comment() {
             for line in head.split('\n') {
                 out.push_str(line);
                 out.push('\n');

@@ -1,0 +1,218 @@
+//! Items whose trees are deferred (dropped as they are read, parsed again when a stage reads
+//! them) give the same answer as items that keep their trees, whatever the stages do; and the
+//! reader defers them only when the functionConfig reads no object.
+
+mod common;
+
+use tailor::cli::respond;
+use tailor::krm::read::Trees;
+use tailor::run::item_trees;
+use tailor_bench::{
+    fan_out_config, full_pipeline_config, noop_config, replacement_pairs, resource_list,
+    FULL_PIPELINE_STAGES,
+};
+
+fn answer(text: &str, trees: Trees) -> (i32, String) {
+    let mut out = Vec::new();
+    let code = respond(text.to_string(), trees, &mut out).code;
+    (code, String::from_utf8(out).expect("UTF-8 output"))
+}
+
+/// Runs `text` both ways; returns the answer.
+fn same_answer(name: &str, text: &str) -> (i32, String) {
+    let kept = answer(text, Trees::Keep);
+    let deferred = answer(text, Trees::Defer);
+    assert_eq!(kept.0, deferred.0, "exit code of {name}");
+    assert_eq!(kept.1, deferred.1, "output of {name}");
+    kept
+}
+
+#[test]
+fn every_stage_alone_and_together() {
+    for stage in FULL_PIPELINE_STAGES {
+        let (items, config) = full_pipeline_config(9, &[*stage]);
+        let (code, _) = same_answer(&format!("{stage:?}"), &resource_list(&items, &config));
+        assert_eq!(code, 0, "{stage:?}");
+    }
+    let (items, config) = full_pipeline_config(12, FULL_PIPELINE_STAGES);
+    let (code, out) = same_answer("full pipeline", &resource_list(&items, &config));
+    assert_eq!(code, 0);
+    assert!(out.contains("cluster-000"), "the stages ran:\n{out}");
+    let (items, config) = fan_out_config(6, 3, FULL_PIPELINE_STAGES);
+    assert_eq!(same_answer("fan-out", &resource_list(&items, &config)).0, 0);
+    let (items, replacements) = replacement_pairs(7);
+    let config = format!("apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: pairs\nreplacements:\n{replacements}");
+    assert_eq!(same_answer("pairs", &resource_list(&items, &config)).0, 0);
+    let (items, config) = noop_config(4);
+    let text = resource_list(&items, &config);
+    let (code, out) = same_answer("no-op", &text);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(&text[..text.find("functionConfig:").unwrap()]));
+}
+
+/// Items the reader cannot defer (flow style, indented, anchored, `*List` objects, scalars)
+/// mixed with ones it can, comments around them, and inputs that fail.
+#[test]
+fn mixed_items_and_failures() {
+    let items = [
+        "# head of a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a # line\n  data:\n    k: |+\n      keep\n\n  # closes a\n",
+        "- {apiVersion: v1, kind: ConfigMap, metadata: {name: flow}}\n",
+        "- &anchored\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: anchored\n",
+        "- apiVersion: v1\n  kind: ConfigMapList\n  items:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: listed\n",
+        "- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n    annotations:\n      control.kubestellar.io/expand-templates: \"true\"\n      note: '{{ .region }}'\n  spec:\n    replicas: 1\n",
+        "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: s\n    uid: 1234\n    managedFields: []\n  status: {}\n",
+    ];
+    let configs = [
+        "",
+        "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fc}\n  data: {clusterName: virgo, region: eu}\n",
+        "functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {name: t}\n  spec:\n    strip: {builtin: false}\n",
+        "functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {name: t}\n  spec:\n    cluster: {name: virgo, labels: {region: eu}}\n    strip: {builtin: false}\n    images: [{name: nginx, newTag: '2'}]\n",
+        "functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {name: t}\n  spec:\n    clusters: [{name: a}, {name: b}]\n",
+    ];
+    for config in configs {
+        let mut text =
+            String::from("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n");
+        for item in items {
+            text.push_str(item);
+        }
+        text.push_str(config);
+        same_answer(config, &text);
+        // The same items, the functionConfig first.
+        if !config.is_empty() {
+            let first = format!(
+                "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n{config}items:\n{}",
+                items.concat()
+            );
+            same_answer(config, &first);
+        }
+    }
+    // Failures: a template without a destination, bad YAML after good items, a bad config.
+    let failing = [
+        format!(
+            "kind: ResourceList\nitems:\n{}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {{builtin: false}}\n",
+            items[4]
+        ),
+        "kind: ResourceList\nitems:\n- kind: A\n- kind: B\n  x: [\n".to_string(),
+        format!(
+            "kind: ResourceList\nitems:\n{}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {{builtin: 3}}\n",
+            items[0]
+        ),
+    ];
+    for text in &failing {
+        assert_eq!(same_answer(text, text).0, 1, "{text}");
+    }
+}
+
+/// The real-world corpus, each file's objects as the items of a ResourceList, under each kind
+/// of configuration.
+#[test]
+fn corpus() {
+    let Some(shared) = common::shared_dir() else {
+        eprintln!("SKIP corpus: ../shared is not beside the repository");
+        return;
+    };
+    let configs = [
+        String::new(),
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  strip:\n    builtin: false\n".to_string(),
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  cluster:\n    name: virgo\n  commonMetadata:\n    labels:\n      tier: x\n".to_string(),
+    ];
+    let mut files = Vec::new();
+    collect_yaml(&shared.join("corpus/roundtrip"), &mut files);
+    assert!(!files.is_empty(), "no corpus files");
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read");
+        let Ok(docs) = tailor_yaml::parse_stream(&text) else {
+            continue;
+        };
+        let items: Vec<String> = docs
+            .iter()
+            .filter(|d| !d.empty)
+            .map(|d| text[d.span.start as usize..d.span.end as usize].to_string())
+            .map(|d| d.trim_start_matches("---\n").to_string())
+            .collect();
+        for config in &configs {
+            let list = if config.is_empty() {
+                let mut l = resource_list(&items, "x: y");
+                l.truncate(l.find("functionConfig:").unwrap());
+                l
+            } else {
+                resource_list(&items, config)
+            };
+            same_answer(&f.display().to_string(), &list);
+        }
+    }
+}
+
+fn collect_yaml(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            collect_yaml(&p, out);
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(p);
+        }
+    }
+}
+
+/// Trees are deferred when the functionConfig, wherever it sits, reads no object; kept when a
+/// stage reads every object, and when there is no functionConfig to tell.
+#[test]
+fn the_reader_defers_only_when_no_stage_reads_every_object() {
+    let tailor = |spec: &str| {
+        format!("kind: ResourceList\nitems:\n- kind: A\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {{name: t}}\n  spec:\n{spec}")
+    };
+    let (items, config) = noop_config(2);
+    assert_eq!(item_trees(&resource_list(&items, &config)), Trees::Defer);
+    assert_eq!(
+        item_trees(&tailor("    strip: {builtin: false}\n")),
+        Trees::Defer
+    );
+    // Templates read only the objects annotated for them; one destination adds no path prefix.
+    assert_eq!(
+        item_trees(&tailor(
+            "    strip: {builtin: false}\n    cluster: {name: virgo}\n"
+        )),
+        Trees::Defer
+    );
+    let first = "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- kind: A\n";
+    assert_eq!(item_trees(first), Trees::Defer);
+    for reads in [
+        "    cluster: {name: virgo}\n",
+        "    strip: {builtin: false}\n    clusters: [{name: a}, {name: b}]\n",
+        "    strip: {builtin: false}\n    images: [{name: a, newTag: b}]\n",
+        "    strip: {builtin: false}\n    postBuild: {substitute: {a: b}}\n",
+        "    strip: {builtin: false}\n    replacements: []\n",
+        "    strip: {builtin: 7}\n",
+    ] {
+        assert_eq!(item_trees(&tailor(reads)), Trees::Keep, "{reads}");
+    }
+    assert_eq!(
+        item_trees("kind: ResourceList\nitems:\n- kind: A\n"),
+        Trees::Keep
+    );
+    // kpt's ConfigMap config strips.
+    assert_eq!(
+        item_trees("kind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: a}\n"),
+        Trees::Keep
+    );
+    // A line that only looks like the key (inside a quoted scalar) leads to no guess at all.
+    assert_eq!(
+        item_trees("kind: ResourceList\nitems:\n- kind: A\n  x: \"a\nfunctionConfig: {\"\n"),
+        Trees::Keep
+    );
+}
+
+/// Untouched objects keep their bytes through the binary too (the policy picks deferral here).
+#[test]
+fn the_binary_copies_deferred_items_verbatim() {
+    let (items, config) = noop_config(3);
+    let text = resource_list(&items, &config);
+    let run = common::run_tailor(&[], &text);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let head = &text[..text.find("functionConfig:").unwrap()];
+    assert!(run.stdout.starts_with(head), "{}", run.stdout);
+}
