@@ -215,6 +215,15 @@ mod tests {
         );
     }
 
+    /// Comments around untouched items come back where they were; an item with a foot
+    /// comment but none above it gets no blank line before it (it once did).
+    #[test]
+    fn comments_around_untouched_items() {
+        let src = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n# above a\n- apiVersion: v1\n  kind: A\n- apiVersion: v1\n  kind: B\n # below b\n";
+        let input = read_input(src, &ParseOptions::default()).unwrap();
+        assert_eq!(write_resource_list(&input.items, None, &[]), src);
+    }
+
     /// Streaming writes the same bytes as building the string, also across chunk borders.
     #[test]
     fn streaming_matches_whole_string() {
