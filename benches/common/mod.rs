@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 
 use std::io::Write;
 
-use tailor::krm::write::{write_resource_list_to, write_stream_to};
-use tailor::krm::{read_input, InputForm};
-use tailor::run::{parse_options, process};
+use tailor::cli::respond;
+use tailor::run::item_trees;
 
 /// A writer that only counts, standing in for stdout.
 struct Count(usize);
@@ -25,20 +24,12 @@ impl Write for Count {
     }
 }
 
-/// stdin text → stdout, as `tailor` with no arguments does it (minus the process); returns
-/// the number of bytes written.
+/// stdin text → stdout, as `tailor` with no arguments does it (minus the process: the text
+/// is copied once, as reading stdin would); returns the number of bytes written.
 pub fn run_function(text: &str) -> usize {
-    let input = read_input(text, &parse_options()).expect("bench input reads");
-    let fc = input.function_config.clone();
-    let form = input.form;
-    let outcome = process(input.items, fc.as_ref());
-    assert!(!outcome.failed, "bench run failed: {:?}", outcome.results);
     let mut out = Count(0);
-    let written = match form {
-        InputForm::Stream => write_stream_to(&mut out, &outcome.items),
-        _ => write_resource_list_to(&mut out, &outcome.items, fc.as_ref(), &outcome.results),
-    };
-    written.expect("counting never fails");
+    let answer = respond(text.to_string(), item_trees(text), &mut out);
+    assert_eq!(answer.code, 0, "bench run failed: {:?}", answer.results);
     out.0
 }
 
