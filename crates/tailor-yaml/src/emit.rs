@@ -464,8 +464,15 @@ impl Emitter<'_> {
                     let last = i + 1 == items.len();
                     // Before another item the comment is read back as that item's head, which
                     // is written at the dash's column too; after the last one see above.
+                    // Under a block scalar's content the comment would be read back as
+                    // more of its text: one column short of it, it still closes the item.
+                    let block_scalar = matches!(item.value, Value::Scalar(_))
+                        && matches!(
+                            self.choose_style(item, Ctx::Block),
+                            Style::Literal | Style::Folded
+                        );
                     let at = if last && !foot_at_dash {
-                        indent + 2
+                        indent + if block_scalar { 1 } else { 2 }
                     } else {
                         indent
                     };

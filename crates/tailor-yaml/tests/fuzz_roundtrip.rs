@@ -120,3 +120,20 @@ fn first_key_comment_of_an_item_is_written_at_the_dash() {
     assert_eq!(fixpoint("-\n  # c\n  a: 1\n-\n"), "# c\n- a: 1\n-\n");
     fixpoint("k:\n- # c\n  a: 1\n");
 }
+
+#[test]
+fn foot_comment_of_a_block_scalar_item_stays_a_comment() {
+    // The last item's foot was written under the item's content: after a block scalar, at
+    // its content's column, where it reads back as more text (session-4 long run).
+    assert_eq!(fixpoint("- |-\n  a\n # c\n"), "- |-\n  a\n# c\n");
+    assert_eq!(
+        fixpoint("k:\n  - |-\n    a\n   # c\n"),
+        "k:\n  - |-\n    a\n   # c\n"
+    );
+    assert_eq!(
+        fixpoint("?\n-\n # \n d\n\n r"),
+        "? - |-\n    d\n    r\n   #\n:\n"
+    );
+    // Plain items keep their foot under the content.
+    assert_eq!(fixpoint("k:\n  - a\n    # c\n"), "k:\n  - a\n    # c\n");
+}
