@@ -6,26 +6,10 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use common::{run_tailor, temp_dir};
 use serde_json::Value;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
-    fn coin(&mut self) -> bool {
-        self.next().is_multiple_of(2)
-    }
-}
+use tailor_testkit::{kubectl, Rng};
 
 const RESOURCES: &str = r#"apiVersion: apps/v1
 kind: Deployment
@@ -93,14 +77,6 @@ const PATCHES: &[&str] = &[
     "- patch: |\n    - op: add\n      path: /metadata/labels/tier\n      value: gold\n  target: {labelSelector: app=web}\n",
 ];
 
-fn kubectl_available() -> bool {
-    Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
 fn objects(text: &str) -> BTreeMap<String, Value> {
     let mut out = BTreeMap::new();
     for doc in tailor_yaml::parse_stream(text).unwrap() {
@@ -121,11 +97,10 @@ fn objects(text: &str) -> BTreeMap<String, Value> {
 
 #[test]
 fn flux_overlay_fields_match_kubectl_kustomize() {
-    if !kubectl_available() {
-        eprintln!("\n\n*** SKIPPED flux_overlay_fields_match_kubectl_kustomize: kubectl is not installed (scripts/install-tools.sh provides it in CI) ***\n");
+    if !kubectl::require("flux_overlay_fields_match_kubectl_kustomize") {
         return;
     }
-    let mut rng = Rng(0x7a11_0e55);
+    let mut rng = Rng::xorshift64(0x7a11_0e55);
     let mut mismatches = Vec::new();
     let cases = 24;
     let mut compared = 0;
@@ -164,12 +139,8 @@ fn flux_overlay_fields_match_kubectl_kustomize() {
             format!("resources: [resources.yaml]\n{fields}"),
         )
         .unwrap();
-        let out = Command::new("timeout")
-            .args(["20", "kubectl", "kustomize"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        let want = String::from_utf8_lossy(&out.stdout).into_owned();
+        let out = kubectl::kustomize(&dir);
+        let want = &out.stdout;
         // The same settings as a Flux Kustomization (`namespace:` is Flux's targetNamespace).
         let spec: String = fields
             .replace("namespace:", "targetNamespace:")
@@ -186,12 +157,12 @@ fn flux_overlay_fields_match_kubectl_kustomize() {
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{items}functionConfig:\n  apiVersion: kustomize.toolkit.fluxcd.io/v1\n  kind: Kustomization\n  metadata: {{name: apps, namespace: flux-system}}\n  spec:\n{spec}"
         );
         let r = run_tailor(&[], &input);
-        let kustomize_ok = out.status.success();
+        let kustomize_ok = out.success();
         let tailor_ok = r.code == 0;
         if kustomize_ok != tailor_ok {
             mismatches.push(format!(
                 "case {case}: kustomize ok={kustomize_ok} tailor ok={tailor_ok}\n{fields}\nkustomize: {}\ntailor: {}",
-                String::from_utf8_lossy(&out.stderr),
+                out.stderr,
                 r.stdout
             ));
             continue;
@@ -211,7 +182,7 @@ fn flux_overlay_fields_match_kubectl_kustomize() {
             .map(|v| format!("---\n{}\n", serde_json::to_string(v).unwrap()))
             .collect();
         let got = objects(&got_text);
-        let want = objects(&want);
+        let want = objects(want);
         compared += 1;
         if got != want {
             mismatches.push(format!(

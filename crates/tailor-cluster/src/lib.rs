@@ -50,23 +50,9 @@ pub use selector::{LabelSelector, Operator, Requirement};
 #[cfg(test)]
 mod robustness {
     use serde_json::{json, Map, Value};
+    use tailor_testkit::Rng;
 
     use crate::*;
-
-    /// xorshift64: deterministic, no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-            xs[(self.next() % xs.len() as u64) as usize]
-        }
-    }
 
     const KEYS: &[&str] = &[
         "name",
@@ -125,15 +111,19 @@ mod robustness {
     ];
 
     fn value(rng: &mut Rng, depth: u32) -> Value {
-        match rng.next() % if depth > 3 { 5 } else { 7 } {
+        match rng.next_u64() % if depth > 3 { 5 } else { 7 } {
             0 => Value::Null,
-            1 => json!(rng.next() % 2 == 0),
-            2 => json!(rng.next() % 100),
+            1 => json!(rng.next_u64() % 2 == 0),
+            2 => json!(rng.next_u64() % 100),
             3 | 4 => json!(rng.pick(STRINGS)),
-            5 => Value::Array((0..rng.next() % 4).map(|_| value(rng, depth + 1)).collect()),
+            5 => Value::Array(
+                (0..rng.next_u64() % 4)
+                    .map(|_| value(rng, depth + 1))
+                    .collect(),
+            ),
             _ => {
                 let mut m = Map::new();
-                for _ in 0..rng.next() % 5 {
+                for _ in 0..rng.next_u64() % 5 {
                     let k = rng.pick(KEYS).to_string();
                     m.insert(k, value(rng, depth + 1));
                 }
@@ -144,7 +134,7 @@ mod robustness {
 
     #[test]
     fn random_json_never_panics() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::xorshift64(0x9E37_79B9_7F4A_7C15);
         let cluster = Cluster::named("x");
         for _ in 0..20_000 {
             let v = value(&mut rng, 0);
@@ -167,9 +157,9 @@ mod robustness {
             "a", "b", "in", "notin", "=", "==", "!=", "!", "(", ")", ",", ">", "<", " ", "1", "-1",
             "é", "x/y", "\0", "\t",
         ];
-        let mut rng = Rng(42);
+        let mut rng = Rng::xorshift64(42);
         for _ in 0..20_000 {
-            let s: String = (0..rng.next() % 8).map(|_| rng.pick(PIECES)).collect();
+            let s: String = (0..rng.next_u64() % 8).map(|_| rng.pick(PIECES)).collect();
             if let Ok(sel) = LabelSelector::parse(&s) {
                 // The canonical form parses back to the same selector.
                 let again = LabelSelector::parse(&sel.to_string());

@@ -1,26 +1,10 @@
 //! Randomized robustness: no input may panic, hang, or blow past the output limit.
 //!
-//! A fixed-seed xorshift generator keeps runs reproducible without a property-testing crate;
+//! A fixed-seed xorshift generator (tailor-testkit) keeps runs reproducible without a property-testing crate;
 //! set `ENVSUBST_FUZZ_ITERS` for a longer run.
 
 use tailor_envsubst::{substitute, substitute_bytes, Error, Options};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use tailor_testkit::Rng;
 
 const PIECES: &[&str] = &[
     "$", "{", "}", ":", "=", "-", "+", "?", "#", "%", "/", "\\", ",", "^", "*", "[", "]", "!",
@@ -34,7 +18,7 @@ fn random_text(rng: &mut Rng) -> String {
     for _ in 0..len {
         // Mostly syntax-heavy pieces, sometimes any scalar value at all.
         if rng.below(10) == 0 {
-            let c = char::from_u32((rng.next() % 0x11_0000) as u32).unwrap_or('\u{FFFD}');
+            let c = char::from_u32((rng.next_u64() % 0x11_0000) as u32).unwrap_or('\u{FFFD}');
             text.push(c);
         } else {
             text.push_str(PIECES[rng.below(PIECES.len())]);
@@ -49,7 +33,7 @@ fn random_inputs_never_panic() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20_000);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::xorshift64(0x9E37_79B9_7F4A_7C15);
     let values = [
         "",
         "abc",

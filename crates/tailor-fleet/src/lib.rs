@@ -74,23 +74,9 @@ pub enum Dialect {
 mod robustness {
     use serde_json::{json, Map, Value};
     use tailor_cluster::Cluster;
+    use tailor_testkit::Rng;
 
     use crate::*;
-
-    /// xorshift64: deterministic, no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-            xs[(self.next() % xs.len() as u64) as usize]
-        }
-    }
 
     const KEYS: &[&str] = &[
         "name",
@@ -141,15 +127,19 @@ mod robustness {
     ];
 
     fn value(rng: &mut Rng, depth: u32) -> Value {
-        match rng.next() % if depth > 3 { 5 } else { 7 } {
+        match rng.next_u64() % if depth > 3 { 5 } else { 7 } {
             0 => Value::Null,
-            1 => json!(rng.next() % 2 == 0),
-            2 => json!(rng.next() as i64 % 100 - 50),
+            1 => json!(rng.next_u64() % 2 == 0),
+            2 => json!(rng.next_u64() as i64 % 100 - 50),
             3 | 4 => json!(rng.pick(STRINGS)),
-            5 => Value::Array((0..rng.next() % 4).map(|_| value(rng, depth + 1)).collect()),
+            5 => Value::Array(
+                (0..rng.next_u64() % 4)
+                    .map(|_| value(rng, depth + 1))
+                    .collect(),
+            ),
             _ => {
                 let mut m = Map::new();
-                for _ in 0..rng.next() % 5 {
+                for _ in 0..rng.next_u64() % 5 {
                     m.insert(rng.pick(KEYS).to_string(), value(rng, depth + 1));
                 }
                 Value::Object(m)
@@ -159,7 +149,7 @@ mod robustness {
 
     #[test]
     fn random_configs_never_panic() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::xorshift64(0x9E37_79B9_7F4A_7C15);
         let clusters = [
             Cluster::named("x"),
             Cluster::from_json(

@@ -4,22 +4,9 @@
 use std::collections::BTreeMap;
 
 use tailor_gotemplate::{ErrorKind, ExecOptions, MissingKey, Template, Value};
-
-/// xorshift64*: deterministic, so a failure reproduces from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+// xorshift64* (not the plain xorshift64 of the other suites): deterministic, so a failure
+// reproduces from its seed, and these seeds keep generating the cases they always did.
+use tailor_testkit::Rng;
 
 const FRAGMENTS: &[&str] = &[
     "{{",
@@ -203,7 +190,7 @@ fn random_text_never_panics() {
         ..ExecOptions::default()
     };
     for seed in 1..=4000u64 {
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Rng::xorshift64_star(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let text = random_template(&mut rng);
         run(&text, &data, &opts);
         let text = random_valid(&mut rng, 0);
@@ -222,7 +209,7 @@ fn random_bytes_never_panic() {
     const ALPHABET: &[u8] = b"{}-$.|()\"`'/* \n\\ax1:=,%";
     let data = data();
     let opts = ExecOptions::default();
-    let mut rng = Rng(0xDEAD_BEEF);
+    let mut rng = Rng::xorshift64_star(0xDEAD_BEEF);
     for _ in 0..3000 {
         let n = rng.below(30);
         let bytes: Vec<u8> = (0..n)

@@ -7,31 +7,11 @@
 //! number of cases (default 200); `TAILOR_DIFF_SEED` the seed.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value as Json;
 use tailor_kbuiltins::{apply_overlay, Image, Overlay};
+use tailor_testkit::Rng;
 use tailor_yaml::{parse_stream, Node};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
 
 const NAMES: &[&str] = &["a", "b", "c"];
 const NAMESPACES: &[&str] = &["", "", "default", "ns1", "ns2"];
@@ -485,20 +465,14 @@ fn docs(text: &str) -> Vec<Node> {
 }
 
 fn kubectl(dir: &Path) -> Outcome {
-    let out = Command::new("timeout")
-        .arg("20")
-        .arg("kubectl")
-        .arg("kustomize")
-        .arg(dir)
-        .output()
-        .expect("run kubectl");
-    if out.status.code() == Some(124) {
+    let out = tailor_testkit::kubectl::kustomize(dir);
+    if out.timed_out() {
         return Outcome::Hang;
     }
-    if !out.status.success() {
-        return Outcome::Error(String::from_utf8_lossy(&out.stderr).into_owned());
+    if !out.success() {
+        return Outcome::Error(out.stderr);
     }
-    Outcome::Data(as_set(&docs(&String::from_utf8_lossy(&out.stdout))))
+    Outcome::Data(as_set(&docs(&out.stdout)))
 }
 
 fn ours(resources: &str, kustomization: &str) -> Outcome {
@@ -529,18 +503,9 @@ fn same_failure(theirs: &str, ours: &str) -> bool {
         .any(|r| theirs.contains(r) && ours.contains(r))
 }
 
-fn have_kubectl() -> bool {
-    Command::new("kubectl")
-        .arg("version")
-        .arg("--client")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn differential_against_kubectl_kustomize() {
-    if !have_kubectl() {
-        eprintln!("!!! SKIPPED: kubectl not found; the differential test against kubectl kustomize did not run");
+    if !tailor_testkit::kubectl::require("differential_against_kubectl_kustomize") {
         return;
     }
     let cases: usize = std::env::var("TAILOR_DIFF_CASES")
@@ -550,9 +515,9 @@ fn differential_against_kubectl_kustomize() {
     let seed: u64 = std::env::var("TAILOR_DIFF_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .filter(|&s| s != 0) // xorshift never leaves 0
+        .filter(|&s| s != 0) // a zero seed is refused (xorshift never leaves 0)
         .unwrap_or(0x9e37_79b9_7f4a_7c15);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::xorshift64(seed);
     let base = std::env::temp_dir().join(format!("tailor-kbuiltins-diff-{}", std::process::id()));
     let (mut data, mut errors, mut hangs) = (0, 0, 0);
     let mut mismatches = Vec::new();

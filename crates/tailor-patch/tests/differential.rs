@@ -6,31 +6,11 @@
 //! number of cases (default 200); `TAILOR_DIFF_SEED` the seed.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value as Json;
 use tailor_patch::{apply_patches, PatchSpec, PatchTarget};
+use tailor_testkit::Rng;
 use tailor_yaml::{parse_stream, Node};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
 
 const NAMES: &[&str] = &["a", "b"];
 const NAMESPACES: &[&str] = &["", "", "ns1"];
@@ -513,18 +493,11 @@ enum Outcome {
 }
 
 fn kubectl(dir: &Path) -> Outcome {
-    let out = Command::new("timeout")
-        .arg("20")
-        .arg("kubectl")
-        .arg("kustomize")
-        .arg(dir)
-        .output()
-        .expect("run kubectl");
-    if !out.status.success() {
-        return Outcome::Error(String::from_utf8_lossy(&out.stderr).to_string());
+    let out = tailor_testkit::kubectl::kustomize(dir);
+    if !out.success() {
+        return Outcome::Error(out.stderr);
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let docs: Vec<Node> = parse_stream(&text)
+    let docs: Vec<Node> = parse_stream(&out.stdout)
         .unwrap()
         .into_iter()
         .filter(|d| !d.empty)
@@ -560,21 +533,9 @@ fn ours(case: &Case) -> Outcome {
     }
 }
 
-fn kubectl_available() -> bool {
-    Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn differential_against_kubectl_kustomize() {
-    if !kubectl_available() {
-        eprintln!("\n==================================================================");
-        eprintln!("SKIPPED: kubectl not found — the differential test against");
-        eprintln!("`kubectl kustomize` (kustomize v5.5.0) did NOT run.");
-        eprintln!("==================================================================\n");
-        println!("SKIPPED: kubectl not found");
+    if !tailor_testkit::kubectl::require("differential_against_kubectl_kustomize") {
         return;
     }
     let n: usize = std::env::var("TAILOR_DIFF_CASES")
@@ -585,7 +546,7 @@ fn differential_against_kubectl_kustomize() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x9A7C_4E11_D00D_5EED);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::xorshift64(seed);
     let base = std::env::temp_dir().join(format!("tailor-patch-diff-{}", std::process::id()));
     let (mut same_data, mut same_error, mut same_message, mut build_only) = (0, 0, 0, 0);
     let mut failures = Vec::new();

@@ -9,6 +9,7 @@ use tailor_postbuild::numbers::as_float64;
 use tailor_postbuild::unchanged::round_trip_keeps;
 use tailor_postbuild::v2print::to_yaml_v2;
 use tailor_postbuild::v2read::yaml11_to_json;
+use tailor_testkit::Rng;
 
 /// Strings YAML 1.1 (or yaml.v2's printer) treats specially, all printable ASCII.
 const TRICKY: &[&str] = &[
@@ -96,93 +97,78 @@ const TRICKY: &[&str] = &[
     "-1:30",
 ];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+fn string(rng: &mut Rng) -> String {
+    const OTHER: &[&str] = &[
+        " a", "a ", "a  b", "a b", "a\tb", "a\nb", "café", "${x}", "$$",
+    ];
+    if rng.below(8) == 0 {
+        return OTHER[rng.below(OTHER.len())].to_string();
     }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn string(&mut self) -> String {
-        const OTHER: &[&str] = &[
-            " a", "a ", "a  b", "a b", "a\tb", "a\nb", "café", "${x}", "$$",
-        ];
-        if self.below(8) == 0 {
-            return OTHER[self.below(OTHER.len())].to_string();
+    match rng.below(4) {
+        0 | 1 => TRICKY[rng.below(TRICKY.len())].to_string(),
+        2 => {
+            // Long words: well past the printer's 80 columns.
+            let len = 60 + rng.below(120);
+            (0..len)
+                .map(|_| (b'!' + rng.below(94) as u8) as char)
+                .collect()
         }
-        match self.below(4) {
-            0 | 1 => TRICKY[self.below(TRICKY.len())].to_string(),
-            2 => {
-                // Long words: well past the printer's 80 columns.
-                let len = 60 + self.below(120);
-                (0..len)
-                    .map(|_| (b'!' + self.below(94) as u8) as char)
-                    .collect()
-            }
-            _ => {
-                let len = self.below(12);
-                (0..len)
-                    .map(|_| (b'!' + self.below(94) as u8) as char)
-                    .collect()
-            }
+        _ => {
+            let len = rng.below(12);
+            (0..len)
+                .map(|_| (b'!' + rng.below(94) as u8) as char)
+                .collect()
         }
     }
+}
 
-    fn number(&mut self) -> Json {
-        let edge = [
-            0u64,
-            1,
-            7,
-            1 << 31,
-            (1 << 53) - 1,
-            1 << 53,
-            (1 << 53) + 1,
-            u64::MAX,
-        ];
-        let v = edge[self.below(edge.len())];
-        if self.below(2) == 0 {
-            Json::Number(Number::from(v))
-        } else {
-            Json::Number(Number::from(-(v.min(i64::MAX as u64) as i64)))
-        }
+fn number(rng: &mut Rng) -> Json {
+    let edge = [
+        0u64,
+        1,
+        7,
+        1 << 31,
+        (1 << 53) - 1,
+        1 << 53,
+        (1 << 53) + 1,
+        u64::MAX,
+    ];
+    let v = edge[rng.below(edge.len())];
+    if rng.below(2) == 0 {
+        Json::Number(Number::from(v))
+    } else {
+        Json::Number(Number::from(-(v.min(i64::MAX as u64) as i64)))
     }
+}
 
-    fn value(&mut self, depth: usize) -> Json {
-        match self.below(if depth > 4 { 4 } else { 6 }) {
-            0 => Json::Null,
-            1 => Json::Bool(self.below(2) == 0),
-            2 => self.number(),
-            3 => Json::String(self.string()),
-            4 => Json::Array((0..self.below(4)).map(|_| self.value(depth + 1)).collect()),
-            _ => {
-                let mut m = Map::new();
-                for _ in 0..self.below(5) {
-                    let k = self.string();
-                    let v = self.value(depth + 1);
-                    m.insert(k, v);
-                }
-                Json::Object(m)
+fn value(rng: &mut Rng, depth: usize) -> Json {
+    match rng.below(if depth > 4 { 4 } else { 6 }) {
+        0 => Json::Null,
+        1 => Json::Bool(rng.below(2) == 0),
+        2 => number(rng),
+        3 => Json::String(string(rng)),
+        4 => Json::Array((0..rng.below(4)).map(|_| value(rng, depth + 1)).collect()),
+        _ => {
+            let mut m = Map::new();
+            for _ in 0..rng.below(5) {
+                let k = string(rng);
+                let v = value(rng, depth + 1);
+                m.insert(k, v);
             }
+            Json::Object(m)
         }
     }
 }
 
 #[test]
 fn data_said_to_survive_the_round_trip_does() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::xorshift64(0x9e37_79b9_7f4a_7c15);
     let (mut accepted, mut total) = (0, 0);
     for _ in 0..20_000 {
         let mut resource = Map::new();
         for _ in 0..1 + rng.below(5) {
-            let k = rng.string();
-            let v = rng.value(0);
+            let k = string(&mut rng);
+            let v = value(&mut rng, 0);
             resource.insert(k, v);
         }
         let data = Json::Object(resource);
@@ -295,7 +281,7 @@ fn yaml_value(rng: &mut Rng, indent: usize, out: &mut String) {
 
 #[test]
 fn trees_said_to_survive_convert_to_data_that_does() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::xorshift64(0x2545_f491_4f6c_dd1d);
     let (mut accepted, mut total) = (0, 0);
     for _ in 0..20_000 {
         let mut text = String::new();

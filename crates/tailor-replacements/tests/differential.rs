@@ -7,32 +7,12 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value as Json;
 use tailor_replacements::{apply, parse_replacements_with, Dialect};
+use tailor_testkit::Rng;
 use tailor_yaml::{parse_stream, Node};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
 
 const NAMES: &[&str] = &["a", "b", "c"];
 const NAMESPACES: &[&str] = &["", "", "default", "ns1"];
@@ -393,21 +373,14 @@ enum Outcome {
 }
 
 fn kubectl(dir: &Path) -> Outcome {
-    let out = Command::new("timeout")
-        .arg("20")
-        .arg("kubectl")
-        .arg("kustomize")
-        .arg(dir)
-        .output()
-        .expect("run kubectl");
-    if out.status.code() == Some(124) {
+    let out = tailor_testkit::kubectl::kustomize(dir);
+    if out.timed_out() {
         return Outcome::Hang;
     }
-    if !out.status.success() {
-        return Outcome::Error(klog_err(&String::from_utf8_lossy(&out.stderr)));
+    if !out.success() {
+        return Outcome::Error(klog_err(&out.stderr));
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let docs: Vec<Node> = parse_stream(&text)
+    let docs: Vec<Node> = parse_stream(&out.stdout)
         .unwrap()
         .into_iter()
         .filter(|d| !d.empty)
@@ -455,21 +428,9 @@ fn ours(resources: &str, kustomization: &str) -> Outcome {
     }
 }
 
-fn kubectl_available() -> bool {
-    Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn differential_against_kubectl_kustomize() {
-    if !kubectl_available() {
-        eprintln!("\n==================================================================");
-        eprintln!("SKIPPED: kubectl not found — the differential test against");
-        eprintln!("`kubectl kustomize` (kustomize v5.5.0) did NOT run.");
-        eprintln!("==================================================================\n");
-        println!("SKIPPED: kubectl not found");
+    if !tailor_testkit::kubectl::require("differential_against_kubectl_kustomize") {
         return;
     }
     let n: usize = std::env::var("TAILOR_DIFF_CASES")
@@ -480,7 +441,7 @@ fn differential_against_kubectl_kustomize() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5EED_CAFE_F00D_1234);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::xorshift64(seed);
     let base = std::env::temp_dir().join(format!("tailor-repl-diff-{}", std::process::id()));
     let (mut same_data, mut same_error, mut hangs, mut build_only) = (0, 0, 0, 0);
     let mut failures = Vec::new();

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 use tailor_replacements::{apply, parse_replacements, Error};
+use tailor_testkit::Rng;
 use tailor_yaml::{emit_node, parse_stream, EmitOptions, Node};
 
 fn docs(s: &str) -> Vec<Node> {
@@ -238,13 +239,7 @@ fn six_thousand_pairs_are_fast() {
 /// No input may panic: pseudo-random paths, options and selectors over a fixed resource set.
 #[test]
 fn random_configs_never_panic() {
-    let mut s: u64 = 0x1234_5678_9ABC_DEF1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = Rng::xorshift64(0x1234_5678_9ABC_DEF1);
     const SEGS: &[&str] = &[
         "spec",
         "data",
@@ -274,14 +269,14 @@ fn random_configs_never_panic() {
     let resources = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: x, l: [x, y], m: {k: v}, n: ~, e: []}\nspec:\n  containers:\n  - name: a\n  - q\n  - ~\n";
     for _ in 0..3000 {
         let mut path = Vec::new();
-        for _ in 0..1 + next() % 4 {
-            path.push(SEGS[(next() % SEGS.len() as u64) as usize]);
+        for _ in 0..1 + rng.below(4) {
+            path.push(rng.pick(SEGS));
         }
         let p = path.join(".");
-        let q = SEGS[(next() % SEGS.len() as u64) as usize];
-        let create = next() % 2 == 0;
-        let delim = ["", "/", "."][(next() % 3) as usize];
-        let index = (next() % 7) as i64 - 3;
+        let q = rng.pick(SEGS);
+        let create = rng.coin();
+        let delim = rng.pick(&["", "/", "."]);
+        let index = rng.below(7) as i64 - 3;
         let cfg = format!(
             "- source: {{kind: ConfigMap, fieldPath: {}}}\n  targets:\n  - select: {{}}\n    fieldPaths: [{}]\n    options: {{create: {create}, delimiter: {}, index: {index}}}\n",
             serde_json::to_string(&format!("data.{q}")).unwrap(),
