@@ -180,7 +180,13 @@ pub fn respond(text: String, trees: Trees, out: &mut dyn Write) -> Answer {
     };
     let source = input.source.clone();
     let fc = input.function_config.clone();
-    let outcome = run::process(input.items, fc.as_ref());
+    let mut items = input.items;
+    if trees == Trees::Strip && !run::may_strip_while_reading(fc.as_ref()) {
+        // The functionConfig read ahead was not the one the run got: read the items again,
+        // as they were.
+        items = run::original_items(&source);
+    }
+    let outcome = run::process(items, fc.as_ref());
     let items = if outcome.failed {
         run::original_items(&source)
     } else {

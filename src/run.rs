@@ -256,7 +256,7 @@ fn item_transforms(consumed: &[Resource], results: &mut Vec<KrmResult>) -> Vec<C
     out
 }
 
-fn is_custom_transform(r: &Resource) -> bool {
+pub(crate) fn is_custom_transform(r: &Resource) -> bool {
     r.kind() == "CustomTransform" && r.api_version() == "control.kubestellar.io/v1alpha1"
 }
 
@@ -288,7 +288,7 @@ fn split_inputs(
 }
 
 /// A cheap pre-check so ordinary objects are not converted to JSON.
-fn might_be_inventory(r: &Resource) -> bool {
+pub(crate) fn might_be_inventory(r: &Resource) -> bool {
     matches!(
         r.kind(),
         "ManagedCluster" | "Cluster" | "ClusterGroup" | "Destination"
@@ -420,18 +420,45 @@ fn prefix_path(item: &mut Resource, cluster: &str) {
     }
 }
 
-/// Whether the items of this input keep their trees as they are read. They need not when the
-/// functionConfig, read ahead of them, asks for no stage that reads every object: then only
-/// the objects a stage looks into are parsed again, and a large list is held as its text.
-/// The guess costs time when wrong (objects parsed twice), never a different output.
+/// How the items of this input are read. When the functionConfig, read ahead of them, asks
+/// for no stage that reads every object, their trees are deferred: only the objects a stage
+/// looks into are parsed again, and a large list is held as its text. When it asks for the
+/// built-in strip (and nothing that must see objects before it), each item is stripped as
+/// soon as it is read, so what strip removes (managedFields, status) never accumulates. The
+/// guess costs time when wrong, never a different output: deferred trees are rebuilt exactly,
+/// and [`crate::cli::respond`] reads again without stripping when the real functionConfig
+/// does not allow it.
 pub fn item_trees(text: &str) -> Trees {
     let Some(fc) = crate::krm::read::function_config_ahead(text) else {
         return Trees::Keep;
     };
     match config::parse(Some(&fc)) {
         Ok(pipeline) if !pipeline.reads_every_object() => Trees::Defer,
+        Ok(pipeline) if strips_while_reading(&pipeline) => Trees::Strip,
         _ => Trees::Keep,
     }
+}
+
+/// Whether the functionConfig a run got allows the strip that ran as the items were read.
+pub fn may_strip_while_reading(fc: Option<&Node>) -> bool {
+    fc.is_some() && config::parse(fc).is_ok_and(|p| strips_while_reading(&p))
+}
+
+/// Whether the built-in strip may run as items are read: it is on, and nothing needs an
+/// object as it was before the strip stage (a Kratix schedule picks objects before it; Fleet
+/// overlay files are taken out of the items first). Inventory objects, CustomTransforms and
+/// local-config objects are never stripped while reading (`krm::read`).
+pub fn strips_while_reading(pipeline: &Pipeline) -> bool {
+    let overlays = pipeline.fleet.as_ref().is_some_and(|f| {
+        !f.root.yaml_overlays.is_empty()
+            || f.customizations
+                .iter()
+                .any(|c| !c.options.yaml_overlays.is_empty())
+    });
+    pipeline.strip_builtin
+        && pipeline.kratix.is_none()
+        && !overlays
+        && pipeline.overlay_files.is_empty()
 }
 
 /// Parse limits for every input.

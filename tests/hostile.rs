@@ -851,9 +851,10 @@ fn unread_aliases_are_not_expanded() {
     );
 }
 
-/// Deferring the items' trees never changes an answer: every row, regression input and fuzz
-/// seed gives the same bytes and exit code whether the items keep their trees as they are read
-/// or are parsed again when a stage reads them (`tests/deferred_trees.rs` covers workloads).
+/// How items are read never changes an answer: every row, regression input and fuzz seed
+/// gives the same bytes and exit code whether the items keep their trees, are parsed again
+/// when a stage reads them, or are stripped as they are read (`tests/deferred_trees.rs`
+/// covers workloads).
 #[test]
 fn deferred_trees_give_the_same_answers() {
     // The binary's main thread has 8 MiB of stack; a test thread has 2, too few for the
@@ -898,6 +899,8 @@ fn compare_deferred_trees() {
         let kept = answer(tailor::krm::read::Trees::Keep);
         let deferred = answer(tailor::krm::read::Trees::Defer);
         assert_eq!(kept, deferred, "{name}");
+        let stripped = answer(tailor::krm::read::Trees::Strip);
+        assert_eq!(kept, stripped, "{name}, stripped while read");
         compared += 1;
     }
     assert!(compared > 150, "only {compared} inputs compared");

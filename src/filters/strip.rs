@@ -35,6 +35,18 @@ pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'
         if item.is_meta_or_local() {
             continue;
         }
+        if let Some(results) = item.take_strip_results() {
+            // Stripped as it was read (`krm::read`): its findings go where the strip would
+            // have reported them, then the CustomTransforms run.
+            ctx.results.extend(results);
+            if !transforms.is_empty() {
+                let custom = StripOptions { builtin: false };
+                for f in strip_object(item.node_mut(), custom, transforms, &mapper) {
+                    ctx.results.push(to_result(f, Some(item)));
+                }
+            }
+            continue;
+        }
         if transforms.is_empty() && !may_need_builtin_strip(item.node()) {
             continue;
         }
@@ -43,6 +55,21 @@ pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'
             ctx.results.push(to_result(f, Some(item)));
         }
     }
+}
+
+/// The built-in strip of one object as it is read: whether the strip stage would edit it,
+/// and the results it would report about it.
+pub(crate) fn strip_while_reading(item: &mut Resource) -> Option<Vec<KrmResult>> {
+    if item.is_meta_or_local() || !may_need_builtin_strip(item.node()) {
+        return None;
+    }
+    let findings = tailor_strip::strip_builtin(item.node_mut());
+    Some(
+        findings
+            .into_iter()
+            .map(|f| to_result(f, Some(item)))
+            .collect(),
+    )
 }
 
 /// A finding about the configuration (its field path says where).

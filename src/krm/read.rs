@@ -41,6 +41,11 @@ pub enum Trees {
     /// Items copied verbatim when untouched keep only a header; their trees are built again
     /// from the source when a stage first reads them (`Resource::deferred`).
     Defer,
+    /// Items keep their trees, and the built-in strip runs on each as soon as it is read
+    /// (`filters::strip::strip_while_reading`), so the memory of what it removes is reused
+    /// by the next item. Only for a configuration that runs the built-in strip
+    /// (`run::strips_while_reading`).
+    Strip,
 }
 
 /// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
@@ -59,6 +64,9 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees) -> Result<Inpu
         Trees::Keep => parse_stream_with(&source, opts),
         Trees::Defer => parse_stream_handing_items(&source, opts, &mut |h| {
             defer_item(&source, h, &mut deferred)
+        }),
+        Trees::Strip => parse_stream_handing_items(&source, opts, &mut |h| {
+            strip_item(&source, h, &mut deferred)
         }),
     }
     .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
@@ -127,6 +135,27 @@ fn defer_item(source: &Source, h: Handoff, deferred: &mut Vec<(usize, Resource)>
     let mut item = Resource::deferred(&h.node, source.clone(), h.resume, origin);
     item.set_place(&format!("items[{}]", h.index));
     deferred.push((h.index, item));
+    None
+}
+
+/// Strips an item as it is read, when the strip stage would strip it and it is an object to
+/// tailor (not an input the run consumes: an inventory object, a CustomTransform); gives back
+/// any other.
+fn strip_item(source: &Source, h: Handoff, taken: &mut Vec<(usize, Resource)>) -> Option<Node> {
+    if !h.node.is_mapping() || h.node.style == Style::Flow || is_list_object(&h.node) {
+        return Some(h.node);
+    }
+    let origin = seq_item_origin(source, &h.node);
+    let mut item = Resource::new(h.node, origin);
+    if crate::run::is_custom_transform(&item) || crate::run::might_be_inventory(&item) {
+        return Some(item.into_node());
+    }
+    item.set_place(&format!("items[{}]", h.index));
+    let Some(results) = crate::filters::strip::strip_while_reading(&mut item) else {
+        return Some(item.into_node());
+    };
+    item.set_strip_results(results);
+    taken.push((h.index, item));
     None
 }
 

@@ -45,6 +45,9 @@ pub struct Resource {
     /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
     /// messages about the object as input.
     place: Option<Box<str>>,
+    /// Set when the built-in strip ran as the object was read: what it reported, for the strip
+    /// stage to pass on in its place.
+    strip_results: Option<Vec<super::results::KrmResult>>,
 }
 
 /// An object's tree, or what stands in for it until a stage reads it.
@@ -168,6 +171,7 @@ impl Resource {
             dirty: false,
             cluster: None,
             place: None,
+            strip_results: None,
         }
     }
 
@@ -185,7 +189,18 @@ impl Resource {
             dirty: false,
             cluster: None,
             place: None,
+            strip_results: None,
         }
+    }
+
+    /// Records that the built-in strip already ran on this object, with its results.
+    pub fn set_strip_results(&mut self, results: Vec<super::results::KrmResult>) {
+        self.strip_results = Some(results);
+    }
+
+    /// The results of a built-in strip that ran as the object was read (taken once).
+    pub fn take_strip_results(&mut self) -> Option<Vec<super::results::KrmResult>> {
+        self.strip_results.take()
     }
 
     /// What the accessors below read: the whole tree once built, the header until then.
