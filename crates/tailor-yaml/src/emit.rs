@@ -894,7 +894,10 @@ fn write_double_quoted(out: &mut String, value: &str) {
 /// `|` and `>` with go-yaml's indentation and chomping hints.
 fn write_block_scalar(out: &mut String, value: &str, literal: bool, indent: usize, comment: &str) {
     out.push(if literal { '|' } else { '>' });
-    if value.starts_with(' ') || value.starts_with(is_line_break) {
+    // Without an indentation indicator a reader takes the first line's leading blanks as
+    // indentation, and refuses a tab there ("found a tab character where an indentation
+    // space is expected"); go-yaml checks only for a space, and writes text it cannot read.
+    if value.starts_with([' ', '\t']) || value.starts_with(is_line_break) {
         out.push('2');
     }
     let chars: Vec<char> = value.chars().collect();

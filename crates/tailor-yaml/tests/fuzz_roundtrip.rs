@@ -137,3 +137,11 @@ fn foot_comment_of_a_block_scalar_item_stays_a_comment() {
     // Plain items keep their foot under the content.
     assert_eq!(fixpoint("k:\n  - a\n    # c\n"), "k:\n  - a\n    # c\n");
 }
+
+#[test]
+fn block_scalar_starting_with_a_tab_gets_an_indentation_indicator() {
+    // Written as `k: |` with the tab right after the indentation, which no reader accepts
+    // (session-4 long run).
+    assert_eq!(fixpoint("k: |1\n \tx\n"), "k: |2\n  \tx\n");
+    assert_eq!(fixpoint("k: >1\n \tx\n"), "k: >2\n  \tx\n");
+}
