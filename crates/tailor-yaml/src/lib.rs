@@ -3,7 +3,9 @@
 //! Parse with [`parse_stream`], edit the [`Node`] tree, write with [`emit_document`]. Nodes keep
 //! their scalar style, flow/block style, tags, anchors, comments and source spans, so a file
 //! that is read and written without edits keeps its meaning and presentation, and callers can
-//! copy the source text of untouched documents verbatim.
+//! copy the source text of untouched documents verbatim. [`parse_stream_handing_items`] hands
+//! over the items of a ResourceList one at a time as they are parsed, and [`reparse_item`]
+//! builds one again later, so a reader need not hold every item's tree at once.
 
 pub mod alias;
 mod emit;
