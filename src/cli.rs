@@ -4,10 +4,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::krm::read::Trees;
 use crate::krm::write::{write_resource_list, write_stream};
 use crate::krm::{standalone, KrmResult, Resource};
-use crate::run::{self, parse_options};
+use crate::run::{self, parse_options, Reading};
 
 pub const HELP: &str = include_str!("help.txt");
 
@@ -141,9 +140,9 @@ fn krm_function() -> i32 {
             return 1;
         }
     };
-    let trees = run::item_trees(&text);
+    let reading = run::item_reading(&text);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let answer = respond(text, trees, &mut out);
+    let answer = respond(text, reading, &mut out);
     let _ = out.flush();
     report(&answer.results);
     // The process is about to exit: freeing every tree would only cost time (a quarter of a
@@ -162,11 +161,11 @@ pub struct Answer {
     _items: Vec<Resource>,
 }
 
-/// The KRM function's answer to one input text, its ResourceList streamed to `out`. `trees`
-/// says whether items keep their trees as they are read ([`run::item_trees`] decides for a
-/// real run; the answer is the same either way).
-pub fn respond(text: String, trees: Trees, out: &mut dyn Write) -> Answer {
-    let input = match crate::krm::read::read_input_owned(text, &parse_options(), trees) {
+/// The KRM function's answer to one input text, its ResourceList streamed to `out`.
+/// `reading` says how items are read ([`run::item_reading`] decides for a real run; the
+/// answer is the same either way).
+pub fn respond(text: String, reading: Reading, out: &mut dyn Write) -> Answer {
+    let input = match run::read_items(text, reading) {
         Ok(i) => i,
         Err(r) => {
             let results = vec![r];
@@ -181,7 +180,7 @@ pub fn respond(text: String, trees: Trees, out: &mut dyn Write) -> Answer {
     let source = input.source.clone();
     let fc = input.function_config.clone();
     let mut items = input.items;
-    if trees == Trees::Strip && !run::may_strip_while_reading(fc.as_ref()) {
+    if reading == Reading::Strip && !run::may_strip_while_reading(fc.as_ref()) {
         // The functionConfig read ahead was not the one the run got: read the items again,
         // as they were.
         items = run::original_items(&source);

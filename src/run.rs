@@ -8,7 +8,7 @@ use tailor_yaml::{Node, ParseOptions};
 
 use crate::config::{self, Pipeline};
 use crate::filters::{self, StageContext};
-use crate::krm::read::Trees;
+use crate::krm::read::{read_input_owned, Input, Trees};
 use crate::krm::{annotations, read_input, KrmResult, Resource};
 
 /// What a run produced: the list to print and the exit code.
@@ -256,7 +256,7 @@ fn item_transforms(consumed: &[Resource], results: &mut Vec<KrmResult>) -> Vec<C
     out
 }
 
-pub(crate) fn is_custom_transform(r: &Resource) -> bool {
+fn is_custom_transform(r: &Resource) -> bool {
     r.kind() == "CustomTransform" && r.api_version() == "control.kubestellar.io/v1alpha1"
 }
 
@@ -288,7 +288,7 @@ fn split_inputs(
 }
 
 /// A cheap pre-check so ordinary objects are not converted to JSON.
-pub(crate) fn might_be_inventory(r: &Resource) -> bool {
+fn might_be_inventory(r: &Resource) -> bool {
     matches!(
         r.kind(),
         "ManagedCluster" | "Cluster" | "ClusterGroup" | "Destination"
@@ -420,6 +420,17 @@ fn prefix_path(item: &mut Resource, cluster: &str) {
     }
 }
 
+/// How the items of a ResourceList are read (see [`item_reading`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Every item keeps its tree.
+    Keep,
+    /// Trees are dropped as items are read and built again for the objects a stage reads.
+    Defer,
+    /// The built-in strip runs on each object as it is read.
+    Strip,
+}
+
 /// How the items of this input are read. When the functionConfig, read ahead of them, asks
 /// for no stage that reads every object, their trees are deferred: only the objects a stage
 /// looks into are parsed again, and a large list is held as its text. When it asks for the
@@ -428,14 +439,39 @@ fn prefix_path(item: &mut Resource, cluster: &str) {
 /// guess costs time when wrong, never a different output: deferred trees are rebuilt exactly,
 /// and [`crate::cli::respond`] reads again without stripping when the real functionConfig
 /// does not allow it.
-pub fn item_trees(text: &str) -> Trees {
+pub fn item_reading(text: &str) -> Reading {
     let Some(fc) = crate::krm::read::function_config_ahead(text) else {
-        return Trees::Keep;
+        return Reading::Keep;
     };
     match config::parse(Some(&fc)) {
-        Ok(pipeline) if !pipeline.reads_every_object() => Trees::Defer,
-        Ok(pipeline) if strips_while_reading(&pipeline) => Trees::Strip,
-        _ => Trees::Keep,
+        Ok(pipeline) if !pipeline.reads_every_object() => Reading::Defer,
+        Ok(pipeline) if strips_while_reading(&pipeline) => Reading::Strip,
+        _ => Reading::Keep,
+    }
+}
+
+/// Reads the input text the way `reading` says.
+pub fn read_items(text: String, reading: Reading) -> Result<Input, KrmResult> {
+    let opts = parse_options();
+    match reading {
+        Reading::Keep => read_input_owned(text, &opts, Trees::Keep),
+        Reading::Defer => read_input_owned(text, &opts, Trees::Defer),
+        Reading::Strip => read_input_owned(text, &opts, Trees::Prepare(&mut strip_as_read)),
+    }
+}
+
+/// The built-in strip of one object as it is read, unless the run consumes it (inventory
+/// objects and CustomTransforms are read before any stage runs).
+fn strip_as_read(item: &mut Resource) -> bool {
+    if is_custom_transform(item) || might_be_inventory(item) {
+        return false;
+    }
+    match filters::strip::strip_while_reading(item) {
+        Some(results) => {
+            item.set_strip_results(results);
+            true
+        }
+        None => false,
     }
 }
 

@@ -5,26 +5,26 @@
 mod common;
 
 use tailor::cli::respond;
-use tailor::krm::read::Trees;
-use tailor::run::item_trees;
+use tailor::run::item_reading;
+use tailor::run::Reading;
 use tailor_bench::{
     fan_out_config, full_pipeline_config, noop_config, replacement_pairs, resource_list,
     FULL_PIPELINE_STAGES,
 };
 
-fn answer(text: &str, trees: Trees) -> (i32, String) {
+fn answer(text: &str, reading: Reading) -> (i32, String) {
     let mut out = Vec::new();
-    let code = respond(text.to_string(), trees, &mut out).code;
+    let code = respond(text.to_string(), reading, &mut out).code;
     (code, String::from_utf8(out).expect("UTF-8 output"))
 }
 
 /// Runs `text` with every way of reading items; returns the answer.
 fn same_answer(name: &str, text: &str) -> (i32, String) {
-    let kept = answer(text, Trees::Keep);
-    for trees in [Trees::Defer, Trees::Strip] {
-        let other = answer(text, trees);
-        assert_eq!(kept.0, other.0, "exit code of {name} ({trees:?})");
-        assert_eq!(kept.1, other.1, "output of {name} ({trees:?})");
+    let kept = answer(text, Reading::Keep);
+    for reading in [Reading::Defer, Reading::Strip] {
+        let other = answer(text, reading);
+        assert_eq!(kept.0, other.0, "exit code of {name} ({reading:?})");
+        assert_eq!(kept.1, other.1, "output of {name} ({reading:?})");
     }
     kept
 }
@@ -176,26 +176,29 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
         format!("kind: ResourceList\nitems:\n- kind: A\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {{name: t}}\n  spec:\n{spec}")
     };
     let (items, config) = noop_config(2);
-    assert_eq!(item_trees(&resource_list(&items, &config)), Trees::Defer);
     assert_eq!(
-        item_trees(&tailor("    strip: {builtin: false}\n")),
-        Trees::Defer
+        item_reading(&resource_list(&items, &config)),
+        Reading::Defer
+    );
+    assert_eq!(
+        item_reading(&tailor("    strip: {builtin: false}\n")),
+        Reading::Defer
     );
     // Templates read only the objects annotated for them; one destination adds no path prefix.
     assert_eq!(
-        item_trees(&tailor(
+        item_reading(&tailor(
             "    strip: {builtin: false}\n    cluster: {name: virgo}\n"
         )),
-        Trees::Defer
+        Reading::Defer
     );
     let first = "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- kind: A\n";
-    assert_eq!(item_trees(first), Trees::Defer);
+    assert_eq!(item_reading(first), Reading::Defer);
     for strips in [
         "    cluster: {name: virgo}\n",
         "    cluster: {name: virgo}\n    images: [{name: a, newTag: b}]\n",
         "    clusters: [{name: a}, {name: b}]\n    replacements: []\n",
     ] {
-        assert_eq!(item_trees(&tailor(strips)), Trees::Strip, "{strips}");
+        assert_eq!(item_reading(&tailor(strips)), Reading::Strip, "{strips}");
     }
     for reads in [
         "    destinationSelectors: [{matchLabels: {a: b}}]\n",
@@ -206,21 +209,21 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
         "    strip: {builtin: false}\n    replacements: []\n",
         "    strip: {builtin: 7}\n",
     ] {
-        assert_eq!(item_trees(&tailor(reads)), Trees::Keep, "{reads}");
+        assert_eq!(item_reading(&tailor(reads)), Reading::Keep, "{reads}");
     }
     assert_eq!(
-        item_trees("kind: ResourceList\nitems:\n- kind: A\n"),
-        Trees::Keep
+        item_reading("kind: ResourceList\nitems:\n- kind: A\n"),
+        Reading::Keep
     );
     // kpt's ConfigMap config strips.
     assert_eq!(
-        item_trees("kind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: a}\n"),
-        Trees::Strip
+        item_reading("kind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: a}\n"),
+        Reading::Strip
     );
     // A line that only looks like the key (inside a quoted scalar) leads to no guess at all.
     assert_eq!(
-        item_trees("kind: ResourceList\nitems:\n- kind: A\n  x: \"a\nfunctionConfig: {\"\n"),
-        Trees::Keep
+        item_reading("kind: ResourceList\nitems:\n- kind: A\n  x: \"a\nfunctionConfig: {\"\n"),
+        Reading::Keep
     );
 }
 

@@ -891,15 +891,15 @@ fn compare_deferred_trees() {
         let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
-        let answer = |trees| {
+        let answer = |reading| {
             let mut out = Vec::new();
-            let code = tailor::cli::respond(text.clone(), trees, &mut out).code;
+            let code = tailor::cli::respond(text.clone(), reading, &mut out).code;
             (code, String::from_utf8_lossy(&out).into_owned())
         };
-        let kept = answer(tailor::krm::read::Trees::Keep);
-        let deferred = answer(tailor::krm::read::Trees::Defer);
+        let kept = answer(tailor::run::Reading::Keep);
+        let deferred = answer(tailor::run::Reading::Defer);
         assert_eq!(kept, deferred, "{name}");
-        let stripped = answer(tailor::krm::read::Trees::Strip);
+        let stripped = answer(tailor::run::Reading::Strip);
         assert_eq!(kept, stripped, "{name}, stripped while read");
         compared += 1;
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::io::Write;
 
 use tailor::cli::respond;
-use tailor::run::item_trees;
+use tailor::run::item_reading;
 
 /// A writer that only counts, standing in for stdout.
 struct Count(usize);
@@ -28,7 +28,7 @@ impl Write for Count {
 /// is copied once, as reading stdin would); returns the number of bytes written.
 pub fn run_function(text: &str) -> usize {
     let mut out = Count(0);
-    let answer = respond(text.to_string(), item_trees(text), &mut out);
+    let answer = respond(text.to_string(), item_reading(text), &mut out);
     assert_eq!(answer.code, 0, "bench run failed: {:?}", answer.results);
     out.0
 }

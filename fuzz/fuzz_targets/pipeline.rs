@@ -6,21 +6,21 @@
 
 use libfuzzer_sys::fuzz_target;
 use tailor::cli::respond;
-use tailor::krm::read::Trees;
 use tailor::krm::{read_input, InputForm};
 use tailor::run::parse_options;
+use tailor::run::Reading;
 
 fuzz_target!(|data: &[u8]| {
     tailor_fuzz::allow_caught_panics();
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let answer = |trees| {
+    let answer = |reading| {
         let mut out = Vec::new();
-        let code = respond(text.to_string(), trees, &mut out).code;
+        let code = respond(text.to_string(), reading, &mut out).code;
         (code, String::from_utf8(out).expect("UTF-8 output"))
     };
-    let (code, out) = answer(Trees::Keep);
+    let (code, out) = answer(Reading::Keep);
     match read_input(&out, &parse_options()) {
         Ok(back) => assert_eq!(back.form, InputForm::ResourceList, "output:\n{out}"),
         Err(e) => panic!(
@@ -28,12 +28,12 @@ fuzz_target!(|data: &[u8]| {
             e.message
         ),
     }
-    for trees in [Trees::Defer, Trees::Strip] {
-        let other = answer(trees);
+    for reading in [Reading::Defer, Reading::Strip] {
+        let other = answer(reading);
         assert_eq!(
             (code, &out),
             (other.0, &other.1),
-            "reading with {trees:?} changed the answer\n--- input\n{text}"
+            "reading with {reading:?} changed the answer\n--- input\n{text}"
         );
     }
 });

@@ -34,18 +34,17 @@ pub fn read_input(text: &str, opts: &ParseOptions) -> Result<Input, KrmResult> {
     read_source(Arc::new(text.to_string()), opts, Trees::Keep)
 }
 
-/// Whether the items of a ResourceList keep their trees from the first parse.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Trees {
+/// What becomes of each item of a ResourceList as the parser hands it over.
+pub enum Trees<'a> {
+    /// Every item keeps its tree.
     Keep,
     /// Items copied verbatim when untouched keep only a header; their trees are built again
     /// from the source when a stage first reads them (`Resource::deferred`).
     Defer,
-    /// Items keep their trees, and the built-in strip runs on each as soon as it is read
-    /// (`filters::strip::strip_while_reading`), so the memory of what it removes is reused
-    /// by the next item. Only for a configuration that runs the built-in strip
-    /// (`run::strips_while_reading`).
-    Strip,
+    /// Each item (an object, not a `*List` or flow-style one) is given to the hook as soon as
+    /// it is read, with its origin and place set; the hook may edit it (and must then mark
+    /// it changed) and says whether it did.
+    Prepare(&'a mut dyn FnMut(&mut Resource) -> bool),
 }
 
 /// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
@@ -53,20 +52,20 @@ pub enum Trees {
 pub fn read_input_owned(
     text: String,
     opts: &ParseOptions,
-    trees: Trees,
+    trees: Trees<'_>,
 ) -> Result<Input, KrmResult> {
     read_source(Arc::new(text), opts, trees)
 }
 
-fn read_source(source: Source, opts: &ParseOptions, trees: Trees) -> Result<Input, KrmResult> {
+fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<Input, KrmResult> {
     let mut deferred = Vec::new();
     let docs = match trees {
         Trees::Keep => parse_stream_with(&source, opts),
         Trees::Defer => parse_stream_handing_items(&source, opts, &mut |h| {
             defer_item(&source, h, &mut deferred)
         }),
-        Trees::Strip => parse_stream_handing_items(&source, opts, &mut |h| {
-            strip_item(&source, h, &mut deferred)
+        Trees::Prepare(hook) => parse_stream_handing_items(&source, opts, &mut |h| {
+            prepare_item(&source, h, hook, &mut deferred)
         }),
     }
     .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
@@ -138,23 +137,23 @@ fn defer_item(source: &Source, h: Handoff, deferred: &mut Vec<(usize, Resource)>
     None
 }
 
-/// Strips an item as it is read, when the strip stage would strip it and it is an object to
-/// tailor (not an input the run consumes: an inventory object, a CustomTransform); gives back
-/// any other.
-fn strip_item(source: &Source, h: Handoff, taken: &mut Vec<(usize, Resource)>) -> Option<Node> {
+/// Gives an object to the `Prepare` hook as it is read; takes it when the hook changed it,
+/// gives back any other.
+fn prepare_item(
+    source: &Source,
+    h: Handoff,
+    hook: &mut dyn FnMut(&mut Resource) -> bool,
+    taken: &mut Vec<(usize, Resource)>,
+) -> Option<Node> {
     if !h.node.is_mapping() || h.node.style == Style::Flow || is_list_object(&h.node) {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node);
     let mut item = Resource::new(h.node, origin);
-    if crate::run::is_custom_transform(&item) || crate::run::might_be_inventory(&item) {
+    item.set_place(&format!("items[{}]", h.index));
+    if !hook(&mut item) {
         return Some(item.into_node());
     }
-    item.set_place(&format!("items[{}]", h.index));
-    let Some(results) = crate::filters::strip::strip_while_reading(&mut item) else {
-        return Some(item.into_node());
-    };
-    item.set_strip_results(results);
     taken.push((h.index, item));
     None
 }
