@@ -358,12 +358,7 @@ fn take_overlay_files(pipeline: &mut Pipeline, work: Vec<Resource>) -> Vec<Resou
     let Some(fleet) = &pipeline.fleet else {
         return work;
     };
-    let uses_overlays = !fleet.root.yaml_overlays.is_empty()
-        || fleet
-            .customizations
-            .iter()
-            .any(|c| !c.options.yaml_overlays.is_empty());
-    if !uses_overlays {
+    if !fleet.uses_yaml_overlays() {
         return work;
     }
     let (overlay_items, rest): (Vec<Resource>, Vec<Resource>) = work
@@ -485,15 +480,12 @@ pub fn may_strip_while_reading(fc: Option<&Node>) -> bool {
 /// overlay files are taken out of the items first). Inventory objects, CustomTransforms and
 /// local-config objects are never stripped while reading (`krm::read`).
 pub fn strips_while_reading(pipeline: &Pipeline) -> bool {
-    let overlays = pipeline.fleet.as_ref().is_some_and(|f| {
-        !f.root.yaml_overlays.is_empty()
-            || f.customizations
-                .iter()
-                .any(|c| !c.options.yaml_overlays.is_empty())
-    });
     pipeline.strip_builtin
         && pipeline.kratix.is_none()
-        && !overlays
+        && !pipeline
+            .fleet
+            .as_ref()
+            .is_some_and(tailor_fleet::FleetConfig::uses_yaml_overlays)
         && pipeline.overlay_files.is_empty()
 }
 

@@ -120,11 +120,7 @@ fn wrapper_form(root: &Node) -> Option<InputForm> {
 /// Takes an item whose tree can be rebuilt alone and whose text is copied verbatim while it
 /// is untouched; gives back any other (it is read as before, by `push_object`).
 fn defer_item(source: &Source, h: Handoff, deferred: &mut Vec<(usize, Resource)>) -> Option<Node> {
-    if !h.self_contained
-        || !h.node.is_mapping()
-        || h.node.style == Style::Flow
-        || is_list_object(&h.node)
-    {
+    if !h.self_contained || !is_block_object(&h.node) {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node);
@@ -145,7 +141,7 @@ fn prepare_item(
     hook: &mut dyn FnMut(&mut Resource) -> bool,
     taken: &mut Vec<(usize, Resource)>,
 ) -> Option<Node> {
-    if !h.node.is_mapping() || h.node.style == Style::Flow || is_list_object(&h.node) {
+    if !is_block_object(&h.node) {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node);
@@ -156,6 +152,12 @@ fn prepare_item(
     }
     taken.push((h.index, item));
     None
+}
+
+/// A block-style object that stays one item: what `push_object` reads as it is, without
+/// flattening (a `*List`), rewriting (flow style) or refusing it (not a mapping).
+fn is_block_object(node: &Node) -> bool {
+    node.is_mapping() && node.style != Style::Flow && !is_list_object(node)
 }
 
 /// A `*List` object holding its items (flattened into them, as kustomize does).

@@ -72,22 +72,22 @@ struct Deferred {
 
 impl Deferred {
     fn whole(&self) -> &Node {
-        self.whole.get_or_init(|| {
-            // The source and the resume point come from a parse that succeeded, so parsing
-            // them again cannot fail; the header (every field a run reads unasked) is the
-            // closest stand-in if it ever did.
-            tailor_yaml::reparse_item(&self.source, &self.resume)
-                .unwrap_or_else(|_| self.header.clone())
-        })
+        self.whole.get_or_init(|| self.rebuild())
     }
 
     fn whole_mut(&mut self) -> &mut Node {
         if self.whole.get().is_none() {
-            let node = tailor_yaml::reparse_item(&self.source, &self.resume)
-                .unwrap_or_else(|_| self.header.clone());
-            let _ = self.whole.set(node);
+            let _ = self.whole.set(self.rebuild());
         }
         self.whole.get_mut().unwrap_or(&mut self.header)
+    }
+
+    /// The tree parsed again from the source. The source and the resume point come from a
+    /// parse that succeeded, so parsing them again cannot fail; the header (every field a run
+    /// reads unasked) is the closest stand-in if it ever did.
+    fn rebuild(&self) -> Node {
+        tailor_yaml::reparse_item(&self.source, &self.resume)
+            .unwrap_or_else(|_| self.header.clone())
     }
 }
 

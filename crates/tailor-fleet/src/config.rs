@@ -141,6 +141,16 @@ fn parse_list(
 }
 
 impl FleetConfig {
+    /// Whether any options (the bundle's or a customization's) name `yaml.overlays`: then the
+    /// items under `overlays/` are overlay input, not objects.
+    pub fn uses_yaml_overlays(&self) -> bool {
+        !self.root.yaml_overlays.is_empty()
+            || self
+                .customizations
+                .iter()
+                .any(|c| !c.options.yaml_overlays.is_empty())
+    }
+
     /// Reads the Fleet fields of a `Tailor` spec (`spec` is the spec map; `path` is where it
     /// sits, normally `"spec"`). Only these keys are read; the caller checks the others:
     /// `targetCustomizationMode`, `targetCustomizations`, the bundle-level Fleet options
