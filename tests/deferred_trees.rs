@@ -4,7 +4,6 @@
 
 mod common;
 
-use tailor::cli::respond;
 use tailor::run::item_reading;
 use tailor::run::Reading;
 use tailor_bench::{
@@ -12,42 +11,35 @@ use tailor_bench::{
     FULL_PIPELINE_STAGES,
 };
 
-fn answer(text: &str, reading: Reading) -> (i32, String) {
-    let mut out = Vec::new();
-    let code = respond(text.to_string(), reading, &mut out).code;
-    (code, String::from_utf8(out).expect("UTF-8 output"))
-}
-
-/// Runs `text` with every way of reading items; returns the answer.
-fn same_answer(name: &str, text: &str) -> (i32, String) {
-    let kept = answer(text, Reading::Keep);
-    for reading in [Reading::Defer, Reading::Strip] {
-        let other = answer(text, reading);
-        assert_eq!(kept.0, other.0, "exit code of {name} ({reading:?})");
-        assert_eq!(kept.1, other.1, "output of {name} ({reading:?})");
-    }
-    kept
-}
-
 #[test]
 fn every_stage_alone_and_together() {
     for stage in FULL_PIPELINE_STAGES {
         let (items, config) = full_pipeline_config(9, &[*stage]);
-        let (code, _) = same_answer(&format!("{stage:?}"), &resource_list(&items, &config));
+        let (code, _) = common::same_answer_every_reading(
+            &format!("{stage:?}"),
+            &resource_list(&items, &config),
+        );
         assert_eq!(code, 0, "{stage:?}");
     }
     let (items, config) = full_pipeline_config(12, FULL_PIPELINE_STAGES);
-    let (code, out) = same_answer("full pipeline", &resource_list(&items, &config));
+    let (code, out) =
+        common::same_answer_every_reading("full pipeline", &resource_list(&items, &config));
     assert_eq!(code, 0);
     assert!(out.contains("cluster-000"), "the stages ran:\n{out}");
     let (items, config) = fan_out_config(6, 3, FULL_PIPELINE_STAGES);
-    assert_eq!(same_answer("fan-out", &resource_list(&items, &config)).0, 0);
+    assert_eq!(
+        common::same_answer_every_reading("fan-out", &resource_list(&items, &config)).0,
+        0
+    );
     let (items, replacements) = replacement_pairs(7);
     let config = format!("apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: pairs\nreplacements:\n{replacements}");
-    assert_eq!(same_answer("pairs", &resource_list(&items, &config)).0, 0);
+    assert_eq!(
+        common::same_answer_every_reading("pairs", &resource_list(&items, &config)).0,
+        0
+    );
     let (items, config) = noop_config(4);
     let text = resource_list(&items, &config);
-    let (code, out) = same_answer("no-op", &text);
+    let (code, out) = common::same_answer_every_reading("no-op", &text);
     assert_eq!(code, 0);
     assert!(out.starts_with(&text[..text.find("functionConfig:").unwrap()]));
 }
@@ -83,7 +75,7 @@ fn mixed_items_and_failures() {
             text.push_str(item);
         }
         text.push_str(config);
-        let (_, out) = same_answer(config, &text);
+        let (_, out) = common::same_answer_every_reading(config, &text);
         if config.is_empty() {
             assert!(out.contains("not a mapping; not cleaned"), "{out}");
         }
@@ -93,7 +85,7 @@ fn mixed_items_and_failures() {
                 "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n{config}items:\n{}",
                 items.concat()
             );
-            same_answer(config, &first);
+            common::same_answer_every_reading(config, &first);
         }
     }
     // Failures: a template without a destination, bad YAML after good items, a bad config.
@@ -109,7 +101,7 @@ fn mixed_items_and_failures() {
         ),
     ];
     for text in &failing {
-        assert_eq!(same_answer(text, text).0, 1, "{text}");
+        assert_eq!(common::same_answer_every_reading(text, text).0, 1, "{text}");
     }
 }
 
@@ -126,10 +118,10 @@ fn corpus() {
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  strip:\n    builtin: false\n".to_string(),
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  cluster:\n    name: virgo\n  commonMetadata:\n    labels:\n      tier: x\n".to_string(),
     ];
-    let mut files = Vec::new();
-    collect_yaml(&shared.join("corpus/roundtrip"), &mut files);
+    let files = tailor::krm::standalone::yaml_files(&shared.join("corpus/roundtrip"))
+        .expect("corpus directory reads");
     assert!(!files.is_empty(), "no corpus files");
-    for f in files {
+    for (f, _) in files {
         let text = std::fs::read_to_string(&f).expect("read");
         let Ok(docs) = tailor_yaml::parse_stream(&text) else {
             continue;
@@ -148,22 +140,7 @@ fn corpus() {
             } else {
                 resource_list(&items, config)
             };
-            same_answer(&f.display().to_string(), &list);
-        }
-    }
-}
-
-fn collect_yaml(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            collect_yaml(&p, out);
-        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(p);
+            common::same_answer_every_reading(&f.display().to_string(), &list);
         }
     }
 }

@@ -705,13 +705,7 @@ fn hostile_table() {
 /// `NAME.err.yaml` 1), never a panic, signal or hang, and stdout is one ResourceList.
 #[test]
 fn regression_inputs_and_fuzz_seeds_run_cleanly() {
-    let mut files = list_files(&hostile_dir().join("regressions"));
-    files.extend(list_files(
-        &common::repo_root()
-            .join("fuzz")
-            .join("seeds")
-            .join("pipeline"),
-    ));
+    let mut files = regressions_and_pipeline_seeds();
     assert!(
         !files.is_empty(),
         "no regression inputs or fuzz seeds found"
@@ -748,6 +742,18 @@ fn run_files(files: Vec<PathBuf>) {
             })
             .collect(),
     );
+}
+
+/// The inputs under `tests/hostile/regressions` and the `pipeline` fuzz target's seeds.
+fn regressions_and_pipeline_seeds() -> Vec<PathBuf> {
+    let mut files = list_files(&hostile_dir().join("regressions"));
+    files.extend(list_files(
+        &common::repo_root()
+            .join("fuzz")
+            .join("seeds")
+            .join("pipeline"),
+    ));
+    files
 }
 
 fn list_files(dir: &Path) -> Vec<PathBuf> {
@@ -872,14 +878,7 @@ fn compare_deferred_trees() {
         .iter()
         .map(|c| (c.name.to_string(), c.input.bytes()))
         .collect();
-    let mut files = list_files(&hostile_dir().join("regressions"));
-    files.extend(list_files(
-        &common::repo_root()
-            .join("fuzz")
-            .join("seeds")
-            .join("pipeline"),
-    ));
-    for f in files {
+    for f in regressions_and_pipeline_seeds() {
         inputs.push((
             f.display().to_string(),
             std::fs::read(&f).expect("read input"),
@@ -891,16 +890,7 @@ fn compare_deferred_trees() {
         let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
-        let answer = |reading| {
-            let mut out = Vec::new();
-            let code = tailor::cli::respond(text.clone(), reading, &mut out).code;
-            (code, String::from_utf8_lossy(&out).into_owned())
-        };
-        let kept = answer(tailor::run::Reading::Keep);
-        let deferred = answer(tailor::run::Reading::Defer);
-        assert_eq!(kept, deferred, "{name}");
-        let stripped = answer(tailor::run::Reading::Strip);
-        assert_eq!(kept, stripped, "{name}, stripped while read");
+        common::same_answer_every_reading(&name, &text);
         compared += 1;
     }
     assert!(compared > 150, "only {compared} inputs compared");

@@ -231,61 +231,8 @@ pub fn has_disallowed_characters(text: &str) -> bool {
     })
 }
 
-/// Items handed over while a ResourceList is parsed (`parse_stream_handing_items`) are the
-/// nodes the plain parse builds, `reparse_item` builds each self-contained one again
-/// exactly, and errors are the same.
-pub fn check_handoff(src: &str) {
-    use tailor_yaml::{parse_stream_handing_items, parse_stream_with, reparse_item, ParseOptions};
-    let opts = ParseOptions::default();
-    let plain = parse_stream_with(src, &opts);
-    let mut handed = Vec::new();
-    let sunk = parse_stream_handing_items(src, &opts, &mut |h| {
-        handed.push(h);
-        None
-    });
-    let (plain, mut sunk) = match (plain, sunk) {
-        (Ok(p), Ok(s)) => (p, s),
-        (Err(a), Err(b)) => {
-            assert_eq!(a.to_string(), b.to_string(), "errors differ for {src:?}");
-            return;
-        }
-        (a, b) => panic!(
-            "only one parse failed: {:?} / {:?}\n{src:?}",
-            a.err(),
-            b.err()
-        ),
-    };
-    if handed.is_empty() {
-        assert!(
-            plain == sunk,
-            "nothing handed over, yet the trees differ: {src:?}"
-        );
-        return;
-    }
-    let Some(Value::Sequence(items)) = plain[0].root.get("items").map(|n| &n.value) else {
-        panic!("items handed over without an items sequence: {src:?}");
-    };
-    for h in &handed {
-        assert!(
-            h.node == items[h.index],
-            "handed item {} differs: {src:?}",
-            h.index
-        );
-        if h.self_contained {
-            match reparse_item(src, &h.resume) {
-                Ok(again) => assert!(
-                    again == items[h.index],
-                    "rebuilt item {} differs: {src:?}",
-                    h.index
-                ),
-                Err(e) => panic!("item {} does not parse again: {e}\n{src:?}", h.index),
-            }
-        }
-    }
-    if let Some(Value::Sequence(slots)) = sunk[0].root.get_mut("items").map(|n| &mut n.value) {
-        for h in handed {
-            slots[h.index] = h.node;
-        }
-    }
-    assert!(plain == sunk, "the rest of the tree differs: {src:?}");
-}
+#[path = "../../crates/tailor-yaml/tests/support/handoff_check.rs"]
+mod handoff_check;
+/// Items handed over while a ResourceList is parsed are the plain parse's nodes and parse
+/// again exactly (the same check as tailor-yaml's `tests/handoff.rs`).
+pub use handoff_check::check_handoff;

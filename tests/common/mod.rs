@@ -127,3 +127,24 @@ pub fn read_tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     walk(dir, dir, &mut out);
     out
 }
+
+/// The KRM function's answer to `text` (exit code, output), its items read as `reading` says,
+/// in this process.
+pub fn answer(text: &str, reading: tailor::run::Reading) -> (i32, String) {
+    let mut out = Vec::new();
+    let code = tailor::cli::respond(text.to_string(), reading, &mut out).code;
+    (code, String::from_utf8(out).expect("UTF-8 output"))
+}
+
+/// Asserts that deferring the items' trees and stripping them as they are read give the same
+/// exit code and output bytes as keeping every tree; returns that answer.
+pub fn same_answer_every_reading(name: &str, text: &str) -> (i32, String) {
+    use tailor::run::Reading;
+    let kept = answer(text, Reading::Keep);
+    for reading in [Reading::Defer, Reading::Strip] {
+        let other = answer(text, reading);
+        assert_eq!(kept.0, other.0, "exit code of {name} ({reading:?})");
+        assert_eq!(kept.1, other.1, "output of {name} ({reading:?})");
+    }
+    kept
+}
