@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use tailor_gotemplate::{ExecOptions, MissingKey, Template, Value as Data};
+use tailor_go::{ExecOptions, MissingKey, Template, Value as Data};
 
 const ENVSUBST_USAGE: &str =
     "usage: tailor envsubst [--strict]  (text on stdin, variables from the environment)";

@@ -1,11 +1,11 @@
-//! tailor-gotemplate: lexing, parsing and executing any template text against cluster-like
+//! tailor-go: lexing, parsing and executing any template text against cluster-like
 //! data never panics, and the ExecOptions limits hold (output never exceeds its cap).
 #![no_main]
 
 use std::collections::BTreeMap;
 
 use libfuzzer_sys::fuzz_target;
-use tailor_gotemplate::{ExecOptions, MissingKey, Template, Value};
+use tailor_go::{ExecOptions, MissingKey, Template, Value};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {

@@ -32,7 +32,7 @@ pub struct Pipeline {
     /// KubeStellar template expansion of annotated objects.
     pub templates: bool,
     /// Limits for each template execution (output size, `range` iterations).
-    pub template_limits: tailor_gotemplate::ExecOptions,
+    pub template_limits: tailor_go::ExecOptions,
     /// Flux `postBuild` substitution, when configured.
     pub post_build: Option<post_build::PostBuild>,
     /// `metadata.namespace` of the functionConfig: where `substituteFrom` sources live.
@@ -228,7 +228,7 @@ fn config_map(fc: &Node) -> Result<Pipeline, (String, String)> {
         };
         if k == "clusterName" {
             name = Some(s);
-        } else if !tailor_cluster::is_go_identifier(k) {
+        } else if !tailor_go::unicode::is_identifier(k) {
             return Err((
                 format!("data.{k}"),
                 format!("functionConfig.data.{k}: property names must be Go identifiers (letters, digits and '_', not starting with a digit, not a Go keyword), so templates can use {{{{.name}}}}"),

@@ -1,9 +1,9 @@
 //! Template expansion stage: KubeStellar's `control.kubestellar.io/expand-templates`. Every
 //! string value containing `{{` in an annotated object is a Go `text/template` executed with
-//! the destination's properties (`tailor-gotemplate` does the work). Any failure is an error
+//! the destination's properties (`tailor-go` does the work). Any failure is an error
 //! result per failing string; the run then fails as a whole (DESIGN.md).
 
-use tailor_gotemplate::{ExecOptions, MissingKey, Template, Value as Data};
+use tailor_go::{ExecOptions, MissingKey, Template, Value as Data};
 use tailor_yaml::{Node, ScalarKind, Value};
 
 use super::StageContext;

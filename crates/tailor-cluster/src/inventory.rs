@@ -25,11 +25,11 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::error::FieldError;
-use crate::identifier::is_go_identifier;
 use crate::json;
 use crate::model::{collect_properties, merge_groups, Cluster, ClusterGroup, ClusterSpec};
 use crate::selector::{self, LabelSelector};
 use crate::StringMap;
+use tailor_go::unicode::is_identifier as is_go_identifier;
 
 /// Namespace KubeStellar reads per-cluster property ConfigMaps from.
 pub const PROPERTIES_NAMESPACE: &str = "customization-properties";

@@ -29,7 +29,6 @@
 
 mod base64;
 pub mod error;
-pub mod identifier;
 pub mod inventory;
 mod json;
 pub mod matching;
@@ -40,7 +39,6 @@ pub mod selector;
 pub type StringMap = std::collections::BTreeMap<String, String>;
 
 pub use error::{FieldError, SelectorError};
-pub use identifier::is_go_identifier;
 pub use inventory::{inventory_kind, is_inventory, Inventory, InventoryKind};
 pub use matching::{destination_selected, target_matches, DestinationSelector, TargetCriteria};
 pub use model::{collect_properties, Cluster, ClusterGroup, ClusterSpec};

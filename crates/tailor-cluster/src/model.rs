@@ -8,9 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::FieldError;
-use crate::identifier::is_go_identifier;
 use crate::json;
 use crate::StringMap;
+use tailor_go::unicode::is_identifier as is_go_identifier;
 
 /// A Fleet ClusterGroup the cluster belongs to: its name and its own `metadata.labels`
 /// (what `clusterGroupSelector` is tested against).

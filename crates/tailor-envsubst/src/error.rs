@@ -60,7 +60,11 @@ impl fmt::Display for Error {
             }
             Error::ParseDefaultFunction => f.write_str("unable to parse default function"),
             Error::VariableNotSet(name) => {
-                write!(f, "variable not set (strict mode): {}", go_quote(name))
+                write!(
+                    f,
+                    "variable not set (strict mode): {}",
+                    tailor_go::strconv::quote(name)
+                )
             }
             Error::SliceOutOfRange {
                 low: Some(low),
@@ -86,26 +90,6 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-/// Go's `%q` for the strings that can reach it (variable names are letters, digits and `_`,
-/// so only the escapes below can ever matter).
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 #[cfg(test)]
 mod tests {

@@ -6,10 +6,10 @@
 
 use crate::error::Error;
 use crate::glob;
-use crate::gostr::{
-    atoi, decode_rune, map_runes, push_rune, replace, replace_len, reverse_runes, to_lower,
-    to_upper,
-};
+use tailor_go::strconv::atoi;
+use tailor_go::strings::{map_runes, replace, replace_len, reverse_runes};
+use tailor_go::unicode::{to_lower, to_upper};
+use tailor_go::utf8::{decode_char as decode_rune, push_rune};
 
 /// Applies operator `op` to the value `s` with evaluated `args` (envsubst's `lookupFunc`).
 /// `limit` caps the one operator whose output can outgrow its inputs (replace).

@@ -4,7 +4,10 @@
 //! trailing `*` matches everything. `[^...]` negates, `[!...]` does not. Errors surface only when
 //! the matcher reaches the malformed part, which the trim functions turn into "unchanged".
 
-use crate::gostr::{decode_rune, RUNE_ERROR};
+use tailor_go::utf8::decode_char as decode_rune;
+
+/// `utf8.RuneError`.
+const RUNE_ERROR: char = '\u{FFFD}';
 
 /// `path.ErrBadPattern`.
 #[derive(Debug, PartialEq, Eq)]

@@ -27,10 +27,8 @@ mod eval;
 pub mod flux;
 mod funcs;
 mod glob;
-mod gostr;
 mod parse;
 mod scan;
-mod unicode_tables;
 
 pub use error::Error;
 pub use flux::{InvalidVarName, Vars};

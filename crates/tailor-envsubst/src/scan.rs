@@ -9,7 +9,8 @@
 //!   put and the dropped bytes are remembered per token, which gives the same tokens without
 //!   quadratic copying.
 
-use crate::gostr::{decode_rune, is_digit, is_letter};
+use tailor_go::unicode::{is_digit, is_letter};
+use tailor_go::utf8::decode_char as decode_rune;
 
 /// Go's `eof`: returned at the end and for a literal NUL.
 pub(crate) const EOF: char = '\0';

@@ -116,7 +116,7 @@ fn apply_one(
                 let selected = select(resources, previous, deleted, target).map_err(|e| {
                     Error::new(format!(
                         "unable to find patch target {} in `resources`: {e}",
-                        crate::parse::go_quote(&target.id_string())
+                        tailor_go::strconv::quote(&target.id_string())
                     ))
                 })?;
                 for i in selected {

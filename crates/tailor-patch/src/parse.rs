@@ -19,27 +19,7 @@ pub enum Patch {
 
 /// kustomize's `[patch: "…"]` source label, with Go `%q` quoting.
 pub(crate) fn source_label(text: &str) -> String {
-    format!("[patch: {}]", go_quote(text))
-}
-
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    format!("[patch: {}]", tailor_go::strconv::quote(text))
 }
 
 /// Parses inline patch text (`patch: |`) or a patch file's content.

@@ -165,73 +165,9 @@ fn anchored(pat: &str) -> Result<Option<Regex>, Error> {
     if pat.is_empty() {
         return Ok(None);
     }
-    let translated = translate(pat);
-    let full = format!("^(?:{pat})$");
-    Regex::new(&format!("^(?:{translated})$"))
+    tailor_go::regexp::compile_anchored(pat)
         .map(Some)
-        .map_err(|e| {
-            Error::new(format!(
-                "error parsing regexp: {}",
-                go_message(&e.to_string(), &full)
-            ))
-        })
-}
-
-/// Go's wording for the common syntax errors (the regex crate's otherwise).
-fn go_message(rust: &str, full: &str) -> String {
-    let last = rust.lines().last().unwrap_or(rust).trim();
-    let last = last.strip_prefix("error: ").unwrap_or(last);
-    let go = match last {
-        "unclosed group" => "missing closing )",
-        "unopened group" => "unexpected )",
-        "unclosed character class" => "missing closing ]",
-        "repetition operator missing expression" => "missing argument to repetition operator",
-        _ => return last.to_string(),
-    };
-    format!("{go}: `{full}`")
-}
-
-/// Go's `\d`, `\w`, `\s`, `\b` are ASCII-only; the regex crate's are Unicode.
-fn translate(pat: &str) -> String {
-    let mut out = String::with_capacity(pat.len() + 8);
-    let mut chars = pat.chars().peekable();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let Some(n) = chars.next() else {
-                    out.push('\\');
-                    break;
-                };
-                if !in_class && matches!(n, 'd' | 'D' | 'w' | 'W' | 's' | 'S' | 'b' | 'B') {
-                    out.push_str("(?-u:\\");
-                    out.push(n);
-                    out.push(')');
-                } else {
-                    out.push('\\');
-                    out.push(n);
-                }
-            }
-            '[' if !in_class => {
-                in_class = true;
-                out.push(c);
-                if chars.peek() == Some(&'^') {
-                    out.push('^');
-                    chars.next();
-                }
-                if chars.peek() == Some(&']') {
-                    out.push_str("\\]");
-                    chars.next();
-                }
-            }
-            ']' if in_class => {
-                in_class = false;
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+        .map_err(Error::new)
 }
 
 #[cfg(test)]

@@ -195,7 +195,10 @@ impl Dec<'_> {
                 Some(f) => out.push((f, v)),
                 None => {
                     if self.dialect.strict() {
-                        self.fail(format!("json: unknown field {}", crate::path::go_quote(k)));
+                        self.fail(format!(
+                            "json: unknown field {}",
+                            tailor_go::strconv::quote(k)
+                        ));
                     }
                 }
             }
@@ -314,7 +317,7 @@ impl Dec<'_> {
             if !s.id.is_empty() || !s.field_path.is_empty() {
                 self.fail(format!(
                     "source.property {} cannot be combined with a resource selector or fieldPath",
-                    crate::path::go_quote(p)
+                    tailor_go::strconv::quote(p)
                 ));
             }
         }
@@ -474,7 +477,7 @@ impl Dec<'_> {
         let Some(content) = self.files.get(path) else {
             self.fail(format!(
                 "replacements: path {} refers to a file, which is not supported here unless its content is supplied",
-                crate::path::go_quote(path)
+                tailor_go::strconv::quote(path)
             ));
             return;
         };

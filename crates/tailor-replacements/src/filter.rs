@@ -6,7 +6,7 @@ use tailor_cluster::LabelSelector;
 use tailor_yaml::{resolve::resolve_plain, Node, ScalarKind, Style, Value};
 
 use crate::path::{
-    go_quote, is_null, is_untagged, kind_of, lookup, node_at, node_at_mut, raw_value, split_path,
+    is_null, is_untagged, kind_of, lookup, node_at, node_at_mut, raw_value, split_path,
     untagged_plain, Found, Kind, Matcher, RegexCache, UNTAGGED,
 };
 use crate::types::{FieldOptions, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH};
@@ -113,13 +113,13 @@ fn source_value(
         if !src.id.is_empty() || !src.field_path.is_empty() {
             return Err(format!(
                 "source.property {} cannot be combined with a resource selector or fieldPath",
-                go_quote(name)
+                tailor_go::strconv::quote(name)
             ));
         }
         let Some(v) = props.get(name) else {
             return Err(format!(
                 "unknown cluster property {} in replacement source",
-                go_quote(name)
+                tailor_go::strconv::quote(name)
             ));
         };
         let node = untagged_plain(v.clone());
@@ -323,12 +323,12 @@ fn copy_to_target(
     let what = if create {
         format!(
             "unable to find or create field {} in replacement target",
-            go_quote(fp)
+            tailor_go::strconv::quote(fp)
         )
     } else {
         format!(
             "unable to find field {} in replacement target",
-            go_quote(fp)
+            tailor_go::strconv::quote(fp)
         )
     };
     let create_kind = if create {

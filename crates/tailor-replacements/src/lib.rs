@@ -26,7 +26,6 @@
 
 mod config;
 mod filter;
-mod gore;
 mod path;
 mod types;
 

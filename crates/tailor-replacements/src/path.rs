@@ -9,8 +9,6 @@ use std::collections::HashMap;
 use regex::Regex;
 use tailor_yaml::{emit_node, EmitOptions, Node, Pair, ScalarKind, Value};
 
-use crate::gore;
-
 /// kyaml node kinds, as they appear in error texts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -81,47 +79,6 @@ fn wrong_kind(expected: Kind, n: &Node) -> String {
     )
 }
 
-/// Go's `strconv.Atoi`: optional sign, decimal digits, fits in 64 bits.
-pub(crate) fn go_atoi(s: &str) -> Option<i64> {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.strip_prefix('+').unwrap_or(s).parse::<i64>().ok()
-}
-
-/// Go's `%q` of a string.
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\x07' => out.push_str("\\a"),
-            '\x08' => out.push_str("\\b"),
-            '\x0C' => out.push_str("\\f"),
-            '\x0B' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => {
-                if (c as u32) <= 0xFFFF {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// kustomize's `SmarterPathSplitter(path, ".")` (v5.5.0).
 pub fn split_path(path: &str) -> Vec<String> {
     // PathSplitter: split on '.', drop a leading empty piece, join pieces after a '\'.
@@ -170,7 +127,7 @@ pub(crate) fn is_list_index(p: &str) -> bool {
 }
 
 fn is_idx_number(p: &str) -> bool {
-    go_atoi(p).is_some_and(|i| i >= 0)
+    tailor_go::strconv::atoi(p.as_bytes()).is_some_and(|i| i >= 0)
 }
 
 pub(crate) fn split_index_name_value(p: &str) -> Result<(&str, &str), String> {
@@ -218,7 +175,7 @@ pub(crate) fn lookup(root: &Node, path: &str) -> Result<Option<Vec<usize>>, Stri
     let mut node = root;
     let mut out = Vec::with_capacity(segs.len());
     for seg in &segs {
-        let found: Option<usize> = if let Some(idx) = go_atoi(seg) {
+        let found: Option<usize> = if let Some(idx) = tailor_go::strconv::atoi(seg.as_bytes()) {
             if idx < 0 {
                 return Err(format!("array index {idx} cannot be negative"));
             }
@@ -293,7 +250,8 @@ pub(crate) struct RegexCache {
 impl RegexCache {
     fn get(&mut self, pat: &str) -> Result<&Regex, String> {
         if !self.map.contains_key(pat) {
-            self.map.insert(pat.to_string(), gore::compile(pat));
+            self.map
+                .insert(pat.to_string(), tailor_go::regexp::compile(pat));
         }
         match self.map.get(pat) {
             Some(Ok(r)) => Ok(r),
@@ -344,7 +302,7 @@ impl Matcher<'_> {
             return Ok(());
         };
         let rest = &segs[1..];
-        if let Some(idx) = go_atoi(seg).filter(|i| *i >= 0) {
+        if let Some(idx) = tailor_go::strconv::atoi(seg.as_bytes()).filter(|i| *i >= 0) {
             return self.index(node, idx, rest, phantom, path, out);
         }
         if is_list_index(seg) {
@@ -576,7 +534,7 @@ impl Matcher<'_> {
 fn self_mismatch(seg: &str) -> String {
     format!(
         "the element created for {} does not match {} itself (kustomize would loop forever)",
-        go_quote(seg),
+        tailor_go::strconv::quote(seg),
         seg
     )
 }
@@ -607,16 +565,6 @@ mod tests {
         assert_eq!(sp(""), [""]);
         assert_eq!(sp("."), [""]);
         assert_eq!(sp("a..b"), ["a", "", "b"]);
-    }
-
-    #[test]
-    fn atoi_and_quote() {
-        assert_eq!(go_atoi("+1"), Some(1));
-        assert_eq!(go_atoi("-0"), Some(0));
-        assert_eq!(go_atoi("-"), None);
-        assert_eq!(go_atoi("1_0"), None);
-        assert_eq!(go_atoi("99999999999999999999"), None);
-        assert_eq!(go_quote("a\\.b\"c"), r#""a\\.b\"c""#);
     }
 
     fn doc(s: &str) -> Node {

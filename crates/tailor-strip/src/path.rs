@@ -56,7 +56,10 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
                 if !is_name_first(nc) {
                     return Err(err(
                         npos,
-                        format!("expected member-name-shorthand, got {}", go_quote_rune(nc)),
+                        format!(
+                            "expected member-name-shorthand, got {}",
+                            tailor_go::strconv::quote_char(nc)
+                        ),
                     ));
                 }
                 let mut stop = end;
@@ -74,7 +77,10 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
                 if qc != '"' {
                     return Err(err(
                         qpos,
-                        format!("expected open quote, got {}", go_quote_rune(qc)),
+                        format!(
+                            "expected open quote, got {}",
+                            tailor_go::strconv::quote_char(qc)
+                        ),
                     ));
                 }
                 chars.next();
@@ -101,7 +107,10 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
                 if bc != ']' {
                     return Err(err(
                         bpos,
-                        format!("missing close bracket, got {}", go_quote_rune(bc)),
+                        format!(
+                            "missing close bracket, got {}",
+                            tailor_go::strconv::quote_char(bc)
+                        ),
                     ));
                 }
                 chars.next();
@@ -110,7 +119,10 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
             other => {
                 return Err(err(
                     pos,
-                    format!("extra junk {} after last segment", go_quote_rune(other)),
+                    format!(
+                        "extra junk {} after last segment",
+                        tailor_go::strconv::quote_char(other)
+                    ),
                 ));
             }
         }
@@ -171,14 +183,20 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                         if digits.chars().count() < 2 {
                             return Err(format!(
                                 "invalid escape: \\x: len({}) != 2",
-                                go_quote_str(&rest_str(i))
+                                tailor_go::strconv::quote(&rest_str(i))
                             ));
                         }
                         let v = u32::from_str_radix(&digits, 16).map_err(|_| {
-                            format!("invalid escape: \\x: {}", go_quote_str(&digits))
+                            format!(
+                                "invalid escape: \\x: {}",
+                                tailor_go::strconv::quote(&digits)
+                            )
                         })?;
                         if !digits.chars().all(|d| d.is_ascii_hexdigit()) {
-                            return Err(format!("invalid escape: \\x: {}", go_quote_str(&digits)));
+                            return Err(format!(
+                                "invalid escape: \\x: {}",
+                                tailor_go::strconv::quote(&digits)
+                            ));
                         }
                         i += 2;
                         units.push(v as u16);
@@ -192,7 +210,7 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                                 None => {
                                     return Err(format!(
                                         "unterminated \\u{{: {}",
-                                        go_quote_str(&rest_str(start))
+                                        tailor_go::strconv::quote(&rest_str(start))
                                     ))
                                 }
                                 Some('}') => {
@@ -210,7 +228,7 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                                             .collect();
                                         return Err(format!(
                                             "invalid escape: \\u: {}",
-                                            go_quote_str(&s)
+                                            tailor_go::strconv::quote(&s)
                                         ));
                                     };
                                     val = (val << 4) | v;
@@ -222,7 +240,7 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                                             .collect();
                                         return Err(format!(
                                             "undefined Unicode code-point: {}",
-                                            go_quote_str(&s)
+                                            tailor_go::strconv::quote(&s)
                                         ));
                                     }
                                     j += 1;
@@ -242,14 +260,20 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                         if digits.chars().count() < 4 {
                             return Err(format!(
                                 "invalid escape: \\u: len({}) != 4",
-                                go_quote_str(&rest_str(i))
+                                tailor_go::strconv::quote(&rest_str(i))
                             ));
                         }
                         if !digits.chars().all(|d| d.is_ascii_hexdigit()) {
-                            return Err(format!("invalid escape: \\u: {}", go_quote_str(&digits)));
+                            return Err(format!(
+                                "invalid escape: \\u: {}",
+                                tailor_go::strconv::quote(&digits)
+                            ));
                         }
                         let v = u32::from_str_radix(&digits, 16).map_err(|_| {
-                            format!("invalid escape: \\u: {}", go_quote_str(&digits))
+                            format!(
+                                "invalid escape: \\u: {}",
+                                tailor_go::strconv::quote(&digits)
+                            )
                         })?;
                         i += 4;
                         units.push(v as u16);
@@ -275,66 +299,6 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
         }
     }
     Ok(String::from_utf16_lossy(&units))
-}
-
-/// Go's `%q` of a rune (`strconv.QuoteRune`), for the characters that can reach an error.
-pub(crate) fn go_quote_rune(c: char) -> String {
-    let body = match c {
-        '\'' => "\\'".to_string(),
-        '"' => "\"".to_string(),
-        other => go_escape_char(other),
-    };
-    format!("'{body}'")
-}
-
-/// Go's `%q` of a string (`strconv.Quote`).
-pub(crate) fn go_quote_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\'' => out.push('\''),
-            other => out.push_str(&go_escape_char(other)),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn go_escape_char(c: char) -> String {
-    match c {
-        '\\' => "\\\\".into(),
-        '\u{07}' => "\\a".into(),
-        '\u{08}' => "\\b".into(),
-        '\u{0c}' => "\\f".into(),
-        '\n' => "\\n".into(),
-        '\r' => "\\r".into(),
-        '\t' => "\\t".into(),
-        '\u{0b}' => "\\v".into(),
-        c if go_is_print(c) => c.to_string(),
-        c if (c as u32) < 0x80 => format!("\\x{:02x}", c as u32),
-        c if (c as u32) < 0x10000 => format!("\\u{:04x}", c as u32),
-        c => format!("\\U{:08x}", c as u32),
-    }
-}
-
-/// An approximation of Go's `unicode.IsPrint` (letters, marks, numbers, punctuation, symbols
-/// and the ASCII space): control, format, separator, private-use and noncharacter code points
-/// are not printable.
-fn go_is_print(c: char) -> bool {
-    let u = c as u32;
-    if c == ' ' {
-        return true;
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    let format = matches!(u,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F
-        | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB);
-    let private = matches!(u, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
-    let nonchar = (u & 0xFFFE) == 0xFFFE || (0xFDD0..=0xFDEF).contains(&u);
-    !(format || private || nonchar)
 }
 
 #[cfg(test)]
@@ -541,13 +505,13 @@ mod tests {
 
     #[test]
     fn go_quote_rune_matches_go() {
-        assert_eq!(go_quote_rune('\0'), r"'\x00'");
-        assert_eq!(go_quote_rune('\''), r"'\''");
-        assert_eq!(go_quote_rune('"'), "'\"'");
-        assert_eq!(go_quote_rune('\\'), r"'\\'");
-        assert_eq!(go_quote_rune('\n'), r"'\n'");
-        assert_eq!(go_quote_rune('é'), "'é'");
-        assert_eq!(go_quote_rune('\u{a0}'), r"'\u00a0'");
-        assert_eq!(go_quote_rune('\u{1b}'), r"'\x1b'");
+        assert_eq!(tailor_go::strconv::quote_char('\0'), r"'\x00'");
+        assert_eq!(tailor_go::strconv::quote_char('\''), r"'\''");
+        assert_eq!(tailor_go::strconv::quote_char('"'), "'\"'");
+        assert_eq!(tailor_go::strconv::quote_char('\\'), r"'\\'");
+        assert_eq!(tailor_go::strconv::quote_char('\n'), r"'\n'");
+        assert_eq!(tailor_go::strconv::quote_char('é'), "'é'");
+        assert_eq!(tailor_go::strconv::quote_char('\u{a0}'), r"'\u00a0'");
+        assert_eq!(tailor_go::strconv::quote_char('\u{1b}'), r"'\x1b'");
     }
 }

@@ -1,16 +1,23 @@
-//! Go `regexp` compatibility for the target matcher's `[k=v]`: RE2 syntax, unanchored search,
-//! ASCII Perl classes (`\d`, `\w`, `\s`, `\b`), a `{` that does not start a repeat is a
-//! literal, and Go's error texts (`error parsing regexp: missing closing ): `(``).
+//! Go's `regexp` on the `regex` crate: RE2 syntax, ASCII Perl classes (`\d`, `\w`, `\s`,
+//! `\b`), a `{` that does not start a repeat is a literal, and Go's error texts
+//! (`error parsing regexp: missing closing ): `(``). kustomize's selectors anchor their
+//! patterns ([`compile_anchored`]); its field-path matchers search ([`compile`]).
 
 use regex::Regex;
 
 /// Compiles `pat` as Go's `regexp.Compile` would; the error is Go's message.
-pub(crate) fn compile(pat: &str) -> Result<Regex, String> {
+pub fn compile(pat: &str) -> Result<Regex, String> {
     let translated = translate(pat);
     match Regex::new(&translated) {
         Ok(r) => Ok(r),
         Err(_) => Err(format!("error parsing regexp: {}", go_error(pat))),
     }
+}
+
+/// kustomize's `anchorRegex`: `^(?:pat)$` compiled as Go would, so a pattern must match the
+/// whole text; Go's message quotes the anchored expression.
+pub fn compile_anchored(pat: &str) -> Result<Regex, String> {
+    compile(&format!("^(?:{pat})$"))
 }
 
 /// Rewrites Go-only spellings into the `regex` crate's.
@@ -292,6 +299,17 @@ mod tests {
         assert_eq!(
             compile("*a").unwrap_err(),
             "error parsing regexp: missing argument to repetition operator: `*`"
+        );
+    }
+
+    #[test]
+    fn anchored_as_kustomize() {
+        assert!(compile_anchored("Deploy.*").unwrap().is_match("Deployment"));
+        assert!(!compile_anchored("Deploy").unwrap().is_match("Deployment"));
+        assert!(!compile_anchored(r"web-\d").unwrap().is_match("web-٣"));
+        assert_eq!(
+            compile_anchored("(").unwrap_err(),
+            "error parsing regexp: missing closing ): `^(?:()$`"
         );
     }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
-use tailor_gotemplate::{ErrorKind, ExecOptions, MissingKey, Template, Value};
+use tailor_go::{ErrorKind, ExecOptions, MissingKey, Template, Value};
 
 fn to_value(j: &Json) -> Value {
     match j {

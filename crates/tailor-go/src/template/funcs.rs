@@ -2,10 +2,11 @@
 
 use std::borrow::Cow;
 
-use crate::exec::{CallError, State};
-use crate::fmt::{sprint, sprintf, sprintln};
-use crate::strconv::{decode_rune, is_print};
-use crate::value::{is_true, Conc, Val};
+use super::exec::{CallError, State};
+use super::fmt::{sprint, sprintf, sprintln};
+use super::value::{is_true, Conc, Val};
+use crate::unicode::is_print;
+use crate::utf8::decode_rune;
 
 /// Go parameter types of the builtins: `reflect.Value`, `interface{}` and
 /// `string` (printf's format).

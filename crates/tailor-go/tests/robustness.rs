@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use tailor_gotemplate::{ErrorKind, ExecOptions, MissingKey, Template, Value};
+use tailor_go::{ErrorKind, ExecOptions, MissingKey, Template, Value};
 // xorshift64* (not the plain xorshift64 of the other suites): deterministic, so a failure
 // reproduces from its seed, and these seeds keep generating the cases they always did.
 use tailor_testkit::Rng;
@@ -382,7 +382,7 @@ fn worst_case_nesting_fits_default_test_stack() {
 /// Found by `scripts/fuzz.sh` in CI: a precision above 65535 made Rust's formatter panic.
 #[test]
 fn huge_float_precision_is_formatted_like_go() {
-    use tailor_gotemplate::{ExecOptions, Template, Value};
+    use tailor_go::{ExecOptions, Template, Value};
     let t = Template::parse(
         "t",
         r#"{{printf "%.70000f" 3.25}}|{{printf "%.70000e" 3.25}}|{{printf "%.70000g" 3.25}}"#,

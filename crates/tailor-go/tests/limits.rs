@@ -1,13 +1,9 @@
 //! Every limit at its boundary: exactly at the limit passes, one past it gives the documented
 //! error (an `ErrorKind::Limit` for execution limits, Go's parse error for parse depth).
 
-use tailor_gotemplate::{ErrorKind, ExecOptions, Template, Value, MAX_PARSE_DEPTH};
+use tailor_go::{ErrorKind, ExecOptions, Template, Value, MAX_PARSE_DEPTH};
 
-fn run(
-    src: &str,
-    data: &Value,
-    opts: &ExecOptions,
-) -> (Result<(), tailor_gotemplate::Error>, String) {
+fn run(src: &str, data: &Value, opts: &ExecOptions) -> (Result<(), tailor_go::Error>, String) {
     let t = Template::parse("t", src).expect("parses");
     let mut out = String::new();
     let r = t.execute(data, opts, &mut out);

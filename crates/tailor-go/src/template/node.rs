@@ -221,7 +221,7 @@ pub(crate) fn write_node(sb: &mut String, n: &Node) {
         Node::With(b) => write_branch(sb, "with", b),
         Node::Template { name, pipe, .. } => {
             sb.push_str("{{template ");
-            sb.push_str(&String::from_utf8_lossy(&quote(name.as_bytes())));
+            sb.push_str(&quote(name));
             if let Some(p) = pipe {
                 sb.push(' ');
                 write_pipe(sb, p);

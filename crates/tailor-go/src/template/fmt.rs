@@ -2,11 +2,10 @@
 //! types a template can hold. Bad verbs, missing and extra operands render
 //! exactly like Go (`%!d(string=x)`, `%!s(MISSING)`, `%!(EXTRA ...)`).
 
-use crate::strconv::{
-    append_float, can_backquote, decode_rune, encode_rune, is_print, quote_rune, quote_with,
-    rune_count, MAX_RUNE, RUNE_ERROR,
-};
-use crate::value::{Conc, Value};
+use super::value::{Conc, Value};
+use crate::strconv::{append_float, can_backquote, quote_rune, quote_with};
+use crate::unicode::is_print;
+use crate::utf8::{decode_rune, encode_rune, rune_count, MAX_RUNE, RUNE_ERROR};
 
 const LDIGITS: &[u8; 17] = b"0123456789abcdefx";
 const UDIGITS: &[u8; 17] = b"0123456789ABCDEFX";

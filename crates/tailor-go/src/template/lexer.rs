@@ -1,8 +1,18 @@
 //! A port of `text/template/parse/lex.go`. Go runs the lexer as a goroutine;
 //! here it is a plain state machine that the parser pulls items from.
 
-use crate::fmt::{q, sharp_u};
-use crate::strconv::{is_alnum, is_space};
+use super::fmt::{q, sharp_u};
+use crate::unicode::{is_digit, is_letter};
+
+/// text/template's `isSpace`: the spaces and newlines that separate tokens.
+fn is_space(r: char) -> bool {
+    matches!(r, ' ' | '\t' | '\r' | '\n')
+}
+
+/// text/template's `isAlphaNumeric`: `_`, a letter or a digit.
+fn is_alnum(r: char) -> bool {
+    r == '_' || is_letter(r) || is_digit(r)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum ItemType {

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use std::collections::BTreeMap;
-//! use tailor_gotemplate::{ExecOptions, MissingKey, Template, Value};
+//! use tailor_go::{ExecOptions, MissingKey, Template, Value};
 //!
 //! let t = Template::parse("url", "https://x/{{.clusterName}}").unwrap();
 //! let data = Value::StringMap(BTreeMap::from([("clusterName".into(), "virgo".into())]));
@@ -23,7 +23,6 @@ mod funcs;
 mod lexer;
 mod node;
 mod parse;
-mod strconv;
 mod value;
 
 pub use value::Value;

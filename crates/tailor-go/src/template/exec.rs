@@ -3,11 +3,11 @@
 
 use std::borrow::Cow;
 
-use crate::fmt::{q, sprint1};
-use crate::funcs::{call_builtin, signature, ParamType};
-use crate::node::{write_command, write_node, write_pipe, Arg, Branch, Command, Node, Pipe, Var};
-use crate::value::{is_true, Conc, Val, Value};
-use crate::{Error, ErrorKind, ExecOptions, MissingKey, Template};
+use super::fmt::{q, sprint1};
+use super::funcs::{call_builtin, signature, ParamType};
+use super::node::{write_command, write_node, write_pipe, Arg, Branch, Command, Node, Pipe, Var};
+use super::value::{is_true, Conc, Val, Value};
+use super::{Error, ErrorKind, ExecOptions, MissingKey, Template};
 
 type R<T> = Result<T, Error>;
 

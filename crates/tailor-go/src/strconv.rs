@@ -1,109 +1,9 @@
-//! Ports of the pieces of Go's `strconv` and `unicode/utf8` that templates
-//! depend on. Go strings are byte strings, so everything here works on bytes.
+//! Go's `strconv`: quoting (`Quote`, `QuoteRune`, `%q`), unquoting and number parsing and
+//! formatting as Go prints them. Go strings are byte strings, so everything here works on bytes;
+//! [`quote`] is the `&str` form the error messages of every crate use.
 
-pub(crate) const RUNE_ERROR: u32 = 0xFFFD;
-pub(crate) const MAX_RUNE: u32 = 0x10FFFF;
-
-/// Decode one rune the way `utf8.DecodeRune` does: invalid encodings yield
-/// `(RUNE_ERROR, 1)` so that callers always make progress.
-pub(crate) fn decode_rune(b: &[u8]) -> (u32, usize) {
-    let Some(&b0) = b.first() else {
-        return (RUNE_ERROR, 0);
-    };
-    if b0 < 0x80 {
-        return (u32::from(b0), 1);
-    }
-    let (n, min, init) = match b0 {
-        0xC2..=0xDF => (2, 0x80, u32::from(b0 & 0x1F)),
-        0xE0..=0xEF => (3, 0x800, u32::from(b0 & 0x0F)),
-        0xF0..=0xF4 => (4, 0x10000, u32::from(b0 & 0x07)),
-        _ => return (RUNE_ERROR, 1),
-    };
-    if b.len() < n {
-        return (RUNE_ERROR, 1);
-    }
-    let mut r = init;
-    for &c in &b[1..n] {
-        if c & 0xC0 != 0x80 {
-            return (RUNE_ERROR, 1);
-        }
-        r = (r << 6) | u32::from(c & 0x3F);
-    }
-    if r < min || r > MAX_RUNE || (0xD800..=0xDFFF).contains(&r) {
-        return (RUNE_ERROR, 1);
-    }
-    (r, n)
-}
-
-pub(crate) fn rune_count(b: &[u8]) -> usize {
-    let mut i = 0;
-    let mut n = 0;
-    while i < b.len() {
-        let (_, w) = decode_rune(&b[i..]);
-        i += w.max(1);
-        n += 1;
-    }
-    n
-}
-
-pub(crate) fn valid_rune(r: u32) -> bool {
-    r <= MAX_RUNE && !(0xD800..=0xDFFF).contains(&r)
-}
-
-pub(crate) fn encode_rune(r: u32, out: &mut Vec<u8>) {
-    let c = if valid_rune(r) {
-        char::from_u32(r).unwrap_or('\u{FFFD}')
-    } else {
-        '\u{FFFD}'
-    };
-    let mut tmp = [0u8; 4];
-    out.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
-}
-
-/// Approximation of Go's `unicode.IsPrint` (letters, marks, numbers,
-/// punctuation, symbols and ASCII space). Rust's std has no general-category
-/// tables, so non-ASCII uses whitespace/control plus a list of format and
-/// private-use ranges; differences are limited to rare code points.
-pub(crate) fn is_print(r: u32) -> bool {
-    if r < 0x80 {
-        return (0x20..0x7F).contains(&r);
-    }
-    let Some(c) = char::from_u32(r) else {
-        return false;
-    };
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    let nonprint: &[(u32, u32)] = &[
-        (0x00A0, 0x00A0),
-        (0x00AD, 0x00AD),
-        (0x0600, 0x0605),
-        (0x061C, 0x061C),
-        (0x06DD, 0x06DD),
-        (0x070F, 0x070F),
-        (0x180E, 0x180E),
-        (0x200B, 0x200F),
-        (0x2028, 0x202E),
-        (0x2060, 0x206F),
-        (0xD800, 0xF8FF),
-        (0xFEFF, 0xFEFF),
-        (0xFFF0, 0xFFFB),
-        (0xFFFE, 0xFFFF),
-        (0xE0000, 0xE0FFF),
-        (0xF0000, 0x10FFFF),
-    ];
-    !nonprint.iter().any(|&(lo, hi)| (lo..=hi).contains(&r))
-}
-
-pub(crate) fn is_space(r: char) -> bool {
-    matches!(r, ' ' | '\t' | '\r' | '\n')
-}
-
-/// Go's `unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'`, approximated
-/// with Rust's alphabetic/numeric properties.
-pub(crate) fn is_alnum(r: char) -> bool {
-    r == '_' || r.is_alphabetic() || r.is_numeric()
-}
+use crate::unicode::is_print;
+use crate::utf8::{decode_rune, encode_rune, valid_rune, RUNE_ERROR};
 
 const LOWERHEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -154,7 +54,7 @@ fn append_escaped_rune(buf: &mut Vec<u8>, r: u32, quote: u8, ascii_only: bool) {
 }
 
 /// `strconv.Quote` / `strconv.QuoteToASCII`.
-pub(crate) fn quote_with(s: &[u8], quote: u8, ascii_only: bool) -> Vec<u8> {
+pub fn quote_with(s: &[u8], quote: u8, ascii_only: bool) -> Vec<u8> {
     let mut buf = Vec::with_capacity(s.len() + 2);
     buf.push(quote);
     let mut i = 0;
@@ -174,12 +74,22 @@ pub(crate) fn quote_with(s: &[u8], quote: u8, ascii_only: bool) -> Vec<u8> {
     buf
 }
 
-pub(crate) fn quote(s: &[u8]) -> Vec<u8> {
+pub fn quote_bytes(s: &[u8]) -> Vec<u8> {
     quote_with(s, b'"', false)
 }
 
+/// `strconv.Quote` (Go's `%q` of a string): the form every Go error message quotes with.
+pub fn quote(s: &str) -> String {
+    String::from_utf8(quote_bytes(s.as_bytes())).unwrap_or_default()
+}
+
+/// `strconv.QuoteRune` (Go's `%q` of a rune).
+pub fn quote_char(c: char) -> String {
+    String::from_utf8(quote_rune(c as u32, false)).unwrap_or_default()
+}
+
 /// `strconv.QuoteRune` / `QuoteRuneToASCII`.
-pub(crate) fn quote_rune(r: u32, ascii_only: bool) -> Vec<u8> {
+pub fn quote_rune(r: u32, ascii_only: bool) -> Vec<u8> {
     let r = if valid_rune(r) { r } else { RUNE_ERROR };
     let mut buf = vec![b'\''];
     append_escaped_rune(&mut buf, r, b'\'', ascii_only);
@@ -187,7 +97,7 @@ pub(crate) fn quote_rune(r: u32, ascii_only: bool) -> Vec<u8> {
     buf
 }
 
-pub(crate) fn can_backquote(s: &[u8]) -> bool {
+pub fn can_backquote(s: &[u8]) -> bool {
     let mut i = 0;
     while i < s.len() {
         let (r, w) = decode_rune(&s[i..]);
@@ -213,7 +123,7 @@ fn unhex(c: u8) -> Option<u32> {
 }
 
 /// `strconv.UnquoteChar`: returns (value, multibyte, bytes consumed).
-pub(crate) fn unquote_char(s: &[u8], quote: u8) -> Option<(u32, bool, usize)> {
+pub fn unquote_char(s: &[u8], quote: u8) -> Option<(u32, bool, usize)> {
     let &c = s.first()?;
     if c == quote && (quote == b'\'' || quote == b'"') {
         return None;
@@ -281,7 +191,7 @@ pub(crate) fn unquote_char(s: &[u8], quote: u8) -> Option<(u32, bool, usize)> {
 }
 
 /// `strconv.Unquote`; the only error Go reports here is "invalid syntax".
-pub(crate) fn unquote(s: &str) -> Result<Vec<u8>, &'static str> {
+pub fn unquote(s: &str) -> Result<Vec<u8>, &'static str> {
     const ERR: &str = "invalid syntax";
     let b = s.as_bytes();
     if b.len() < 2 {
@@ -362,7 +272,7 @@ fn underscore_ok(s: &str) -> bool {
 }
 
 /// `strconv.ParseUint(s, 0, 64)`.
-pub(crate) fn parse_uint0(s: &str) -> Option<u64> {
+pub fn parse_uint0(s: &str) -> Option<u64> {
     let b = s.as_bytes();
     if b.is_empty() {
         return None;
@@ -400,7 +310,7 @@ pub(crate) fn parse_uint0(s: &str) -> Option<u64> {
 }
 
 /// `strconv.ParseInt(s, 0, 64)`.
-pub(crate) fn parse_int0(s: &str) -> Option<i64> {
+pub fn parse_int0(s: &str) -> Option<i64> {
     let (neg, body) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -423,7 +333,7 @@ pub(crate) fn parse_int0(s: &str) -> Option<i64> {
 /// `strconv.ParseFloat(s, 64)` for the number syntax the lexer produces
 /// (decimal and hexadecimal mantissas, underscores); `None` on any error,
 /// including out-of-range values, as the template parser treats both alike.
-pub(crate) fn parse_float(s: &str) -> Option<f64> {
+pub fn parse_float(s: &str) -> Option<f64> {
     let (neg, body) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -626,7 +536,7 @@ fn fmt_f(dst: &mut Vec<u8>, neg: bool, d: &Digits, prec: i64) {
 }
 
 /// `strconv.AppendFloat(dst, v, fmt, prec, 64)`.
-pub(crate) fn append_float(dst: &mut Vec<u8>, v: f64, fmt: u8, prec: i64) {
+pub fn append_float(dst: &mut Vec<u8>, v: f64, fmt: u8, prec: i64) {
     if v.is_nan() {
         dst.extend_from_slice(b"NaN");
         return;
@@ -785,8 +695,54 @@ fn fmt_x(dst: &mut Vec<u8>, v: f64, prec: i64, fmt: u8) {
     dst.extend_from_slice(exp.to_string().as_bytes());
 }
 
+/// `strconv.Atoi`: optional sign, ASCII digits only, must fit in a 64-bit int.
+pub fn atoi(s: &[u8]) -> Option<i64> {
+    let (neg, digits) = match s.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, s),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    // Accumulate negatively so that i64::MIN parses.
+    let mut acc: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        acc = acc.checked_mul(10)?.checked_sub(i64::from(d - b'0'))?;
+    }
+    if neg {
+        Some(acc)
+    } else {
+        acc.checked_neg()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn atoi_like_go() {
+        assert_eq!(super::atoi(b"+5"), Some(5));
+        assert_eq!(super::atoi(b"-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(super::atoi(b"9223372036854775808"), None);
+        for bad in [&b""[..], b"-", b" 1", b"1.5", b"1_0", b"(-2)"] {
+            assert_eq!(super::atoi(bad), None);
+        }
+    }
+
+    #[test]
+    fn quote_like_go() {
+        assert_eq!(
+            super::quote("a\u{7}\u{1b}\u{7f}\u{a0}é\u{2028}\"\\"),
+            r#""a\a\x1b\x7f\u00a0é\u2028\"\\""#
+        );
+        assert_eq!(super::quote_char('\''), r"'\''");
+        assert_eq!(super::quote_char('"'), "'\"'");
+        assert_eq!(super::quote_char('\0'), r"'\x00'");
+    }
+
     use super::*;
 
     fn f(v: f64, fmt: u8, prec: i64) -> String {

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::fmt::q;
-use crate::lexer::{Item, ItemType, Lexer};
-use crate::node::{is_empty_tree, Arg, Branch, Command, List, Node, Number, Pipe, Var};
+use super::fmt::q;
+use super::lexer::{Item, ItemType, Lexer};
+use super::node::{is_empty_tree, Arg, Branch, Command, List, Node, Number, Pipe, Var};
 use crate::strconv::{parse_float, parse_int0, parse_uint0, unquote, unquote_char};
 
 const BUILTINS: &[&str] = &[
