@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn reference_examples() {
-        // kubestellar.md §3.5, checked against Go.
+        // docs/semantics/kubestellar.md §3.5, checked against Go.
         for ok in [
             "region",
             "_",
