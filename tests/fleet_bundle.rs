@@ -1,7 +1,7 @@
 //! The fleet-examples `multi-cluster/manifests` bundle rendered for clusters labelled env=dev,
 //! env=test, env=prod and none, through the whole function in standalone mode
 //! (`tailor CONFIG DIR`, DIR holding fleet.yaml and overlays/). Expected objects were derived
-//! by hand from reference/fleet.md (crates/tailor-fleet/tests/data/multi-cluster-expected.yaml
+//! by hand from docs/semantics/fleet.md (crates/tailor-fleet/tests/data/multi-cluster-expected.yaml
 //! explains each); outputs are also kept as golden snapshots.
 mod common;
 

@@ -1,4 +1,4 @@
-//! The pipeline stages, one module each, run in DESIGN.md's order. Every stage leaves the
+//! The pipeline stages, one module each, run in `docs/design.md`'s order. Every stage leaves the
 //! Kptfile and local-config objects alone.
 
 pub mod fleet;
@@ -25,9 +25,9 @@ pub struct StageContext<'a> {
     pub memo: Option<&'a mut substitute::Memo>,
 }
 
-/// Runs the stages in DESIGN.md's order: schedule → strip → overlays (Fleet yaml overlays,
-/// patches, namespaces, prefix/suffix, images, commonMetadata) → replacements → templates →
-/// substitution.
+/// Runs the stages in `docs/design.md`'s order: schedule → strip → overlays (Fleet yaml
+/// overlays, patches, namespaces, prefix/suffix, images, commonMetadata) → replacements →
+/// templates → substitution.
 pub fn run_all(pipeline: &Pipeline, items: &mut Vec<Resource>, ctx: &mut StageContext<'_>) {
     let options = match customization(pipeline, ctx) {
         Some(Customized::Deploy(o)) => Some(*o),

@@ -1,5 +1,5 @@
 //! Scheduling stage: Kratix destination selectors decide, item by item, whether it goes to the
-//! destination at all (`reference/krm.md` §6; `tailor-fleet` holds the rules).
+//! destination at all (`docs/semantics/kratix.md`; `tailor-fleet` holds the rules).
 
 use tailor_fleet::KratixSchedule;
 

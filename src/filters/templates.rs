@@ -1,7 +1,7 @@
 //! Template expansion stage: KubeStellar's `control.kubestellar.io/expand-templates`. Every
 //! string value containing `{{` in an annotated object is a Go `text/template` executed with
 //! the destination's properties (`tailor-go` does the work). Any failure is an error
-//! result per failing string; the run then fails as a whole (DESIGN.md).
+//! result per failing string; the run then fails as a whole (`docs/design.md`).
 
 use tailor_go::{ExecOptions, MissingKey, Template, Value as Data};
 use tailor_yaml::{Node, ScalarKind, Value};

@@ -1,5 +1,5 @@
 //! The KRM function protocol: ResourceList in, ResourceList out, results and exit codes
-//! (`reference/krm.md` §8), plus the plain multi-document form used by shell pipes.
+//! (`docs/semantics/krm.md` §8), plus the plain multi-document form used by shell pipes.
 
 pub mod annotations;
 pub mod read;

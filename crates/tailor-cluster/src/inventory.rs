@@ -16,7 +16,7 @@
 //!   Cluster's namespace count; a group contains the cluster iff its `spec.selector` is non-null
 //!   and matches the cluster's labels. Clusters known only from other kinds have no Fleet
 //!   namespace and so belong to no inventory group.
-//! - Properties follow KubeStellar §3.5, see [`crate::collect_properties`].
+//! - Properties follow `docs/semantics/kubestellar.md` §3.5, see [`crate::collect_properties`].
 //! - An inline `spec.cluster` with the same name is merged as if its fields had been written into
 //!   the inventory objects, so inline wins level by level ([`Inventory::resolve_spec`]).
 
@@ -104,7 +104,8 @@ struct Entry {
     /// Namespace of the Fleet Cluster object, when there is one.
     fleet_namespace: Option<String>,
     strict_match_labels: Option<bool>,
-    /// ConfigMap `data`, then decoded `binaryData` (the two top levels of §3.5).
+    /// ConfigMap `data`, then decoded `binaryData` (the two top levels of
+    /// `docs/semantics/kubestellar.md` §3.5).
     data: StringMap,
     binary_data: StringMap,
     /// Kinds seen, to reject two objects of one kind with the same name.

@@ -205,8 +205,8 @@ pub(crate) fn merge_groups(groups: &mut Vec<ClusterGroup>, extra: &[ClusterGroup
     groups.sort_by(|a, b| a.name.cmp(&b.name));
 }
 
-/// KubeStellar's `collectPropertiesForDestination` (kubestellar.md §3.5): successive writes into
-/// one map, later writes win:
+/// KubeStellar's `collectPropertiesForDestination` (`docs/semantics/kubestellar.md` §3.5):
+/// successive writes into one map, later writes win:
 /// 1. `clusterName` = the inventory name;
 /// 2. labels whose key is a Go identifier;
 /// 3. annotations whose key is a Go identifier;

@@ -2,7 +2,7 @@
 //! `kustomize/kustomize_varsub.go`, `SubstituteVariables`), minus the YAML handling, which
 //! belongs to the caller.
 //!
-//! Per resource, in this order (`reference/flux.md` §2.1–2.5):
+//! Per resource, in this order (`docs/semantics/flux.md` §2.1–2.5):
 //! 1. Skip the resource, untouched and without a YAML round trip, when its label **or**
 //!    annotation [`SUBSTITUTE_KEY`] is exactly [`DISABLED_VALUE`] ([`is_disabled`]).
 //! 2. Build [`Vars`]: `substituteFrom` sources in list order ([`Vars::add_source`], later

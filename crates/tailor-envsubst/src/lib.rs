@@ -5,7 +5,7 @@
 //! The goal is identical results and error texts, quirks included: `$$` collapses to `$` in
 //! top-level text, bare `$var` is left alone, `${v:?msg}` and `${v:+alt}` behave like `:-`,
 //! `${v-d}` is a parse error, lengths and offsets count bytes, trims use Flux's glob matcher.
-//! See `reference/flux.md` §1 for the dialect.
+//! See `docs/semantics/flux.md` §1 for the dialect.
 //!
 //! ```
 //! use tailor_envsubst::{substitute, Options};

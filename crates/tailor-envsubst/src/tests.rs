@@ -1,4 +1,4 @@
-//! End-to-end cases from `reference/flux.md` §1 and §4 (outputs recorded from the Go code).
+//! End-to-end cases from `docs/semantics/flux.md` §1 and §4 (outputs recorded from the Go code).
 
 use super::*;
 

@@ -1,5 +1,5 @@
-//! Kratix scheduling per item (krm.md §6): which workload group an item belongs to, which
-//! labels that group requires, and whether the destination qualifies.
+//! Kratix scheduling per item (`docs/semantics/kratix.md`): which workload group an item
+//! belongs to, which labels that group requires, and whether the destination qualifies.
 //!
 //! - A `destinationSelectors` entry with `directory: X` (X not `.`) claims everything under
 //!   the top-level directory `X/` of the output; such items form their own group that uses

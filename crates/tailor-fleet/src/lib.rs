@@ -1,5 +1,5 @@
 //! Rancher Fleet's per-cluster customization and Kratix scheduling for tailor
-//! (reference/fleet.md, reference/krm.md §6):
+//! (`docs/semantics/fleet.md`, `docs/semantics/kratix.md`):
 //!
 //! - [`FleetConfig`]: `targetCustomizationMode`, `targetCustomizations` and bundle-level options
 //!   from a `Tailor` spec ([`FleetConfig::from_tailor_spec`]) or a `fleet.yaml`

@@ -1,4 +1,4 @@
-//! Fleet's `namespace` and `defaultNamespace` (fleet.md §4).
+//! Fleet's `namespace` and `defaultNamespace` (`docs/semantics/fleet.md` §4).
 //!
 //! - `namespace` (Go `TargetNamespace`): the agent's post-renderer overwrites
 //!   `metadata.namespace` on every object and fails the deployment on a cluster-scoped object

@@ -1,6 +1,6 @@
 //! Fleet's `BundleDeploymentOptions` as far as a customization entry carries them, plus the
 //! Flux overlay fields tailor lets each target carry, and Fleet's `options.Merge`
-//! (`internal/cmd/controller/options/calculate.go`, fleet.md §2a).
+//! (`internal/cmd/controller/options/calculate.go`, `docs/semantics/fleet.md` §2a).
 
 use serde_json::{Map, Value};
 use tailor_cluster::FieldError;
@@ -267,8 +267,8 @@ impl Options {
         })
     }
 
-    /// Fleet's `options.Merge(base, custom)` (fleet.md §2a), with the Flux fields merged by
-    /// the same kind of rule.
+    /// Fleet's `options.Merge(base, custom)` (`docs/semantics/fleet.md` §2a), with the Flux
+    /// fields merged by the same kind of rule.
     pub fn merge(&self, custom: &Options) -> Options {
         let s = |c: &Option<String>, b: &Option<String>| c.clone().or_else(|| b.clone());
         let helm = match (&self.helm, &custom.helm) {
@@ -381,7 +381,8 @@ fn non_null_map<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a Map<String
     m.get(k).and_then(Value::as_object)
 }
 
-/// The `helm` rows of fleet.md §2a. `base` is already a (possibly empty) helm map.
+/// The `helm` rows of `docs/semantics/fleet.md` §2a. `base` is already a (possibly empty)
+/// helm map.
 fn merge_helm(base: &Map<String, Value>, custom: &Map<String, Value>) -> Map<String, Value> {
     let mut out = base.clone();
     match custom.get("timeoutSeconds").and_then(Value::as_i64) {

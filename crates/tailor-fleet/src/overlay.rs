@@ -1,13 +1,13 @@
-//! Fleet yaml overlays (`render/patch/patch.go`, fleet.md §3): for each name in
-//! `yaml.overlays`, in order, every file under `overlays/<name>/` either replaces (or adds) the
-//! bundle file at the same relative path, removes it (an empty file), or, when its base name
+//! Fleet yaml overlays (`render/patch/patch.go`, `docs/semantics/fleet.md` §3): for each name
+//! in `yaml.overlays`, in order, every file under `overlays/<name>/` either replaces (or adds)
+//! the bundle file at the same relative path, removes it (an empty file), or, when its base name
 //! contains `_patch.`, patches the file whose name has the first `_patch.` replaced by `.`.
 //!
 //! Fleet walks an overlay's files in Go map order, which is random. tailor decides
-//! (DESIGN.md): within one overlay, whole-file replacements and removals first, then `_patch.`
-//! files, each group in sorted path order. A patch against a file with several documents, an
-//! emptied file, or a missing file is an error (Fleet would keep only the first document, or
-//! fail on the missing file). Later overlays see the results of earlier ones.
+//! (`docs/design.md`): within one overlay, whole-file replacements and removals first, then
+//! `_patch.` files, each group in sorted path order. A patch against a file with several
+//! documents, an emptied file, or a missing file is an error (Fleet would keep only the first
+//! document, or fail on the missing file). Later overlays see the results of earlier ones.
 //!
 //! [`plan_overlays`] computes the steps; [`apply_overlays`] runs them over the files, calling
 //! a patch engine the caller supplies, so this crate does not depend on one.

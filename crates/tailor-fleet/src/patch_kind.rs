@@ -1,5 +1,5 @@
 //! Which kind of patch Fleet applies for an overlay `_patch.` file (wrangler `pkg/patch`
-//! `apply.go`/`style.go`, fleet.md §3):
+//! `apply.go`/`style.go`, `docs/semantics/fleet.md` §3):
 //!
 //! 1. the patch is a list (its JSON starts with `[`) → RFC 6902 JSON Patch;
 //! 2. the base has no apiVersion or no kind → RFC 7386 JSON merge patch;

@@ -1,5 +1,5 @@
 //! Per cluster: which customizations match, whether the cluster is skipped (doNotDeploy),
-//! and the merged options (`target/builder.go` `Targets`, fleet.md §2).
+//! and the merged options (`target/builder.go` `Targets`, `docs/semantics/fleet.md` §2).
 //!
 //! tailor is given the destination, so there is no GitRepo target list deciding whether the
 //! cluster gets the bundle at all: the destination always gets it unless doNotDeploy says
@@ -48,7 +48,7 @@ impl FleetConfig {
             .collect()
     }
 
-    /// Fleet's decision for `cluster` (fleet.md §2).
+    /// Fleet's decision for `cluster` (`docs/semantics/fleet.md` §2).
     pub fn resolve(&self, cluster: &Cluster) -> Decision {
         let hits: Vec<&Customization> = self
             .matching(cluster)

@@ -1,4 +1,5 @@
-//! §1 of the reference: the transport controller's `TransformObject` before CustomTransforms.
+//! `docs/semantics/kubestellar.md` §1: the transport controller's `TransformObject` before
+//! CustomTransforms.
 //!
 //! Order (KubeStellar's): the eight `metadata` fields, the last-applied annotation, `status`,
 //! then the per-kind cleaning looked up by exact GVK (`v1 Service`, `batch/v1 Job`).
@@ -53,7 +54,8 @@ pub fn may_need_builtin_strip(obj: &Node) -> bool {
         || (kind == "Job" && api_version == "batch/v1")
 }
 
-/// Applies KubeStellar's WEC-independent cleaning (reference §1.1–§1.3) to one object.
+/// Applies KubeStellar's WEC-independent cleaning (`docs/semantics/kubestellar.md` §1.1–§1.3)
+/// to one object.
 ///
 /// Differences from KubeStellar's code, decided by tailor: Service `nodePort` is removed
 /// (not set to null, and not added to ports without one), the older preserve annotation

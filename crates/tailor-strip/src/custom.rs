@@ -1,5 +1,5 @@
-//! `control.kubestellar.io/v1alpha1` `CustomTransform` (reference §2): parsing the spec,
-//! binding to objects by (group, resource), and removing the paths.
+//! `control.kubestellar.io/v1alpha1` `CustomTransform` (`docs/semantics/kubestellar.md` §2):
+//! parsing the spec, binding to objects by (group, resource), and removing the paths.
 //!
 //! Two path engines:
 //! * every path that KubeStellar's grammar accepts ([`parse_kubestellar_query`]) is evaluated

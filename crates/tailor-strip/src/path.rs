@@ -1,4 +1,5 @@
-//! KubeStellar's JSONPath subset (`pkg/jsonpath`, `ParseQuery`), reference §2.3.
+//! KubeStellar's JSONPath subset (`pkg/jsonpath`, `ParseQuery`),
+//! `docs/semantics/kubestellar.md` §2.3.
 //!
 //! ```text
 //! query   := '$' segment*

@@ -102,7 +102,8 @@ fn non_inventory_items_are_ignored() {
 
 #[test]
 fn kubestellar_docs_example() {
-    // kubestellar.md §3.8: inventory virgo + customization-properties/virgo data.clusterHash.
+    // docs/semantics/kubestellar.md §3.8: inventory virgo +
+    // customization-properties/virgo data.clusterHash.
     let i = inv(&[
         managed("virgo", json!({}), json!({})),
         props_cm(

@@ -1,4 +1,5 @@
-//! Fleet target matching (`matcher/clustermatcher.go`, `target/query.go`; fleet.md §1a–1b).
+//! Fleet target matching (`matcher/clustermatcher.go`, `target/query.go`;
+//! `docs/semantics/fleet.md` §1a–1b).
 //!
 //! - Criteria are ANDed; a criterion exists only when its field is set (`clusterName` and
 //!   `clusterGroup` non-empty, selectors non-null). An entry with no criteria never matches.

@@ -1,5 +1,5 @@
 //! Kratix destination scheduling (`internal/controller/scheduler.go`,
-//! `work-creator/lib/work_creator.go`; krm.md §6).
+//! `work-creator/lib/work_creator.go`; `docs/semantics/kratix.md`).
 //!
 //! - Non-empty matchLabels: a subset test (every key=value must be among the destination's
 //!   labels; extra labels are fine). `strictMatchLabels` plays no part then.

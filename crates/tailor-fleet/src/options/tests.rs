@@ -1,4 +1,4 @@
-//! One test per row of fleet.md §2a's merge table, plus the Flux fields.
+//! One test per row of `docs/semantics/fleet.md` §2a's merge table, plus the Flux fields.
 
 use serde_json::json;
 

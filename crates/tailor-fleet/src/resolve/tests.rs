@@ -1,5 +1,5 @@
 //! Matching of every criterion and their combinations, and FirstMatch/AllMatches decisions
-//! (fleet.md §1, §2 and §7's test facts).
+//! (`docs/semantics/fleet.md` §1, §2 and §7's test facts).
 
 use serde_json::{json, Value};
 use tailor_cluster::Cluster;

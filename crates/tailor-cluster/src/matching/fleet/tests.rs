@@ -222,7 +222,7 @@ fn empty_strings_are_no_criterion() {
 
 #[test]
 fn fleet_bundlematch_examples() {
-    // fleet.md §7: customizations edge(edge=true), extra(extra=true), all({}).
+    // docs/semantics/fleet.md §7: customizations edge(edge=true), extra(extra=true), all({}).
     let edge = json!({"name": "edge", "clusterSelector": {"matchLabels": {"edge": "true"}}});
     let extra = json!({"name": "extra", "clusterSelector": {"matchLabels": {"extra": "true"}}});
     let all = json!({"name": "all", "clusterSelector": {}});
