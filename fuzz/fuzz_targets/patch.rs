@@ -8,7 +8,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use tailor_fuzz::fixture_nodes;
-use tailor_patch::{apply_patches, merge_patch, strategic_merge, Patch, PatchSpec, PatchTarget};
+use tailor_kustomize::patch::{apply_patches, merge_patch, strategic_merge, Patch, PatchSpec, PatchTarget};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             Patch::Json6902(ops) => {
-                let _ = tailor_patch::json6902(&mut obj, ops);
+                let _ = tailor_kustomize::patch::json6902(&mut obj, ops);
             }
             Patch::MergePatch(p) => merge_patch(&mut obj, p),
         }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use libfuzzer_sys::fuzz_target;
 use tailor_fuzz::fixture_nodes;
-use tailor_replacements::{apply, parse_replacements, parse_replacements_with, Dialect};
+use tailor_kustomize::replacements::{apply, parse_replacements, parse_replacements_with, Dialect};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 use tailor_fuzz::{fixture_nodes, split_first_line};
-use tailor_replacements::{apply, parse_replacements, split_path};
+use tailor_kustomize::replacements::{apply, parse_replacements, split_path};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 use tailor_fleet::{FleetConfig, FluxOverlay};
-use tailor_kbuiltins::Image;
-use tailor_replacements::{parse_replacements_with, Dialect};
+use tailor_kustomize::builtins::Image;
+use tailor_kustomize::replacements::{parse_replacements_with, Dialect};
 use tailor_yaml::Node;
 
 use crate::krm::KrmResult;

@@ -51,7 +51,7 @@ pub struct Pipeline {
 #[derive(Clone, Debug)]
 pub struct Replacements {
     pub list: Node,
-    pub dialect: tailor_replacements::Dialect,
+    pub dialect: tailor_kustomize::replacements::Dialect,
     /// For messages: `spec.replacements`, `functionConfig.replacements`.
     pub field: &'static str,
 }
@@ -110,16 +110,17 @@ pub fn parse(fc: Option<&Node>) -> Result<Pipeline, Vec<KrmResult>> {
         | ("", "ReplacementTransformer") => {
             let mut p = Pipeline::new(kind);
             let dialect = if kind == "ApplyReplacements" {
-                tailor_replacements::Dialect::ApplyReplacements
+                tailor_kustomize::replacements::Dialect::ApplyReplacements
             } else {
-                tailor_replacements::Dialect::ReplacementTransformer
+                tailor_kustomize::replacements::Dialect::ReplacementTransformer
             };
             match fc.get("replacements") {
                 Some(r) if r.is_sequence() => {
                     // Decoded now, with the rules (and messages) of the reader named, so a
                     // malformed entry is reported once, before anything runs.
                     let files = std::collections::BTreeMap::new();
-                    if let Err(e) = tailor_replacements::parse_replacements_with(r, dialect, &files)
+                    if let Err(e) =
+                        tailor_kustomize::replacements::parse_replacements_with(r, dialect, &files)
                     {
                         return Err(fail("replacements", e.to_string()));
                     }

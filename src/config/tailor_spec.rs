@@ -153,7 +153,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
         if r.is_sequence() {
             p.replacements = Some(super::Replacements {
                 list: r.clone(),
-                dialect: tailor_replacements::Dialect::Tailor,
+                dialect: tailor_kustomize::replacements::Dialect::Tailor,
                 field: "spec.replacements",
             });
         } else if !r.is_null() {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tailor_fleet::{
     apply_namespaces, apply_overlays, plan_overlays, BundleFile, Options, PatchKind, Scopes,
 };
-use tailor_patch::{decode_ops, json6902, merge_patch, strategic_merge, Merged};
+use tailor_kustomize::patch::{decode_ops, json6902, merge_patch, strategic_merge, Merged};
 use tailor_yaml::Node;
 
 use super::nodes::Work;

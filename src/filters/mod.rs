@@ -58,7 +58,7 @@ pub fn run_all(pipeline: &Pipeline, items: &mut Vec<Resource>, ctx: &mut StageCo
                         .map(tailor_yaml::from_json)
                         .collect(),
                 ),
-                dialect: tailor_replacements::Dialect::Tailor,
+                dialect: tailor_kustomize::replacements::Dialect::Tailor,
                 field: "spec.replacements",
             };
             Some(&merged)

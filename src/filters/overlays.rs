@@ -4,11 +4,11 @@
 
 use serde_json::Value as Json;
 use tailor_fleet::FluxOverlay;
-use tailor_kbuiltins::{
+use tailor_kustomize::builtins::{
     add_prefix_suffix_tracked, set_common_metadata, set_images, set_namespace_tracked, Image,
     NameTracker,
 };
-use tailor_patch::{apply_patches, PatchSpec, PatchTarget, ResId};
+use tailor_kustomize::patch::{apply_patches, PatchSpec, PatchTarget, ResId};
 use tailor_yaml::Node;
 
 use super::nodes::Work;

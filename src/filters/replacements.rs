@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use tailor_replacements::{apply_reporting, parse_replacements_with};
+use tailor_kustomize::replacements::{apply_reporting, parse_replacements_with};
 use tailor_yaml::Node;
 
 use super::StageContext;
