@@ -50,11 +50,11 @@ pub fn envsubst(args: &[String]) -> i32 {
         }
     };
     let lookup = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
-    let opts = tailor_envsubst::Options {
+    let opts = tailor_flux::envsubst::Options {
         strict,
-        ..tailor_envsubst::Options::default()
+        ..tailor_flux::envsubst::Options::default()
     };
-    match tailor_envsubst::substitute_bytes(&text, &lookup, &opts) {
+    match tailor_flux::envsubst::substitute_bytes(&text, &lookup, &opts) {
         Ok(out) => write_stdout(&out),
         Err(e) => {
             // The flux CLI prints errors with its ✗ marker.

@@ -343,7 +343,7 @@ fn secret_value(secret: &Json, key: &str) -> Result<Option<Json>, String> {
         return Ok(Some(v.clone()));
     }
     match secret.get("data").and_then(|d| d.get(key)) {
-        Some(Json::String(b64)) => tailor_envsubst::flux::decode_secret_value(b64)
+        Some(Json::String(b64)) => tailor_flux::envsubst::flux::decode_secret_value(b64)
             .map(|s| Some(Json::String(s)))
             .map_err(|e| format!("data.{key}: {e}")),
         Some(other) => Err(format!("data.{key} is not a string: {other}")),

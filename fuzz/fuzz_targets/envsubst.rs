@@ -1,9 +1,9 @@
-//! tailor-envsubst: Flux's `${...}` substitution never panics on any text, strict or not, and
+//! tailor-flux (envsubst): Flux's `${...}` substitution never panics on any text, strict or not, and
 //! the output limit holds.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tailor_envsubst::{substitute_bytes, Options};
+use tailor_flux::envsubst::{substitute_bytes, Options};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {

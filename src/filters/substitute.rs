@@ -3,11 +3,11 @@
 //! Variables, lowest precedence first: the destination's properties, `substituteFrom` sources
 //! in list order, inline `substitute`.
 
-use tailor_envsubst::flux::{
+use tailor_flux::envsubst::flux::{
     check_var_name, decode_secret_value, is_disabled, post_build_error, SUBSTITUTE_KEY,
 };
-use tailor_envsubst::{Options, Vars};
-use tailor_postbuild::Change;
+use tailor_flux::envsubst::{Options, Vars};
+use tailor_flux::postbuild::Change;
 use tailor_yaml::Node;
 
 use super::StageContext;
@@ -65,7 +65,7 @@ pub fn run(
             }
             continue;
         }
-        match tailor_postbuild::substitute_resource_outcome(item.node(), &vars, &opts) {
+        match tailor_flux::postbuild::substitute_resource_outcome(item.node(), &vars, &opts) {
             Ok(outcome) => {
                 let remember =
                     !outcome.used_variables && memo.as_ref().is_some_and(|m| !m.last_destination);

@@ -97,12 +97,12 @@ fn header_annotation(key: &str) -> bool {
     key.starts_with("config.kubernetes.io/")
         || key.starts_with("internal.config.kubernetes.io/")
         || key == crate::filters::templates::EXPAND_ANNOTATION
-        || key == tailor_envsubst::flux::SUBSTITUTE_KEY
+        || key == tailor_flux::envsubst::flux::SUBSTITUTE_KEY
 }
 
 /// Labels kept in a deferred object's header.
 fn header_label(key: &str) -> bool {
-    key == tailor_envsubst::flux::SUBSTITUTE_KEY
+    key == tailor_flux::envsubst::flux::SUBSTITUTE_KEY
 }
 
 /// The header of `node`: apiVersion, kind, metadata name and namespace, the annotations and

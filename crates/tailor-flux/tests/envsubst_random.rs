@@ -3,7 +3,7 @@
 //! A fixed-seed xorshift generator (tailor-testkit) keeps runs reproducible without a property-testing crate;
 //! set `ENVSUBST_FUZZ_ITERS` for a longer run.
 
-use tailor_envsubst::{substitute, substitute_bytes, Error, Options};
+use tailor_flux::envsubst::{substitute, substitute_bytes, Error, Options};
 use tailor_testkit::Rng;
 
 const PIECES: &[&str] = &[

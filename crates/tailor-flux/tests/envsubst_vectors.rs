@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tailor_envsubst::{substitute_bytes, Options};
+use tailor_flux::envsubst::{substitute_bytes, Options};
 
 fn shared_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -21,8 +21,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::error::Error;
-use crate::{substitute, Options};
+use crate::envsubst::error::Error;
+use crate::envsubst::{substitute, Options};
 
 /// Label and annotation key that turns substitution off for one resource.
 pub const SUBSTITUTE_KEY: &str = "kustomize.toolkit.fluxcd.io/substitute";

@@ -5,11 +5,11 @@
 //! Go recurses once per top-level token; this loops instead, and bounds the genuine nesting of
 //! expressions so hostile input cannot overflow the stack.
 
-use crate::error::Error;
-use crate::scan::{
+use crate::envsubst::error::Error;
+use crate::envsubst::scan::{
     Accept, Scanner, Token, ESC_ALL, ESC_DOLLAR, SCAN_ESCAPE, SCAN_IDENT, SCAN_LBRACK, SCAN_RBRACK,
 };
-use crate::MAX_NESTING;
+use crate::envsubst::MAX_NESTING;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Node {

@@ -1,9 +1,9 @@
 //! Evaluation of parsed nodes (envsubst/template.go at fluxcd/pkg envsubst v1.7.0).
 
-use crate::error::Error;
-use crate::funcs::apply;
-use crate::parse::{Func, Node};
-use crate::{Lookup, Options};
+use crate::envsubst::error::Error;
+use crate::envsubst::funcs::apply;
+use crate::envsubst::parse::{Func, Node};
+use crate::envsubst::{Lookup, Options};
 
 pub(crate) struct Evaluator<'a> {
     pub(crate) lookup: &'a Lookup<'a>,

@@ -8,7 +8,7 @@
 //! See `docs/semantics/flux.md` §1 for the dialect.
 //!
 //! ```
-//! use tailor_envsubst::{substitute, Options};
+//! use tailor_flux::envsubst::{substitute, Options};
 //!
 //! let lookup = |name: &str| (name == "env").then(|| "prod".to_string());
 //! let out = substitute("env: ${env}, tier: ${tier:=gold}", &lookup, &Options::default()).unwrap();

@@ -8,8 +8,8 @@ use std::cmp::Ordering;
 
 use serde_json::Value as Json;
 
-use crate::numbers::v2_number_text;
-use crate::v2resolve::can_use_plain;
+use crate::postbuild::numbers::v2_number_text;
+use crate::postbuild::v2resolve::can_use_plain;
 
 const BEST_WIDTH: usize = 80;
 const BEST_INDENT: usize = 2;

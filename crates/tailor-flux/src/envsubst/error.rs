@@ -5,7 +5,7 @@ use std::fmt;
 /// Why a substitution failed.
 ///
 /// The first six variants print exactly what Flux prints (the controller then wraps them as
-/// `envsubst error: variable substitution failed: <this>`, see [`crate::flux`]). The last three
+/// `envsubst error: variable substitution failed: <this>`, see [`crate::envsubst::flux`]). The last three
 /// are where this port has to stop where Go would not (a Go panic, an unbounded stack, an
 /// unbounded buffer, or bytes that cannot become a Rust `String`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,18 +31,18 @@ pub enum Error {
         /// End offset
         high: i64,
     },
-    /// Expressions nested deeper than [`crate::MAX_NESTING`] (`${a:=${b:=${c:=...}}}`).
+    /// Expressions nested deeper than [`crate::envsubst::MAX_NESTING`] (`${a:=${b:=${c:=...}}}`).
     NestingTooDeep {
         /// The limit that was exceeded
         limit: usize,
     },
-    /// The result (or an intermediate value) grew past [`crate::Options::max_output_bytes`].
+    /// The result (or an intermediate value) grew past [`crate::envsubst::Options::max_output_bytes`].
     OutputTooLarge {
         /// The limit that was exceeded
         limit: usize,
     },
     /// The output is not UTF-8: byte-wise slicing (`${u:0:2}` on `héllo`) cut a character.
-    /// Flux would fail later when parsing the YAML; [`crate::substitute_bytes`] returns the bytes.
+    /// Flux would fail later when parsing the YAML; [`crate::envsubst::substitute_bytes`] returns the bytes.
     InvalidUtf8 {
         /// Byte offset of the first invalid sequence
         valid_up_to: usize,

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
-use tailor_envsubst::{Options, Vars};
+use tailor_flux::envsubst::{Options, Vars};
 
 #[test]
 fn resource_cases() {

@@ -1,7 +1,7 @@
 //! The limits at their boundaries, through the public API: exactly at a limit works, one past
 //! it gives the documented error.
 
-use tailor_envsubst::{substitute, Error, Options, MAX_NESTING};
+use tailor_flux::envsubst::{substitute, Error, Options, MAX_NESTING};
 
 fn lookup(name: &str) -> Option<String> {
     match name {

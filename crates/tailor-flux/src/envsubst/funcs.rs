@@ -4,8 +4,8 @@
 //! The only divergence is forced: where Go panics (a substring with a negative length) this
 //! returns [`Error::SliceOutOfRange`].
 
-use crate::error::Error;
-use crate::glob;
+use crate::envsubst::error::Error;
+use crate::envsubst::glob;
 use tailor_go::strconv::atoi;
 use tailor_go::strings::{map_runes, replace, replace_len, reverse_runes};
 use tailor_go::unicode::{to_lower, to_upper};

@@ -8,8 +8,8 @@ use serde_json::{Map, Number, Value as Json};
 use tailor_yaml::alias::AliasGuard;
 use tailor_yaml::{parse_stream_with, Node, ParseOptions, Style, Value};
 
-use crate::numbers::go_format_g;
-use crate::v2resolve::{resolve, Resolved};
+use crate::postbuild::numbers::go_format_g;
+use crate::postbuild::v2resolve::{resolve, Resolved};
 
 /// Converts substituted YAML text to JSON. The error is the Go error text (`yaml: line 4: ...`,
 /// `json: unsupported value: +Inf`) without Flux's `envsubst error: YAMLToJSON:` prefix.
@@ -208,7 +208,7 @@ fn json_key(key: &Json, value: &Json) -> Result<String, String> {
 /// yaml.v2 decodes `!!binary` with Go's `base64.StdEncoding`, the decoder Flux also uses for
 /// Secret values.
 fn decode_binary(s: &str) -> Result<String, String> {
-    tailor_envsubst::flux::decode_secret_value(s)
+    crate::envsubst::flux::decode_secret_value(s)
         .map_err(|_| "yaml: !!binary value contains invalid base64 data".to_string())
 }
 

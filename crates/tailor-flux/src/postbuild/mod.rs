@@ -17,8 +17,8 @@ pub mod v2print;
 pub mod v2read;
 pub mod v2resolve;
 
+use crate::envsubst::{flux::yaml_to_json_error, Options, Vars};
 use serde_json::Value as Json;
-use tailor_envsubst::{flux::yaml_to_json_error, Options, Vars};
 use tailor_yaml::Node;
 
 /// The data a resource had and the data Flux's substitution gives it.
@@ -70,7 +70,7 @@ pub fn substitute_resource_outcome(
     // converting the resource comes first, as Flux prints it first.
     let check_names = || {
         vars.validate_names()
-            .map_err(|e| tailor_envsubst::flux::SubstituteError::InvalidVarName(e).to_string())
+            .map_err(|e| crate::envsubst::flux::SubstituteError::InvalidVarName(e).to_string())
     };
     if unchanged::tree_keeps(resource) {
         check_names()?;

@@ -4,11 +4,11 @@
 //! from the real round trip (yaml.v2 print, re-read as YAML 1.1, float64 numbers) unchanged.
 
 use serde_json::{Map, Number, Value as Json};
-use tailor_postbuild::merge::same_data;
-use tailor_postbuild::numbers::as_float64;
-use tailor_postbuild::unchanged::round_trip_keeps;
-use tailor_postbuild::v2print::to_yaml_v2;
-use tailor_postbuild::v2read::yaml11_to_json;
+use tailor_flux::postbuild::merge::same_data;
+use tailor_flux::postbuild::numbers::as_float64;
+use tailor_flux::postbuild::unchanged::round_trip_keeps;
+use tailor_flux::postbuild::v2print::to_yaml_v2;
+use tailor_flux::postbuild::v2read::yaml11_to_json;
 use tailor_testkit::Rng;
 
 /// Strings YAML 1.1 (or yaml.v2's printer) treats specially, all printable ASCII.
@@ -294,7 +294,7 @@ fn trees_said_to_survive_convert_to_data_that_does() {
         };
         let Some(doc) = docs.first() else { continue };
         total += 1;
-        if !tailor_postbuild::unchanged::tree_keeps(&doc.root) {
+        if !tailor_flux::postbuild::unchanged::tree_keeps(&doc.root) {
             continue;
         }
         accepted += 1;
