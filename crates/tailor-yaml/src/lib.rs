@@ -6,6 +6,43 @@
 //! copy the source text of untouched documents verbatim. [`parse_stream_handing_items`] hands
 //! over the items of a ResourceList one at a time as they are parsed, and [`reparse_item`]
 //! builds one again later, so a reader need not hold every item's tree at once.
+//!
+//! ```
+//! use tailor_yaml::{emit_document, parse_stream, EmitOptions, Node};
+//!
+//! let src = "\
+//! apiVersion: v1
+//! kind: ConfigMap
+//! metadata:
+//!   name: app # set by the generator
+//! data:
+//!   mode: 'fast'
+//!   ports:
+//!   - 80
+//! ";
+//! let mut docs = parse_stream(src)?;
+//! let doc = &mut docs[0];
+//! doc.root.get_path_mut(&["data", "mode"]).unwrap().set_string("safe");
+//! doc.root.get_mut("data").unwrap().set("replicas", Node::string("3"));
+//! let opts = EmitOptions { wide_sequences: doc.wide_sequences };
+//! // Comments, quoting and sequence indentation stay as they were; the new string is quoted
+//! // because plain `3` would read back as a number.
+//! assert_eq!(
+//!     emit_document(doc, opts),
+//!     "\
+//! apiVersion: v1
+//! kind: ConfigMap
+//! metadata:
+//!   name: app # set by the generator
+//! data:
+//!   mode: 'safe'
+//!   ports:
+//!   - 80
+//!   replicas: \"3\"
+//! "
+//! );
+//! # Ok::<(), tailor_yaml::Error>(())
+//! ```
 
 pub mod alias;
 mod emit;

@@ -1,0 +1,165 @@
+//! Keys: whether a node in block context is an implicit key (a `:` follows on its line), and
+//! go-yaml's refusal of a key defined twice in one mapping, in go-yaml's words.
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+
+use super::{is_break, line_col, Parser, R};
+use crate::node::{Node, Pair, Value};
+use crate::Error;
+
+impl Parser<'_> {
+    /// Parses a scalar, alias or flow collection in block context and reports whether it is
+    /// followed by `:` (an implicit key); the `:` is consumed then.
+    pub(super) fn scalar_or_flow(&mut self, indent: isize, may_be_key: bool) -> R<(Node, bool)> {
+        let start_line = self.line;
+        let c = self.peek();
+        let mut node = match c {
+            b'[' | b'{' => self.flow_node(0)?,
+            b'"' => self.double_quoted()?,
+            b'\'' => self.single_quoted()?,
+            b'*' => self.alias()?,
+            b'|' | b'>' => return Ok((self.block_scalar(indent)?, false)),
+            b'@' | b'`' => return self.err("found character that cannot start any token"),
+            b'%' if self.col() == 0 => {
+                return self.err("found character that cannot start any token")
+            }
+            b'-' | b'?' | b':' if self.ws_or_end_at(1) => {
+                return self.err(match c {
+                    b'-' => "block sequence entries are not allowed in this context",
+                    b'?' => "mapping keys are not allowed in this context",
+                    _ => "did not find expected key",
+                })
+            }
+            b',' | b']' | b'}' => {
+                return self.err("did not find expected node content");
+            }
+            b'#' => return self.err("did not find expected node content"),
+            _ => {
+                let (n, key) = self.plain_block(indent, may_be_key)?;
+                return Ok((n, key));
+            }
+        };
+        // After a non-plain node: `:` makes it a key when on the same line.
+        self.skip_blanks();
+        if self.peek() == b':' && self.line == start_line && may_be_key {
+            let json_like = matches!(c, b'"' | b'\'' | b'[' | b'{');
+            if self.ws_or_end_at(1) || json_like {
+                self.pos += 1;
+                return Ok((node, true));
+            }
+        }
+        if self.peek() == b'#' {
+            let text = self.read_comment();
+            node.comments_mut().line = text;
+        } else if !(self.at_end() || is_break(self.peek())) {
+            if self.peek() == b':' {
+                return self.err("mapping values are not allowed in this context");
+            }
+            return self.err("did not find expected key");
+        }
+        Ok((node, false))
+    }
+
+    /// go-yaml's "mapping key already defined" (see
+    /// [`parse_stream_with`](super::parse_stream_with)).
+    pub(super) fn check_unique_keys(&self, pairs: &[Pair]) -> R<()> {
+        if !self.unique_keys {
+            return Ok(());
+        }
+        let Some((i, j)) = first_duplicate_key(pairs) else {
+            return Ok(());
+        };
+        let (first_line, _) = line_col(self.b, pairs[i].key.span.start as usize);
+        let again = &pairs[j].key;
+        let (line, column) = line_col(self.b, again.span.start as usize);
+        Err(Error::new(
+            format!(
+                "mapping key {} already defined at line {first_line}",
+                go_quote(key_id(again).1)
+            ),
+            line,
+            column,
+        ))
+    }
+}
+
+/// go-yaml's identity of a mapping key in `decoder.mapping`: the node kind and its `Value`,
+/// which is the decoded text of a scalar (so `a` and `"a"`, or `1` and `"1"`, are the same
+/// key; tags do not count), the name of an alias, and empty for a collection (so any two
+/// collection keys of one kind clash, as they do in go-yaml).
+fn key_id(key: &Node) -> (u8, &str) {
+    match &key.value {
+        Value::Scalar(s) => (0, s.as_str()),
+        Value::Alias(a) => (1, a.as_str()),
+        Value::Mapping(_) => (2, ""),
+        Value::Sequence(_) => (3, ""),
+    }
+}
+
+/// Mappings up to this many keys are checked for duplicates pair by pair: cheaper than
+/// hashing for the small mappings that make up nearly all of a manifest.
+const LINEAR_KEY_CHECK: usize = 16;
+
+/// The first duplicate key of a mapping in go-yaml's order (the earliest key that is defined
+/// again, and its first repetition), as `(first, again)` indexes.
+pub(super) fn first_duplicate_key(pairs: &[Pair]) -> Option<(usize, usize)> {
+    if pairs.len() < 2 {
+        return None;
+    }
+    if pairs.len() <= LINEAR_KEY_CHECK {
+        for (i, p) in pairs.iter().enumerate() {
+            let id = key_id(&p.key);
+            if let Some(j) = pairs[i + 1..].iter().position(|q| key_id(&q.key) == id) {
+                return Some((i, i + 1 + j));
+            }
+        }
+        return None;
+    }
+    let mut first: HashMap<(u8, &str), usize> = HashMap::with_capacity(pairs.len());
+    let mut found: Option<(usize, usize)> = None;
+    for (j, p) in pairs.iter().enumerate() {
+        match first.entry(key_id(&p.key)) {
+            Entry::Occupied(e) => {
+                let i = *e.get();
+                if found.is_none_or(|(fi, _)| i < fi) {
+                    found = Some((i, j));
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(j);
+            }
+        }
+    }
+    found
+}
+
+/// A string quoted as Go's `%#v` (`strconv.Quote`) writes it, for go-yaml's messages.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x0b' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {
+                if (c as u32) < 0x10000 {
+                    out.push_str(&format!("\\u{:04x}", c as u32));
+                } else {
+                    out.push_str(&format!("\\U{:08x}", c as u32));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

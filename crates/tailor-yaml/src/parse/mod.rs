@@ -1,0 +1,462 @@
+//! A YAML parser that builds the node tree directly, keeping styles, tags, anchors, comments
+//! and source spans. It follows libyaml's grammar and error texts (what go-yaml and so kyaml
+//! accept), with one pass over the bytes and no token or event layer.
+//!
+//! One cursor, `Parser`, walks the bytes. This file holds the public API, the cursor's state
+//! and its low-level moves; the grammar is spread over the submodules by what it reads:
+//! `document` (directives, `---`/`...`, documents), `block` (block collections and what may
+//! open a block node), `keys` (implicit keys, duplicate keys), `properties` (anchors, tags,
+//! aliases), `scalar`, `flow`, `comments` (which node a comment line belongs to) and `handoff`
+//! (the items of `items:` handed over one at a time).
+
+mod block;
+mod comments;
+mod document;
+mod flow;
+mod handoff;
+mod keys;
+mod properties;
+mod scalar;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+
+use comments::attach_item_head;
+
+use crate::node::{Node, Pair, Span};
+use crate::Error;
+
+/// One YAML document of a stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    pub root: Node,
+    /// True when the document had no content at all (only comments or markers).
+    pub empty: bool,
+    /// Comments before the content, separated from it by a blank line.
+    pub head_comment: String,
+    /// Comments after the content.
+    pub foot_comment: String,
+    pub directives: Vec<String>,
+    pub explicit_start: bool,
+    /// The whole document in the source: from just after the previous document to its end,
+    /// including its `---` line and comments.
+    pub span: Span,
+    /// Whether block sequences under mapping keys are indented ("wide"), decided as kyaml's
+    /// `DeriveSeqIndentStyle` decides it.
+    pub wide_sequences: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ParseOptions {
+    /// Deepest nesting of collections accepted.
+    pub max_depth: usize,
+    /// Refuse a mapping that defines a key twice, as go-yaml v3's decoder does (and so
+    /// kustomize reading resources). Off for readers that follow yaml.v2, where the last
+    /// definition wins (Flux's `YAMLToJSON` after substitution).
+    pub unique_keys: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            max_depth: 512,
+            unique_keys: true,
+        }
+    }
+}
+
+pub fn parse_stream(src: &str) -> Result<Vec<Document>, Error> {
+    parse_stream_with(src, &ParseOptions::default())
+}
+
+/// Parses a stream of documents, rejecting what go-yaml v3 rejects when kyaml and kustomize
+/// read resources: besides syntax errors, characters libyaml's reader refuses, `%YAML`
+/// versions other than 1.1, aliases to anchors not defined before them in the document, and
+/// duplicate mapping keys (kustomize decodes every resource into a map, and go-yaml's decoder
+/// refuses a key defined twice).
+pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>, Error> {
+    check_source(src)?;
+    Parser::new(src, opts, None).stream()
+}
+
+/// An item of a ResourceList's `items:` that [`parse_stream_handing_items`] handed over as
+/// soon as it was complete, so a caller that only needs a few of its fields can drop the tree
+/// and keep the memory of one item at a time.
+pub struct Handoff {
+    /// Its place in `items`.
+    pub index: usize,
+    pub node: Node,
+    /// How to build exactly this node again from the same source text.
+    pub resume: Resume,
+    /// Neither defines an anchor nor uses an alias: its tree can be rebuilt on its own.
+    pub self_contained: bool,
+}
+
+/// The parser's state where an item of `items:` began, with the comments the sequence
+/// attached to it: [`reparse_item`] replays the parse from there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    pos: u32,
+    line: u32,
+    line_start: u32,
+    depth: u32,
+    col: u32,
+    max_depth: u32,
+    indentless: bool,
+    blank_since_token: bool,
+    unique_keys: bool,
+    head: String,
+    foot: String,
+}
+
+/// Like [`parse_stream_with`], but when the first document is a mapping whose `kind` (written
+/// before `items`) is `ResourceList` or `List`, each entry of its block sequence `items:` is
+/// handed to `sink` once it is complete, comments included. The sink returns the node to keep
+/// in the tree, or `None` to take it: a `null` placeholder with the item's span stays in its
+/// place. Everything else is parsed and checked exactly as [`parse_stream_with`] does.
+pub fn parse_stream_handing_items(
+    src: &str,
+    opts: &ParseOptions,
+    sink: &mut dyn FnMut(Handoff) -> Option<Node>,
+) -> Result<Vec<Document>, Error> {
+    check_source(src)?;
+    Parser::new(src, opts, Some(sink)).stream()
+}
+
+/// Builds again the item a [`Handoff`] carried, from the same source text: the same node,
+/// spans and comments included.
+pub fn reparse_item(src: &str, resume: &Resume) -> Result<Node, Error> {
+    let opts = ParseOptions {
+        max_depth: resume.max_depth as usize,
+        unique_keys: resume.unique_keys,
+    };
+    if resume.pos as usize > src.len() || resume.line_start > resume.pos {
+        return Err(Error::new("item resume point is outside the source", 0, 0));
+    }
+    let mut p = Parser::new(src, &opts, None);
+    p.pos = resume.pos as usize;
+    p.line = resume.line as usize;
+    p.line_start = resume.line_start as usize;
+    p.depth = resume.depth as usize;
+    p.indentless_items = resume.indentless;
+    p.blank_since_token = resume.blank_since_token;
+    let mut item = p.node(resume.col as isize, Ctx::SeqItem, true)?;
+    attach_item_head(&mut item, resume.head.clone());
+    if !resume.foot.is_empty() {
+        item.comments_mut().foot = resume.foot.clone();
+    }
+    Ok(item)
+}
+
+/// What go-yaml refuses before parsing: inputs too large to address, and control characters.
+fn check_source(src: &str) -> Result<(), Error> {
+    if src.len() >= u32::MAX as usize {
+        return Err(Error::new("input too large", 0, 0));
+    }
+    if let Some(at) = first_forbidden_char(src.as_bytes()) {
+        let (line, column) = line_col(src.as_bytes(), at);
+        return Err(Error::new(
+            "control characters are not allowed",
+            line,
+            column,
+        ));
+    }
+    Ok(())
+}
+
+/// Where a node sits decides what may start on the same line as its indicator.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ctx {
+    Root,
+    MapValue,
+    SeqItem,
+    ExplicitKey,
+}
+
+/// A comment line skipped on the way to the next token, held until the node it belongs to is
+/// known (see `comments`).
+struct PendingComment {
+    text: String,
+    col: usize,
+    blank_before: bool,
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    line: usize,
+    line_start: usize,
+    depth: usize,
+    max_depth: usize,
+    pending: Vec<PendingComment>,
+    blank_since_token: bool,
+    /// Entries of the block collections being parsed, innermost last. A collection moves its
+    /// entries into a Vec of exactly their number when it ends, so no Vec grows (and copies)
+    /// entry by entry and none keeps spare capacity.
+    pair_stack: Vec<Pair>,
+    item_stack: Vec<Node>,
+    /// Anchors defined so far in the current document: go-yaml refuses an alias to any other.
+    anchors: HashSet<String>,
+    /// Whether the block sequence whose item is being parsed is indentless (`k:\n- x`), which
+    /// decides libyaml's message for a stray property after the item's own.
+    indentless_items: bool,
+    unique_keys: bool,
+    /// Where [`parse_stream_handing_items`] hands the items of `items:`.
+    sink: Option<&'a mut dyn FnMut(Handoff) -> Option<Node>>,
+    /// Set while the value of the first document's `items` key is parsed, when it qualifies.
+    sink_armed: bool,
+    /// Documents completed so far.
+    docs_done: usize,
+    /// Anchors and aliases read so far: an item that read none is self-contained.
+    refs: usize,
+}
+
+type R<T> = Result<T, Error>;
+
+fn is_break(c: u8) -> bool {
+    c == b'\n' || c == b'\r'
+}
+
+fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+fn is_flow_indicator(c: u8) -> bool {
+    matches!(c, b',' | b'[' | b']' | b'{' | b'}')
+}
+
+impl<'a> Parser<'a> {
+    fn new(
+        src: &'a str,
+        opts: &ParseOptions,
+        sink: Option<&'a mut dyn FnMut(Handoff) -> Option<Node>>,
+    ) -> Parser<'a> {
+        Parser {
+            src,
+            b: src.as_bytes(),
+            pos: 0,
+            line: 0,
+            line_start: 0,
+            depth: 0,
+            max_depth: opts.max_depth,
+            pending: Vec::new(),
+            blank_since_token: false,
+            pair_stack: Vec::new(),
+            item_stack: Vec::new(),
+            anchors: HashSet::new(),
+            indentless_items: false,
+            unique_keys: opts.unique_keys,
+            sink,
+            sink_armed: false,
+            docs_done: 0,
+            refs: 0,
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.b.len()
+    }
+
+    fn peek(&self) -> u8 {
+        self.b.get(self.pos).copied().unwrap_or(0)
+    }
+
+    fn peek_at(&self, k: usize) -> u8 {
+        self.b.get(self.pos + k).copied().unwrap_or(0)
+    }
+
+    /// Blank, line break or end of input at `pos + k`.
+    fn ws_or_end_at(&self, k: usize) -> bool {
+        match self.b.get(self.pos + k) {
+            None => true,
+            Some(&c) => is_blank(c) || is_break(c),
+        }
+    }
+
+    fn col(&self) -> usize {
+        self.pos - self.line_start
+    }
+
+    fn err<T>(&self, msg: impl Into<String>) -> R<T> {
+        Err(self.error(msg))
+    }
+
+    fn error(&self, msg: impl Into<String>) -> Error {
+        Error::new(msg, self.line + 1, self.col() + 1)
+    }
+
+    fn newline(&mut self) {
+        if self.peek() == b'\r' && self.peek_at(1) == b'\n' {
+            self.pos += 2;
+        } else {
+            self.pos += 1;
+        }
+        self.line += 1;
+        self.line_start = self.pos;
+    }
+
+    fn skip_blanks(&mut self) {
+        while is_blank(self.peek()) {
+            self.pos += 1;
+        }
+    }
+
+    fn at_boundary(&self) -> bool {
+        self.col() == 0
+            && (self.b[self.pos..].starts_with(b"---") || self.b[self.pos..].starts_with(b"..."))
+            && self.ws_or_end_at(3)
+    }
+
+    fn rest_of_line(&self) -> &'a str {
+        let end = self.b[self.pos..]
+            .iter()
+            .position(|&c| is_break(c))
+            .map_or(self.b.len(), |i| self.pos + i);
+        &self.src[self.pos..end]
+    }
+
+    /// Reads a `#` comment to the end of the line (the text keeps its `#`).
+    fn read_comment(&mut self) -> String {
+        let text = self.rest_of_line().trim_end().to_string();
+        self.pos += self.rest_of_line().len();
+        text
+    }
+
+    /// Skips spaces, tabs, comments and line breaks up to the next token, collecting comment
+    /// lines. Returns whether a line break was crossed.
+    fn skip_to_next_token(&mut self) -> R<bool> {
+        let mut crossed = false;
+        loop {
+            let line_start_before = self.col() == 0;
+            while self.peek() == b' ' {
+                self.pos += 1;
+            }
+            if self.peek() == b'\t' {
+                // A tab may pad a blank line or precede a comment, never indent a token.
+                let save = self.pos;
+                self.skip_blanks();
+                let c = self.peek();
+                if !(self.at_end() || is_break(c) || c == b'#') {
+                    if crossed || line_start_before {
+                        self.pos = save;
+                        while self.peek() == b'\t' || self.peek() == b' ' {
+                            if self.peek() == b'\t' {
+                                break;
+                            }
+                            self.pos += 1;
+                        }
+                        return self.err("found character that cannot start any token");
+                    }
+                    return Ok(crossed);
+                }
+            }
+            let c = self.peek();
+            if c == b'#' {
+                let col = self.col();
+                let text = self.read_comment();
+                let blank_before = self.blank_since_token;
+                self.blank_since_token = false;
+                self.pending.push(PendingComment {
+                    text,
+                    col,
+                    blank_before,
+                });
+                continue;
+            }
+            if is_break(c) {
+                if self.col() == 0 || self.src[self.line_start..self.pos].trim().is_empty() {
+                    self.blank_since_token = true;
+                }
+                self.newline();
+                crossed = true;
+                continue;
+            }
+            if self.pos == 0 && self.b.starts_with("\u{feff}".as_bytes()) {
+                self.pos += 3;
+                self.line_start = self.pos;
+                continue;
+            }
+            return Ok(crossed);
+        }
+    }
+
+    fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return self.err(format!(
+                "exceeded max depth of {} nested collections",
+                self.max_depth
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+}
+
+/// Byte offset of the first character libyaml's reader refuses ("control characters are not
+/// allowed"): its `is_printable` allows tab, LF, CR, 0x20-0x7E, NEL, 0xA0-0xD7FF,
+/// 0xE000-0xFFFD and 0x10000 up. In a `str` (valid UTF-8, no surrogates) that leaves the C0
+/// controls, DEL, the C1 controls but NEL (UTF-8 `C2 80`..`C2 9F`) and U+FFFE/U+FFFF
+/// (`EF BF BE`/`EF BF BF`).
+fn first_forbidden_char(b: &[u8]) -> Option<usize> {
+    // The whole input passes through here, so chunks are screened without branches (the loop
+    // vectorises) and only a chunk holding a suspect byte is looked at closely. `C2` and `EF`
+    // are lead bytes in valid UTF-8, never continuation bytes, so a suspect is a character
+    // start.
+    const CHUNK: usize = 64;
+    for (n, chunk) in b.chunks(CHUNK).enumerate() {
+        let mut suspect = 0u8;
+        for &c in chunk {
+            let control = (c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r');
+            suspect |= (control | (c == 0x7f) | (c == 0xc2) | (c == 0xef)) as u8;
+        }
+        if suspect == 0 {
+            continue;
+        }
+        let base = n * CHUNK;
+        for (i, &c) in chunk.iter().enumerate() {
+            let at = base + i;
+            let bad = match c {
+                b'\t' | b'\n' | b'\r' => false,
+                0..=0x1f | 0x7f => true,
+                0xc2 => {
+                    matches!(b.get(at + 1), Some(&n) if (0x80..=0x9f).contains(&n) && n != 0x85)
+                }
+                0xef => b.get(at + 1) == Some(&0xbf) && matches!(b.get(at + 2), Some(0xbe | 0xbf)),
+                _ => false,
+            };
+            if bad {
+                return Some(at);
+            }
+        }
+    }
+    None
+}
+
+/// 1-based line and column (in bytes) of a byte offset, counting line breaks as the parser
+/// does (CRLF, LF or a lone CR). Only used to report errors, so a scan from the start is fine.
+fn line_col(b: &[u8], offset: usize) -> (usize, usize) {
+    let mut line = 1;
+    let mut line_start = 0;
+    let mut i = 0;
+    while i < offset.min(b.len()) {
+        match b[i] {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            b'\r' if b.get(i + 1) != Some(&b'\n') => {
+                line += 1;
+                line_start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (line, offset - line_start + 1)
+}

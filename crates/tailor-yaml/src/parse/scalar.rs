@@ -1,0 +1,449 @@
+//! Scalars: plain, single- and double-quoted, and `|`/`>` block scalars, with YAML's line
+//! folding and libyaml's error texts.
+
+use super::{is_blank, is_break, is_flow_indicator, Parser, R};
+use crate::node::{Node, Span, Style, Text};
+
+impl Parser<'_> {
+    /// Scans one line's worth of a plain scalar: up to `: `, ` #`, the end of the line, and in
+    /// flow context a flow indicator. Returns the end of the text (trailing blanks excluded).
+    pub(super) fn plain_chunk(&mut self, flow: bool) -> usize {
+        let mut end = self.pos;
+        loop {
+            let c = self.peek();
+            if self.at_end() || is_break(c) {
+                break;
+            }
+            if c == b':' {
+                let n = self.peek_at(1);
+                let next_ends = self.ws_or_end_at(1) || (flow && is_flow_indicator(n));
+                if next_ends {
+                    break;
+                }
+            }
+            if flow && is_flow_indicator(c) {
+                break;
+            }
+            if is_blank(c) {
+                let save = self.pos;
+                self.skip_blanks();
+                if self.peek() == b'#' || self.at_end() || is_break(self.peek()) {
+                    self.pos = save;
+                    break;
+                }
+                continue;
+            }
+            self.pos += 1;
+            end = self.pos;
+        }
+        end
+    }
+
+    /// A plain scalar in block context; multi-line unless it turns out to be a key.
+    pub(super) fn plain_block(&mut self, indent: isize, may_be_key: bool) -> R<(Node, bool)> {
+        let start = self.pos;
+        let start_line = self.line;
+        let mut end = self.plain_chunk(false);
+        let mut text = Text::from(&self.src[start..end]);
+        self.pos = end;
+        self.skip_blanks();
+        if self.peek() == b':' && self.ws_or_end_at(1) {
+            if !may_be_key {
+                return self.err("mapping values are not allowed in this context");
+            }
+            if end - start > 1024 && self.line == start_line {
+                return self.err("could not find expected ':'");
+            }
+            self.pos += 1;
+            let mut n = Node::plain(text);
+            n.span = Span {
+                start: start as u32,
+                end: end as u32,
+            };
+            return Ok((n, true));
+        }
+        self.pos = end;
+        // Continuation lines, folded as YAML folds them.
+        loop {
+            let save = (self.pos, self.line, self.line_start);
+            self.skip_blanks();
+            if !is_break(self.peek()) {
+                self.pos = save.0;
+                break;
+            }
+            let mut breaks = 0;
+            while is_break(self.peek()) {
+                self.newline();
+                breaks += 1;
+                while self.peek() == b' ' {
+                    self.pos += 1;
+                }
+                if self.peek() == b'\t' {
+                    let s = self.pos;
+                    self.skip_blanks();
+                    if !(is_break(self.peek()) || self.at_end()) && (self.col() as isize) <= indent
+                    {
+                        self.pos = s;
+                        return self.err("found a tab character that violates indentation");
+                    }
+                }
+            }
+            let c = self.peek();
+            let stop = self.at_end()
+                || self.at_boundary()
+                || c == b'#'
+                || (self.col() as isize) <= indent
+                || (self.col() == 0 && self.at_boundary());
+            if stop {
+                self.pos = save.0;
+                self.line = save.1;
+                self.line_start = save.2;
+                break;
+            }
+            let chunk_start = self.pos;
+            end = self.plain_chunk(false);
+            if end == chunk_start {
+                // A line that is only `: ...`.
+                return self.err("mapping values are not allowed in this context");
+            }
+            push_fold(&mut text, breaks);
+            text.push_str(&self.src[chunk_start..end]);
+            self.pos = end;
+            let save2 = self.pos;
+            self.skip_blanks();
+            if self.peek() == b':' && self.ws_or_end_at(1) {
+                return self.err("mapping values are not allowed in this context");
+            }
+            self.pos = save2;
+        }
+        let mut n = Node::plain(text);
+        n.span = Span {
+            start: start as u32,
+            end: end as u32,
+        };
+        self.pos = end;
+        self.skip_blanks();
+        if self.peek() == b'#' {
+            n.comments_mut().line = self.read_comment();
+        } else {
+            self.pos = end;
+        }
+        Ok((n, false))
+    }
+
+    pub(super) fn single_quoted(&mut self) -> R<Node> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = Text::default();
+        loop {
+            if self.at_end() {
+                return self.err("found unexpected end of stream");
+            }
+            let c = self.peek();
+            if c == b'\'' {
+                if self.peek_at(1) == b'\'' {
+                    out.push('\'');
+                    self.pos += 2;
+                    continue;
+                }
+                self.pos += 1;
+                break;
+            }
+            if is_blank(c) || is_break(c) {
+                self.fold_quoted_whitespace(&mut out)?;
+                continue;
+            }
+            let ch_len = utf8_len(c);
+            out.push_str(&self.src[self.pos..self.pos + ch_len]);
+            self.pos += ch_len;
+        }
+        let mut n = Node::scalar(out, Style::SingleQuoted);
+        n.span = Span {
+            start: start as u32,
+            end: self.pos as u32,
+        };
+        Ok(n)
+    }
+
+    /// Whitespace inside a quoted scalar: blanks before a line break are dropped, one break
+    /// folds to a space, n breaks to n-1 newlines.
+    fn fold_quoted_whitespace(&mut self, out: &mut Text) -> R<()> {
+        let ws_start = self.pos;
+        self.skip_blanks();
+        if !is_break(self.peek()) {
+            out.push_str(&self.src[ws_start..self.pos]);
+            return Ok(());
+        }
+        let mut breaks = 0;
+        while is_break(self.peek()) || is_blank(self.peek()) {
+            if is_break(self.peek()) {
+                self.newline();
+                breaks += 1;
+                if self.at_boundary() {
+                    return self.err("found unexpected document indicator");
+                }
+            } else {
+                self.pos += 1;
+            }
+        }
+        if self.at_end() {
+            return self.err("found unexpected end of stream");
+        }
+        push_fold(out, breaks);
+        Ok(())
+    }
+
+    pub(super) fn double_quoted(&mut self) -> R<Node> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = Text::default();
+        loop {
+            if self.at_end() {
+                return self.err("found unexpected end of stream");
+            }
+            let c = self.peek();
+            match c {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\\' => {
+                    let e = self.peek_at(1);
+                    if is_break(e) {
+                        // An escaped line break joins the lines without a space.
+                        self.pos += 1;
+                        self.newline();
+                        self.skip_blanks();
+                        while is_break(self.peek()) {
+                            out.push('\n');
+                            self.newline();
+                            self.skip_blanks();
+                        }
+                        continue;
+                    }
+                    let simple = match e {
+                        b'0' => Some('\0'),
+                        b'a' => Some('\x07'),
+                        b'b' => Some('\x08'),
+                        b't' | b'\t' => Some('\t'),
+                        b'n' => Some('\n'),
+                        b'v' => Some('\x0b'),
+                        b'f' => Some('\x0c'),
+                        b'r' => Some('\r'),
+                        b'e' => Some('\x1b'),
+                        b' ' => Some(' '),
+                        b'"' => Some('"'),
+                        b'/' => Some('/'),
+                        b'\\' => Some('\\'),
+                        b'N' => Some('\u{85}'),
+                        b'_' => Some('\u{a0}'),
+                        b'L' => Some('\u{2028}'),
+                        b'P' => Some('\u{2029}'),
+                        _ => None,
+                    };
+                    if let Some(ch) = simple {
+                        out.push(ch);
+                        self.pos += 2;
+                        continue;
+                    }
+                    let width = match e {
+                        b'x' => 2,
+                        b'u' => 4,
+                        b'U' => 8,
+                        _ => {
+                            self.pos += 1;
+                            return self.err("found unknown escape character");
+                        }
+                    };
+                    self.pos += 2;
+                    let hex = self.b.get(self.pos..self.pos + width).unwrap_or(&[]);
+                    if hex.len() != width || !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return self.err("did not find expected hexdecimal number");
+                    }
+                    let v = u32::from_str_radix(std::str::from_utf8(hex).unwrap_or("0"), 16)
+                        .unwrap_or(0);
+                    match char::from_u32(v) {
+                        Some(ch) => out.push(ch),
+                        None => {
+                            return self.err("found invalid Unicode character escape code");
+                        }
+                    }
+                    self.pos += width;
+                }
+                _ if is_blank(c) || is_break(c) => self.fold_quoted_whitespace(&mut out)?,
+                _ => {
+                    let ch_len = utf8_len(c);
+                    out.push_str(&self.src[self.pos..self.pos + ch_len]);
+                    self.pos += ch_len;
+                }
+            }
+        }
+        let mut n = Node::scalar(out, Style::DoubleQuoted);
+        n.span = Span {
+            start: start as u32,
+            end: self.pos as u32,
+        };
+        Ok(n)
+    }
+
+    /// `|` and `>` scalars, following libyaml's `scan_block_scalar` (indentation detection,
+    /// chomping, folding of lines that are not more indented).
+    pub(super) fn block_scalar(&mut self, indent: isize) -> R<Node> {
+        let start = self.pos;
+        let literal = self.peek() == b'|';
+        self.pos += 1;
+        let mut chomp: i8 = 0;
+        let mut increment: usize = 0;
+        for _ in 0..2 {
+            let c = self.peek();
+            if (c == b'+' || c == b'-') && chomp == 0 {
+                chomp = if c == b'+' { 1 } else { -1 };
+                self.pos += 1;
+            } else if c.is_ascii_digit() && increment == 0 {
+                if c == b'0' {
+                    return self.err("found an indentation indicator equal to 0");
+                }
+                increment = (c - b'0') as usize;
+                self.pos += 1;
+            }
+        }
+        self.skip_blanks();
+        let mut line_comment = String::new();
+        if self.peek() == b'#' {
+            line_comment = self.read_comment();
+        }
+        if !(self.at_end() || is_break(self.peek())) {
+            return self.err("did not find expected comment or line break");
+        }
+        if !self.at_end() {
+            self.newline();
+        }
+        let parent = indent.max(-1);
+        let mut block_indent: usize = if increment > 0 {
+            if parent >= 0 {
+                parent as usize + increment
+            } else {
+                increment
+            }
+        } else {
+            0
+        };
+        let mut out = String::new();
+        let mut trailing_breaks = String::new();
+        self.block_scalar_breaks(&mut block_indent, &mut trailing_breaks, parent)?;
+        let mut leading_break = String::new();
+        let mut leading_blank = false;
+        let mut end = self.pos;
+        while self.col() == block_indent && !self.at_end() {
+            if self.col() == 0 && self.at_boundary() {
+                break;
+            }
+            let trailing_blank = is_blank(self.peek());
+            if !literal && leading_break.starts_with('\n') && !leading_blank && !trailing_blank {
+                if trailing_breaks.is_empty() {
+                    out.push(' ');
+                }
+                leading_break.clear();
+            } else {
+                out.push_str(&leading_break);
+                leading_break.clear();
+            }
+            out.push_str(&trailing_breaks);
+            trailing_breaks.clear();
+            leading_blank = is_blank(self.peek());
+            let line = self.rest_of_line();
+            out.push_str(line);
+            self.pos += line.len();
+            end = self.pos;
+            if self.at_end() {
+                break;
+            }
+            self.newline();
+            leading_break.push('\n');
+            self.block_scalar_breaks(&mut block_indent, &mut trailing_breaks, parent)?;
+        }
+        if chomp != -1 {
+            out.push_str(&leading_break);
+        }
+        if chomp == 1 {
+            out.push_str(&trailing_breaks);
+        }
+        // Leave the cursor at the start of the line that ended the scalar, so indentation is
+        // measured from column 0 by the caller. A scalar that runs to the end of input (no
+        // final line break) ends there: rewinding would read its last line again, forever.
+        if !self.at_end() {
+            self.pos = self.line_start;
+        }
+        let mut n = Node::scalar(
+            out,
+            if literal {
+                Style::Literal
+            } else {
+                Style::Folded
+            },
+        );
+        n.span = Span {
+            start: start as u32,
+            end: end as u32,
+        };
+        if !line_comment.is_empty() {
+            n.comments_mut().line = line_comment;
+        }
+        Ok(n)
+    }
+
+    fn block_scalar_breaks(
+        &mut self,
+        indent: &mut usize,
+        breaks: &mut String,
+        parent: isize,
+    ) -> R<()> {
+        let mut max_indent = 0;
+        loop {
+            while (*indent == 0 || self.col() < *indent) && self.peek() == b' ' {
+                self.pos += 1;
+            }
+            if self.col() > max_indent {
+                max_indent = self.col();
+            }
+            if (*indent == 0 || self.col() < *indent) && self.peek() == b'\t' {
+                return self.err("found a tab character where an indentation space is expected");
+            }
+            if !is_break(self.peek()) {
+                break;
+            }
+            self.newline();
+            breaks.push('\n');
+        }
+        if *indent == 0 {
+            *indent = max_indent;
+            if (*indent as isize) < parent + 1 {
+                *indent = (parent + 1) as usize;
+            }
+            if *indent < 1 {
+                *indent = 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// YAML line folding: one line break between text becomes a space, n breaks n-1 newlines.
+pub(super) fn push_fold(text: &mut Text, breaks: usize) {
+    if breaks == 1 {
+        text.push(' ');
+    } else {
+        for _ in 1..breaks {
+            text.push('\n');
+        }
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}
