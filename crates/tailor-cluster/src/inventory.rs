@@ -24,12 +24,12 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::error::FieldError;
-use crate::json;
 use crate::model::{collect_properties, merge_groups, Cluster, ClusterGroup, ClusterSpec};
-use crate::selector::{self, LabelSelector};
-use crate::StringMap;
 use tailor_go::unicode::is_identifier as is_go_identifier;
+use tailor_kube::json;
+use tailor_kube::labels::{self as selector, LabelSelector};
+use tailor_kube::FieldError;
+use tailor_kube::StringMap;
 
 /// Namespace KubeStellar reads per-cluster property ConfigMaps from.
 pub const PROPERTIES_NAMESPACE: &str = "customization-properties";
@@ -175,7 +175,7 @@ impl Inventory {
                 ))
             }
         };
-        let name = match json::opt_str(meta, "name", &meta_path)? {
+        let name = match json::string(meta.get("name"), &json::join(&meta_path, "name"))? {
             Some(n) if !n.is_empty() => n.to_string(),
             _ => {
                 return Err(FieldError::new(
@@ -184,7 +184,7 @@ impl Inventory {
                 ))
             }
         };
-        let namespace = json::opt_str(meta, "namespace", &meta_path)?
+        let namespace = json::string(meta.get("namespace"), &json::join(&meta_path, "namespace"))?
             .unwrap_or("")
             .to_string();
         let ctx = ItemCtx {
@@ -237,8 +237,11 @@ impl Inventory {
                     let spec_path = json::join(path, "spec");
                     if let Some(spec) = json::field(map, "spec") {
                         let spec = json::as_object(spec, &spec_path).map_err(|e| ctx.err(e))?;
-                        if let Some(strict) = json::opt_bool(spec, "strictMatchLabels", &spec_path)
-                            .map_err(|e| ctx.err(e))?
+                        if let Some(strict) = json::boolean(
+                            spec.get("strictMatchLabels"),
+                            &json::join(&spec_path, "strictMatchLabels"),
+                        )
+                        .map_err(|e| ctx.err(e))?
                         {
                             entry.strict_match_labels = Some(strict);
                         }
@@ -391,7 +394,8 @@ fn read_properties_configmap(
     let mut binary = StringMap::new();
     for (k, v) in encoded {
         let at = json::join(&bin_path, &k);
-        let bytes = crate::base64::decode(&v).map_err(|m| ctx.err(FieldError::new(&at, m)))?;
+        let bytes = tailor_go::base64::decode_std(v.as_bytes())
+            .map_err(|e| ctx.err(FieldError::new(&at, e.to_string())))?;
         let text = match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => {

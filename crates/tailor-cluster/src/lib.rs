@@ -27,22 +27,16 @@
 //! # Ok::<(), tailor_cluster::FieldError>(())
 //! ```
 
-mod base64;
-pub mod error;
 pub mod inventory;
-mod json;
 pub mod matching;
 pub mod model;
-pub mod selector;
 
-/// A string-to-string map (labels, annotations, properties). Sorted, so output is deterministic.
-pub type StringMap = std::collections::BTreeMap<String, String>;
+pub use tailor_kube::{FieldError, StringMap};
 
-pub use error::{FieldError, SelectorError};
 pub use inventory::{inventory_kind, is_inventory, Inventory, InventoryKind};
 pub use matching::{destination_selected, target_matches, DestinationSelector, TargetCriteria};
 pub use model::{collect_properties, Cluster, ClusterGroup, ClusterSpec};
-pub use selector::{LabelSelector, Operator, Requirement};
+pub use tailor_kube::labels::{self as selector, LabelSelector, Operator, Requirement};
 
 /// No input may panic: every parser is fed pseudo-random JSON and selector strings.
 #[cfg(test)]

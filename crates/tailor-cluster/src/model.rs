@@ -7,10 +7,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::error::FieldError;
-use crate::json;
-use crate::StringMap;
 use tailor_go::unicode::is_identifier as is_go_identifier;
+use tailor_kube::json;
+use tailor_kube::FieldError;
+use tailor_kube::StringMap;
 
 /// A Fleet ClusterGroup the cluster belongs to: its name and its own `metadata.labels`
 /// (what `clusterGroupSelector` is tested against).
@@ -102,7 +102,7 @@ impl ClusterSpec {
     pub fn from_json(value: &Value, field_path: &str) -> Result<ClusterSpec, FieldError> {
         let map = json::as_object(value, field_path)?;
         json::check_fields(map, field_path, CLUSTER_FIELDS)?;
-        let name = match json::opt_str(map, "name", field_path)? {
+        let name = match json::string(map.get("name"), &json::join(field_path, "name"))? {
             Some(n) if !n.is_empty() => n.to_string(),
             _ => {
                 return Err(FieldError::new(
@@ -128,7 +128,10 @@ impl ClusterSpec {
             ));
         }
         let groups = parse_groups(map, field_path)?;
-        let strict_match_labels = json::opt_bool(map, "strictMatchLabels", field_path)?;
+        let strict_match_labels = json::boolean(
+            map.get("strictMatchLabels"),
+            &json::join(field_path, "strictMatchLabels"),
+        )?;
         Ok(ClusterSpec {
             name,
             labels,
@@ -166,14 +169,14 @@ fn parse_groups(
 ) -> Result<Vec<ClusterGroup>, FieldError> {
     let groups_path = json::join(field_path, "groups");
     let mut groups: Vec<ClusterGroup> = Vec::new();
-    for (i, g) in json::opt_list(map, "groups", field_path)?
+    for (i, g) in json::list(map.get("groups"), &json::join(field_path, "groups"))?
         .iter()
         .enumerate()
     {
         let at = json::index(&groups_path, i);
         let gmap = json::as_object(g, &at)?;
         json::check_fields(gmap, &at, GROUP_FIELDS)?;
-        let name = match json::opt_str(gmap, "name", &at)? {
+        let name = match json::string(gmap.get("name"), &json::join(&at, "name"))? {
             Some(n) if !n.is_empty() => n.to_string(),
             _ => {
                 return Err(FieldError::new(
@@ -323,7 +326,7 @@ mod tests {
         );
         assert_eq!(
             e(json!({"name": "v", "label": {}})),
-            "spec.cluster.label: unknown field; accepted fields: name, labels, annotations, groups, properties, strictMatchLabels"
+            "spec.cluster.label: unknown field (did you mean \"labels\"?); accepted fields: annotations, groups, labels, name, properties, strictMatchLabels"
         );
         assert_eq!(
             e(json!({"name": "v", "labels": {"tier": 1}})),
@@ -347,7 +350,7 @@ mod tests {
         );
         assert_eq!(
             e(json!({"name": "v", "groups": [{"name": "a", "selector": {}}]})),
-            "spec.cluster.groups[0].selector: unknown field; accepted fields: name, labels"
+            "spec.cluster.groups[0].selector: unknown field; accepted fields: labels, name"
         );
         assert_eq!(
             e(json!({"name": "v", "groups": [{"name": "a"}, {"name": "a"}]})),

@@ -22,7 +22,7 @@ impl Mode {
     /// Fleet's CRD enum: `FirstMatch` or `AllMatches`; absent, null and `""` are FirstMatch.
     /// Anything else is an error (Fleet's CRD validation rejects it too).
     pub fn from_json(v: Option<&Value>, path: &str) -> Result<Mode, FieldError> {
-        match json::opt_string(v, path)?.as_deref() {
+        match json::nonempty_string(v, path)?.as_deref() {
             None | Some("FirstMatch") => Ok(Mode::FirstMatch),
             Some("AllMatches") => Ok(Mode::AllMatches),
             Some(other) => Err(FieldError::new(
@@ -116,13 +116,14 @@ pub fn parse_customization(
         }
     }
     let criteria = TargetCriteria::from_json(&Value::Object(m.clone()), path)?;
-    let name = json::opt_string(m.get("name"), &join(path, "name"))?
+    let name = json::nonempty_string(m.get("name"), &join(path, "name"))?
         .unwrap_or_else(|| format!("target{position:03}"));
     Ok(Customization {
         name,
         field_path: path.to_string(),
         criteria,
-        do_not_deploy: json::opt_bool(m.get("doNotDeploy"), &join(path, "doNotDeploy"))?,
+        do_not_deploy: json::boolean(m.get("doNotDeploy"), &join(path, "doNotDeploy"))?
+            .unwrap_or(false),
         options: Options::from_map(&m, path, dialect)?,
     })
 }
@@ -133,7 +134,8 @@ fn parse_list(
     first_position: usize,
     dialect: Dialect,
 ) -> Result<Vec<Customization>, FieldError> {
-    json::opt_list(v, path)?
+    json::list(v, path)?
+        .to_vec()
         .iter()
         .enumerate()
         .map(|(i, e)| parse_customization(e, &index(path, i), first_position + i, dialect))

@@ -122,13 +122,13 @@ impl FluxOverlay {
         let f = |k: &str| m.get(k);
         let p = |k: &str| join(path, k);
         Ok(FluxOverlay {
-            target_namespace: json::opt_string(f("targetNamespace"), &p("targetNamespace"))?,
-            name_prefix: json::opt_string(f("namePrefix"), &p("namePrefix"))?,
-            name_suffix: json::opt_string(f("nameSuffix"), &p("nameSuffix"))?,
-            common_metadata: json::opt_map(f("commonMetadata"), &p("commonMetadata"))?,
-            patches: json::opt_list(f("patches"), &p("patches"))?,
-            images: json::opt_list(f("images"), &p("images"))?,
-            replacements: json::opt_list(f("replacements"), &p("replacements"))?,
+            target_namespace: json::nonempty_string(f("targetNamespace"), &p("targetNamespace"))?,
+            name_prefix: json::nonempty_string(f("namePrefix"), &p("namePrefix"))?,
+            name_suffix: json::nonempty_string(f("nameSuffix"), &p("nameSuffix"))?,
+            common_metadata: json::object(f("commonMetadata"), &p("commonMetadata"))?.cloned(),
+            patches: json::list(f("patches"), &p("patches"))?.to_vec(),
+            images: json::list(f("images"), &p("images"))?.to_vec(),
+            replacements: json::list(f("replacements"), &p("replacements"))?.to_vec(),
         })
     }
 
@@ -216,7 +216,7 @@ impl Options {
                 let k = json::checked_object(v, &p("kustomize"), &["dir"], dialect)?;
                 (
                     true,
-                    json::opt_string(k.get("dir"), &join(&p("kustomize"), "dir"))?,
+                    json::nonempty_string(k.get("dir"), &join(&p("kustomize"), "dir"))?,
                 )
             }
         };
@@ -224,7 +224,7 @@ impl Options {
             None | Some(Value::Null) => Vec::new(),
             Some(v) => {
                 let d = json::checked_object(v, &p("diff"), &["comparePatches"], dialect)?;
-                json::opt_list(d.get("comparePatches"), &join(&p("diff"), "comparePatches"))?
+                json::list(d.get("comparePatches"), &join(&p("diff"), "comparePatches"))?.to_vec()
             }
         };
         let correct_drift = match f("correctDrift") {
@@ -234,7 +234,7 @@ impl Options {
             )),
         };
         for key in ["namespaceLabels", "namespaceAnnotations"] {
-            json::opt_string_map(f(key), &p(key))?;
+            json::string_object(f(key), &p(key))?;
         }
         let not_merged = NOT_MERGED
             .iter()
@@ -244,24 +244,27 @@ impl Options {
             })
             .collect();
         Ok(Options {
-            namespace: json::opt_string(f("namespace"), &p("namespace"))?,
-            default_namespace: json::opt_string(f("defaultNamespace"), &p("defaultNamespace"))?,
-            service_account: json::opt_string(f("serviceAccount"), &p("serviceAccount"))?,
+            namespace: json::nonempty_string(f("namespace"), &p("namespace"))?,
+            default_namespace: json::nonempty_string(
+                f("defaultNamespace"),
+                &p("defaultNamespace"),
+            )?,
+            service_account: json::nonempty_string(f("serviceAccount"), &p("serviceAccount"))?,
             yaml_overlays,
             helm,
             kustomize_dir,
             kustomize_set,
             compare_patches,
-            force_sync_generation: json::opt_int(
+            force_sync_generation: json::integer(
                 f("forceSyncGeneration"),
                 &p("forceSyncGeneration"),
-            )?,
-            keep_resources: json::opt_bool(f("keepResources"), &p("keepResources"))?,
+            )?
+            .unwrap_or(0),
+            keep_resources: json::boolean(f("keepResources"), &p("keepResources"))?
+                .unwrap_or(false),
             correct_drift,
-            downstream_resources: json::opt_list(
-                f("downstreamResources"),
-                &p("downstreamResources"),
-            )?,
+            downstream_resources: json::list(f("downstreamResources"), &p("downstreamResources"))?
+                .to_vec(),
             not_merged,
             flux: FluxOverlay::from_map(m, path)?,
         })
@@ -349,20 +352,20 @@ fn parse_helm(v: &Value, path: &str, dialect: Dialect) -> Result<Map<String, Val
     let m = json::checked_object(v, path, HELM_FIELDS, dialect)?;
     let p = |k: &str| join(path, k);
     for k in HELM_STRINGS {
-        json::opt_string(m.get(*k), &p(k))?;
+        json::nonempty_string(m.get(*k), &p(k))?;
     }
     for k in HELM_STICKY
         .iter()
         .chain(&["skipSchemaValidation", "disableDependencyUpdate"])
     {
-        json::opt_bool(m.get(*k), &p(k))?;
+        json::boolean(m.get(*k), &p(k))?;
     }
     for k in ["timeoutSeconds", "maxHistory"] {
-        json::opt_int(m.get(k), &p(k))?;
+        json::integer(m.get(k), &p(k))?;
     }
-    json::opt_map(m.get("values"), &p("values"))?;
-    json::opt_string_map(m.get("templateValues"), &p("templateValues"))?;
-    json::opt_list(m.get("valuesFrom"), &p("valuesFrom"))?;
+    json::object(m.get("values"), &p("values"))?;
+    json::string_object(m.get("templateValues"), &p("templateValues"))?;
+    json::list(m.get("valuesFrom"), &p("valuesFrom"))?;
     json::string_list(m.get("valuesFiles"), &p("valuesFiles"))?;
     Ok(m)
 }

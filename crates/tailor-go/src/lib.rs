@@ -2,6 +2,7 @@
 //! answer depends on how Go quotes, decodes, classifies or matches text, tailor asks this
 //! crate, so each Go quirk has one implementation.
 //!
+//! - [`base64`]: `encoding/base64` as Kubernetes clients decode `[]byte` fields;
 //! - [`strconv`]: `Quote` (Go's `%q`), `QuoteRune`, `Unquote`, `Atoi`, and Go's number
 //!   parsing and formatting;
 //! - [`utf8`]: decoding byte strings that may hold invalid UTF-8, as `utf8.DecodeRune` does;
@@ -20,6 +21,7 @@
 //! assert!(re.is_match("web-12") && !re.is_match("my-web-12"));
 //! ```
 
+pub mod base64;
 pub mod regexp;
 pub mod strconv;
 pub mod strings;

@@ -106,5 +106,8 @@ fn lenient_readers_ignore_unknown_keys_and_keep_empty_targets() {
     assert!(parse_replacements(&node(text)).is_err());
     let case_insensitive =
         parse_replacements(&node("- SOURCE: {Kind: A, FieldPath: x}\n")).unwrap();
-    assert_eq!(case_insensitive[0].source.as_ref().unwrap().id.kind, "A");
+    assert_eq!(
+        case_insensitive[0].source.as_ref().unwrap().id.gvk.kind,
+        "A"
+    );
 }

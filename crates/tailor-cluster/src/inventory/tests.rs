@@ -266,7 +266,7 @@ fn binary_data_that_is_not_utf8_is_replaced_and_reported() {
 fn bad_binary_data_is_an_error() {
     assert_eq!(
         err(&[props_cm("v", json!(null), json!({"k": "!!"}))]),
-        "items[0].binaryData.k: illegal base64 data: length is not a multiple of 4 [ConfigMap customization-properties/v]"
+        "items[0].binaryData.k: illegal base64 data at input byte 0 [ConfigMap customization-properties/v]"
     );
 }
 

@@ -13,11 +13,11 @@
 
 use serde_json::Value;
 
-use crate::error::SelectorError;
-use crate::json;
 use crate::model::Cluster;
-use crate::selector::{self, LabelSelector};
-use crate::StringMap;
+use tailor_kube::json;
+use tailor_kube::labels::{self as selector, LabelSelector};
+use tailor_kube::FieldError as SelectorError;
+use tailor_kube::StringMap;
 
 /// Rancher's display-name label, which `clusterName` also matches.
 pub const DISPLAY_NAME_LABEL: &str = "management.cattle.io/cluster-display-name";
@@ -40,9 +40,7 @@ fn non_empty(
     key: &str,
     path: &str,
 ) -> Result<Option<String>, SelectorError> {
-    Ok(json::opt_str(map, key, path)?
-        .filter(|s| !s.is_empty())
-        .map(str::to_string))
+    json::nonempty_string(map.get(key), &json::join(path, key))
 }
 
 impl TargetCriteria {

@@ -10,11 +10,11 @@
 
 use serde_json::Value;
 
-use crate::error::FieldError;
-use crate::json;
 use crate::model::Cluster;
-use crate::selector::LabelSelector;
-use crate::StringMap;
+use tailor_kube::json;
+use tailor_kube::labels::LabelSelector;
+use tailor_kube::FieldError;
+use tailor_kube::StringMap;
 
 /// The label that marks a dry-run Destination.
 pub const DRY_RUN_LABEL: &str = "kratix.io/dry-run";
@@ -79,7 +79,9 @@ impl DestinationSelector {
             let labels_path = json::join(&at, "matchLabels");
             let match_labels = json::string_map(json::field(map, "matchLabels"), &labels_path)?;
             LabelSelector::from_match_labels(&match_labels, &labels_path)?;
-            let directory = clean_path(json::opt_str(map, "directory", &at)?.unwrap_or(""));
+            let directory = clean_path(
+                json::string(map.get("directory"), &json::join(&at, "directory"))?.unwrap_or(""),
+            );
             out.push(DestinationSelector {
                 directory,
                 match_labels,
@@ -281,7 +283,7 @@ mod tests {
         assert_eq!(e(json!([{"matchLabels": {"a": 1}}])), "spec.destinationSelectors[0].matchLabels.a: expected a string, got number (quote the value)");
         assert_eq!(
             e(json!([{"matchlabels": {"a": "1"}}])),
-            "spec.destinationSelectors[0].matchlabels: unknown field; accepted fields: directory, matchLabels"
+            "spec.destinationSelectors[0].matchlabels: unknown field (did you mean \"matchLabels\"?); accepted fields: directory, matchLabels"
         );
         assert_eq!(
             e(json!({})),

@@ -56,7 +56,7 @@ fn unknown_entry_fields_name_the_path() {
     let e = spec(json!({"targetCustomizations": [{}, {}, {"clusterSelektor": {}}]})).unwrap_err();
     assert!(
         e.starts_with(
-            "spec.targetCustomizations[2].clusterSelektor: unknown field; accepted fields: "
+            "spec.targetCustomizations[2].clusterSelektor: unknown field (did you mean \"clusterSelector\"?); accepted fields: "
         ),
         "{e}"
     );
@@ -78,7 +78,7 @@ fn invalid_selectors_and_types_are_errors() {
     );
     assert_eq!(
         spec(json!({"targetCustomizations": [{"doNotDeploy": "yes"}]})).unwrap_err(),
-        "spec.targetCustomizations[0].doNotDeploy: expected a bool, got string"
+        "spec.targetCustomizations[0].doNotDeploy: expected a boolean, got string"
     );
     assert_eq!(
         spec(json!({"targetCustomizations": {}})).unwrap_err(),

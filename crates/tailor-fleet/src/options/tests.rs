@@ -362,7 +362,7 @@ fn wrong_types_name_the_field() {
     };
     assert_eq!(
         e(json!({"namespace": 3})),
-        "spec.targetCustomizations[1].namespace: expected a string, got number"
+        "spec.targetCustomizations[1].namespace: expected a string, got number (quote the value)"
     );
     assert_eq!(
         e(json!({"yaml": {"overlays": "a"}})),
@@ -370,11 +370,11 @@ fn wrong_types_name_the_field() {
     );
     assert_eq!(
         e(json!({"yaml": {"overlay": ["a"]}})),
-        "spec.targetCustomizations[1].yaml.overlay: unknown field; accepted fields: overlays"
+        "spec.targetCustomizations[1].yaml.overlay: unknown field (did you mean \"overlays\"?); accepted fields: overlays"
     );
     assert_eq!(
         e(json!({"helm": {"force": "yes"}})),
-        "spec.targetCustomizations[1].helm.force: expected a bool, got string"
+        "spec.targetCustomizations[1].helm.force: expected a boolean, got string"
     );
     assert!(e(json!({"helm": {"valuez": {}}}))
         .starts_with("spec.targetCustomizations[1].helm.valuez: unknown field"));
@@ -388,7 +388,7 @@ fn wrong_types_name_the_field() {
     );
     assert_eq!(
         e(json!({"namespaceLabels": {"a": 1}})),
-        "spec.targetCustomizations[1].namespaceLabels.a: expected a string, got number"
+        "spec.targetCustomizations[1].namespaceLabels.a: expected a string, got number (quote the value)"
     );
 }
 

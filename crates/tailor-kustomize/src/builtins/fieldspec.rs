@@ -7,7 +7,7 @@
 
 use tailor_yaml::Node;
 
-use crate::builtins::resid::{Gvk, GvkSel};
+use tailor_kube::resid::{Gvk, GvkSel};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FieldSpec<'a> {

@@ -8,8 +8,8 @@ use regex::Regex;
 use tailor_yaml::Node;
 
 use crate::builtins::fieldspec::{set_string, split_path, walk, FieldSpec};
-use crate::builtins::resid::{scalar_field, Gvk};
 use crate::builtins::{describe, Error};
+use tailor_kube::resid::{scalar_field, Gvk};
 
 /// One `images:` entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -23,7 +23,6 @@ mod images;
 mod nameref;
 mod namespace;
 mod prefix_suffix;
-mod resid;
 mod tracker;
 
 use tailor_yaml::Node;
@@ -138,7 +137,7 @@ pub fn add_prefix_suffix(resources: &mut [Node], prefix: &str, suffix: &str) -> 
 
 /// `apps/v1 Deployment ns/name`, for messages.
 pub(crate) fn describe(node: &Node) -> String {
-    resid::ResId::of(node).to_string()
+    tailor_kube::resid::ResId::of(node).describe()
 }
 
 #[cfg(test)]

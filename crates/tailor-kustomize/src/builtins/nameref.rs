@@ -9,9 +9,9 @@ use std::sync::OnceLock;
 use tailor_yaml::{parse_stream, Node};
 
 use crate::builtins::fieldspec::{set_string, split_path, walk, WalkError};
-use crate::builtins::resid::{GvkSel, ResId, TOTALLY_NOT_A_NAMESPACE};
 use crate::builtins::tracker::NameTracker;
 use crate::builtins::Error;
+use tailor_kube::resid::{GvkSel, ResId, TOTALLY_NOT_A_NAMESPACE};
 
 const TABLE_TEXT: &str = include_str!("namereference.yaml");
 
@@ -156,7 +156,8 @@ impl NameTracker {
                 walk(node, &referrer.segments, false, &mut |n| ctx.set(n)).map_err(|e| {
                     Error::new(format!(
                         "updating name reference in '{}' field of {}: {e}",
-                        referrer.path, snaps[i].cur
+                        referrer.path,
+                        snaps[i].cur.describe()
                     ))
                 })?;
             }
@@ -183,7 +184,7 @@ fn subset(i: usize, node: &Node, snaps: &[Snap]) -> Vec<usize> {
 }
 
 fn role_binding_namespaces(node: &Node) -> Vec<String> {
-    if crate::builtins::resid::scalar_field(node, "kind") != "RoleBinding" {
+    if tailor_kube::resid::scalar_field(node, "kind") != "RoleBinding" {
         return Vec::new();
     }
     let Some(subjects) = node.get("subjects").and_then(Node::items) else {

@@ -4,9 +4,9 @@
 use tailor_yaml::Node;
 
 use crate::builtins::fieldspec::{set_string, split_path, walk, FieldSpec};
-use crate::builtins::resid::{Gvk, GvkSel, ResId};
 use crate::builtins::tracker::NameTracker;
 use crate::builtins::{describe, Error};
+use tailor_kube::resid::{Gvk, GvkSel, ResId};
 
 /// The default namespace field specs after the filter drops the ones it handles itself:
 /// `metadata/namespace` (set only on namespaced kinds, below) and RoleBinding /
@@ -69,7 +69,8 @@ pub fn set_namespace_tracked(
             .count();
         if clashes != 1 {
             return Err(Error::new(format!(
-                "namespace transformation produces ID conflict: {clashes} resources are {id}"
+                "namespace transformation produces ID conflict: {clashes} resources are {}",
+                id.describe()
             )));
         }
     }

@@ -4,9 +4,9 @@
 use tailor_yaml::Node;
 
 use crate::builtins::fieldspec::{set_string, split_path, walk, FieldSpec};
-use crate::builtins::resid::{Gvk, GvkSel};
 use crate::builtins::tracker::NameTracker;
 use crate::builtins::{describe, Error};
+use tailor_kube::resid::{Gvk, GvkSel};
 
 /// The default `namePrefix`/`nameSuffix` field specs, in kustomize's order. The two entries
 /// with a kind carry `skip: true`, which the FieldSpec type does not have; they are inert

@@ -4,8 +4,8 @@
 
 use tailor_yaml::Node;
 
-use crate::builtins::resid::{Gvk, ResId};
 use crate::builtins::Error;
+use tailor_kube::resid::{Gvk, ResId};
 
 /// One earlier identity: kind, name and the *effective* namespace at the time it was stored.
 #[derive(Clone, Debug, PartialEq, Eq)]

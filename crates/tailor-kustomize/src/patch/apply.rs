@@ -5,10 +5,10 @@ use tailor_yaml::{Node, Style};
 
 use crate::patch::merge2;
 use crate::patch::parse::{source_label, Patch};
-use crate::patch::resid::ResId;
 use crate::patch::target::{meta_map, PatchTarget};
 use crate::patch::ynode;
 use crate::patch::{json6902, merge_patch, Error};
+use tailor_kube::resid::ResId;
 
 /// One `patches` entry: the parsed patch, its target, kustomize's `options`, and the text it
 /// came from (quoted in messages, as kustomize does).
@@ -219,7 +219,7 @@ fn select(
 /// `StorePreviousId`: remember the current id (with its effective namespace) as an old one.
 fn store_previous_id(prev: &mut Vec<ResId>, res: &Node) {
     let mut id = ResId::of(res);
-    id.namespace = id.effective_namespace();
+    id.namespace = id.effective_namespace().to_string();
     prev.push(id);
 }
 
@@ -248,7 +248,7 @@ fn smp_resource(
     crate::patch::parse::check_duplicate_keys(res)
         .map_err(|e| Error::new(format!("{e} (patching {id})")))?;
     if !spec.allow_kind_change {
-        set_top_scalar(res, "kind", &id.kind);
+        set_top_scalar(res, "kind", &id.gvk.kind);
     }
     if !spec.allow_name_change {
         set_meta(res, "name", &id.name);

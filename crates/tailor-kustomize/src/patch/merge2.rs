@@ -9,8 +9,8 @@
 //! strategicpatch (see the crate docs); they are reproduced on purpose, because tailor follows
 //! kustomize here.
 
-use crate::patch::schema::Schema;
 use crate::patch::ynode::{self, Kind, Tag, N};
+use tailor_kube::schema::Schema;
 
 /// What a visitor returns: the node to keep, or `None` to clear the field (`walk.ClearNode`).
 type Res = Result<Option<N>, String>;

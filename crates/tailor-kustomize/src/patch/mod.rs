@@ -32,8 +32,6 @@ mod json6902;
 mod merge2;
 mod mergepatch;
 mod parse;
-mod resid;
-mod schema;
 mod target;
 mod ynode;
 
@@ -43,8 +41,8 @@ pub use apply::{apply_patches, strategic_merge, Merged, PatchSpec, Report};
 pub use json6902::{decode_ops, json6902, Op};
 pub use mergepatch::merge_patch;
 pub use parse::{parse_patch, Patch};
-pub use resid::ResId;
-pub use schema::{is_builtin_kind, is_cluster_scoped};
+pub use tailor_kube::resid::ResId;
+pub use tailor_kube::schema::{is_builtin_kind, is_cluster_scoped};
 pub use target::PatchTarget;
 
 /// A patching error; the message names the resource and the field where it can.

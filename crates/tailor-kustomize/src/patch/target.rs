@@ -9,8 +9,8 @@ use regex::Regex;
 use tailor_cluster::LabelSelector;
 use tailor_yaml::Node;
 
-use crate::patch::resid::ResId;
 use crate::patch::Error;
+use tailor_kube::resid::ResId;
 
 /// A `target:` entry of a kustomize `patches` item (also Flux `spec.patches[].target`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -82,9 +82,11 @@ impl PatchTarget {
     /// `Selector.String()`, as kustomize prints it in messages.
     pub(crate) fn id_string(&self) -> String {
         let id = ResId {
-            group: self.group.clone(),
-            version: self.version.clone(),
-            kind: self.kind.clone(),
+            gvk: tailor_kube::resid::Gvk {
+                group: self.group.clone(),
+                version: self.version.clone(),
+                kind: self.kind.clone(),
+            },
             name: self.name.clone(),
             namespace: self.namespace.clone(),
         };
@@ -114,17 +116,17 @@ impl CompiledTarget<'_> {
     pub(crate) fn matches(&self, res: &Node, previous: &[ResId]) -> Result<bool, Error> {
         let cur = ResId::of(res);
         let org = previous.first().unwrap_or(&cur);
-        if !is_match(&self.namespace, &org.effective_namespace())
-            && !is_match(&self.namespace, &cur.effective_namespace())
+        if !is_match(&self.namespace, org.effective_namespace())
+            && !is_match(&self.namespace, cur.effective_namespace())
         {
             return Ok(false);
         }
         if !is_match(&self.name, &org.name) && !is_match(&self.name, &cur.name) {
             return Ok(false);
         }
-        if !is_match(&self.group, &cur.group)
-            || !is_match(&self.version, &cur.version)
-            || !is_match(&self.kind, &cur.kind)
+        if !is_match(&self.group, &cur.gvk.group)
+            || !is_match(&self.version, &cur.gvk.version)
+            || !is_match(&self.kind, &cur.gvk.kind)
         {
             return Ok(false);
         }

@@ -262,9 +262,9 @@ impl Dec<'_> {
     ) -> bool {
         let st = join(stack, f);
         let slot = match f {
-            "group" => &mut id.group,
-            "version" => &mut id.version,
-            "kind" => &mut id.kind,
+            "group" => &mut id.gvk.group,
+            "version" => &mut id.gvk.version,
+            "kind" => &mut id.gvk.kind,
             "name" => &mut id.name,
             "namespace" => &mut id.namespace,
             _ => return false,

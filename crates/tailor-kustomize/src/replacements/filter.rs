@@ -511,9 +511,9 @@ impl Id<'_> {
         (s.name.is_empty() || s.name == self.name)
             && (s.namespace.is_empty()
                 || effective_ns(&s.namespace) == effective_ns(self.namespace))
-            && (s.group.is_empty() || s.group == self.group)
-            && (s.version.is_empty() || s.version == self.version)
-            && (s.kind.is_empty() || s.kind == self.kind)
+            && (s.gvk.group.is_empty() || s.gvk.group == self.group)
+            && (s.gvk.version.is_empty() || s.gvk.version == self.version)
+            && (s.gvk.kind.is_empty() || s.gvk.kind == self.kind)
     }
 }
 

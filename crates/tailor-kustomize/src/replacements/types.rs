@@ -15,52 +15,7 @@ fn is_zero(i: &i64) -> bool {
 
 /// Group, version, kind, name and namespace (kustomize's inlined `resid.ResId`). Empty fields
 /// are wildcards when used as a selector.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ResId {
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub group: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub version: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub kind: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub namespace: String,
-}
-
-impl ResId {
-    pub fn is_empty(&self) -> bool {
-        self.group.is_empty()
-            && self.version.is_empty()
-            && self.kind.is_empty()
-            && self.name.is_empty()
-            && self.namespace.is_empty()
-    }
-}
-
-impl std::fmt::Display for ResId {
-    /// kustomize's `ResId.String()`: `Kind.Version.Group/Name.Namespace` with `[noKind]`-style
-    /// placeholders for empty fields.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        fn or<'a>(s: &'a str, d: &'a str) -> &'a str {
-            if s.is_empty() {
-                d
-            } else {
-                s
-            }
-        }
-        write!(
-            f,
-            "{}.{}.{}/{}.{}",
-            or(&self.kind, "[noKind]"),
-            or(&self.version, "[noVer]"),
-            or(&self.group, "[noGrp]"),
-            or(&self.name, "[noName]"),
-            or(&self.namespace, "[noNs]")
-        )
-    }
-}
+pub use tailor_kube::resid::ResId;
 
 /// `options` of a source or target.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

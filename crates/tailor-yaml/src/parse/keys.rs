@@ -76,7 +76,7 @@ impl Parser<'_> {
         Err(Error::new(
             format!(
                 "mapping key {} already defined at line {first_line}",
-                go_quote(key_id(again).1)
+                tailor_go::strconv::quote(key_id(again).1)
             ),
             line,
             column,
@@ -132,34 +132,4 @@ pub(super) fn first_duplicate_key(pairs: &[Pair]) -> Option<(usize, usize)> {
         }
     }
     found
-}
-
-/// A string quoted as Go's `%#v` (`strconv.Quote`) writes it, for go-yaml's messages.
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\x07' => out.push_str("\\a"),
-            '\x08' => out.push_str("\\b"),
-            '\x0c' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\x0b' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -229,11 +229,11 @@ fn wrong_types_name_the_field() {
 fn unknown_fields_are_rejected() {
     assert_eq!(
         err(json!({"matchLabel": {"a": "b"}})),
-        "clusterSelector.matchLabel: unknown field; accepted fields: matchLabels, matchExpressions"
+        "clusterSelector.matchLabel: unknown field (did you mean \"matchLabels\"?); accepted fields: matchExpressions, matchLabels"
     );
     assert_eq!(
         err(json!({"matchExpressions": [{"key": "a", "operator": "Exists", "value": []}]})),
-        "clusterSelector.matchExpressions[0].value: unknown field; accepted fields: key, operator, values"
+        "clusterSelector.matchExpressions[0].value: unknown field (did you mean \"values\"?); accepted fields: key, operator, values"
     );
 }
 

@@ -6,11 +6,11 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-const TABLE: &str = include_str!("../../data/k8s-schema.txt");
+const TABLE: &str = include_str!("../data/k8s-schema.txt");
 
 /// What a schema node holds (kyaml `ResourceSchema` after `$ref` resolution).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Ty {
+pub enum Ty {
     /// A scalar or an object without known fields.
     Leaf,
     /// A named definition (index into the table).
@@ -22,7 +22,7 @@ pub(crate) enum Ty {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Prop {
+pub struct Prop {
     ty: Ty,
     strategy: String,
     keys: Vec<String>,
@@ -131,7 +131,7 @@ fn parse_table(text: &str) -> Table {
 
 /// A schema node: what the field holds plus the field's own patch extensions.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Schema {
+pub struct Schema {
     ty: Ty,
     strategy: String,
     keys: Vec<String>,
@@ -147,7 +147,7 @@ impl Schema {
     }
 
     /// `SchemaForResourceType`: the schema of a built-in resource type, by apiVersion and kind.
-    pub(crate) fn for_resource(api_version: &str, kind: &str) -> Option<Schema> {
+    pub fn for_resource(api_version: &str, kind: &str) -> Option<Schema> {
         table()
             .resources
             .get(&(api_version.to_string(), kind.to_string()))
@@ -156,12 +156,12 @@ impl Schema {
 
     /// A named definition (tests and diagnostics).
     #[cfg(test)]
-    pub(crate) fn definition(name: &str) -> Option<Schema> {
+    pub fn definition(name: &str) -> Option<Schema> {
         table().names.get(name).map(|&i| Schema::of(Ty::Def(i)))
     }
 
     /// `ResourceSchema.Field`: a property, else the `additionalProperties` value, else none.
-    pub(crate) fn field(&self, name: &str) -> Option<Schema> {
+    pub fn field(&self, name: &str) -> Option<Schema> {
         match &self.ty {
             Ty::Def(i) => {
                 let def = table().defs.get(*i as usize)?;
@@ -180,7 +180,7 @@ impl Schema {
     }
 
     /// `ResourceSchema.Elements`: the item schema of an array.
-    pub(crate) fn elements(&self) -> Option<Schema> {
+    pub fn elements(&self) -> Option<Schema> {
         match &self.ty {
             Ty::Array(t) => Some(Schema::of((**t).clone())),
             _ => None,
@@ -188,12 +188,12 @@ impl Schema {
     }
 
     /// `PatchStrategyAndKeyList`.
-    pub(crate) fn strategy_and_keys(&self) -> (&str, &[String]) {
+    pub fn strategy_and_keys(&self) -> (&str, &[String]) {
         (&self.strategy, &self.keys)
     }
 
     /// `schemaHasMergeStrategy`: the list is merged element by element.
-    pub(crate) fn has_merge_strategy(&self) -> bool {
+    pub fn has_merge_strategy(&self) -> bool {
         self.strategy.split(',').any(|s| s == "merge")
     }
 }

@@ -4,7 +4,7 @@
 //! `a=""`, and a NUL character ends the input.
 
 use super::{Operator, ReqPaths, Requirement};
-use crate::error::SelectorError;
+use crate::diag::FieldError as SelectorError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tok {

@@ -16,7 +16,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::error::SelectorError;
+use crate::diag::FieldError as SelectorError;
 use crate::json;
 use crate::StringMap;
 
@@ -319,7 +319,7 @@ pub fn from_json(value: &Value, field_path: &str) -> Result<LabelSelector, Selec
     let mut reqs = LabelSelector::from_match_labels(&labels, &labels_path)?.requirements;
 
     let exprs_path = json::join(field_path, "matchExpressions");
-    for (i, expr) in json::opt_list(map, "matchExpressions", field_path)?
+    for (i, expr) in json::list(map.get("matchExpressions"), &exprs_path)?
         .iter()
         .enumerate()
     {
@@ -342,9 +342,9 @@ pub fn optional_from_json(
 fn expression_from_json(expr: &Value, path: &str) -> Result<Requirement, SelectorError> {
     let map = json::as_object(expr, path)?;
     json::check_fields(map, path, EXPRESSION_FIELDS)?;
-    let key = json::opt_str(map, "key", path)?.unwrap_or("");
+    let key = json::string(map.get("key"), &json::join(path, "key"))?.unwrap_or("");
     let op_path = json::join(path, "operator");
-    let op_text = json::opt_str(map, "operator", path)?.unwrap_or("");
+    let op_text = json::string(map.get("operator"), &json::join(path, "operator"))?.unwrap_or("");
     let operator = Operator::from_expression(op_text).ok_or_else(|| {
         SelectorError::new(
             &op_path,
@@ -355,8 +355,11 @@ fn expression_from_json(expr: &Value, path: &str) -> Result<Requirement, Selecto
     })?;
     let values_path = json::join(path, "values");
     let mut values = Vec::new();
-    for (i, v) in json::opt_list(map, "values", path)?.iter().enumerate() {
-        values.push(json::list_str(v, &json::index(&values_path, i))?.to_string());
+    for (i, v) in json::list(map.get("values"), &values_path)?
+        .iter()
+        .enumerate()
+    {
+        values.push(json::string_item(v, &json::index(&values_path, i))?.to_string());
     }
     let key_path = json::join(path, "key");
     Requirement::with_paths(

@@ -1,22 +1,29 @@
 //! Resource identity as kustomize's kyaml `resid` package models it: group/version/kind,
-//! name, namespace, "effective" namespace, and which types are certainly cluster-scoped.
+//! name, namespace, "effective" namespace, which types are certainly cluster-scoped, and the
+//! printed forms kustomize's messages use. One type for patches, replacements and the
+//! built-in transformers, so every message names an object the same way.
+
+use serde::Serialize;
 
 use tailor_yaml::Node;
 
 /// `_non_namespaceable_`: the effective namespace of a cluster-scoped id (kyaml resid).
-pub(crate) const TOTALLY_NOT_A_NAMESPACE: &str = "_non_namespaceable_";
+pub const TOTALLY_NOT_A_NAMESPACE: &str = "_non_namespaceable_";
 const DEFAULT_NAMESPACE: &str = "default";
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Gvk {
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Gvk {
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub group: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
 }
 
 /// A group/version/kind selector: empty fields match anything (kyaml `Gvk.IsSelected`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct GvkSel<'a> {
+pub struct GvkSel<'a> {
     pub group: &'a str,
     pub version: &'a str,
     pub kind: &'a str,
@@ -60,16 +67,19 @@ impl Gvk {
     /// to be cluster-scoped, keyed by the exact apiVersion. Unknown types (CRDs, newer API
     /// versions) count as namespaced — kustomize does not read `scope:` from CRDs in the input.
     pub fn is_cluster_scoped(&self) -> bool {
-        // kyaml's table, shared with kustomize's patch targets (crate::patch).
-        crate::patch::is_cluster_scoped(&self.api_version(), &self.kind)
+        crate::schema::is_cluster_scoped(&self.api_version(), &self.kind)
     }
 }
 
-/// A resource id: gvk, name and the namespace as written (`""` when absent).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ResId {
+/// A resource id: gvk, name and the namespace as written (`""` when absent). As a selector
+/// (kustomize's `IsSelectedBy`), empty fields match anything.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct ResId {
+    #[serde(flatten)]
     pub gvk: Gvk,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub namespace: String,
 }
 
@@ -104,8 +114,14 @@ impl ResId {
     }
 }
 
-impl std::fmt::Display for ResId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl ResId {
+    /// Every field empty (a selector that selects everything).
+    pub fn is_empty(&self) -> bool {
+        self.gvk == Gvk::default() && self.name.is_empty() && self.namespace.is_empty()
+    }
+
+    /// `apps/v1 Deployment ns/name`: how kustomize's transformers name an object.
+    pub fn describe(&self) -> String {
         let av = self.gvk.api_version();
         let kind = if self.gvk.kind.is_empty() {
             "[noKind]"
@@ -113,19 +129,42 @@ impl std::fmt::Display for ResId {
             &self.gvk.kind
         };
         if self.namespace.is_empty() {
-            write!(f, "{av} {kind} {}", self.name)
+            format!("{av} {kind} {}", self.name)
         } else {
-            write!(f, "{av} {kind} {}/{}", self.namespace, self.name)
+            format!("{av} {kind} {}/{}", self.namespace, self.name)
         }
     }
 }
 
+impl std::fmt::Display for ResId {
+    /// kustomize's `ResId.String()`: `Kind.Version.Group/Name.Namespace`, with `[noKind]`-style
+    /// placeholders for empty fields.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn or<'a>(s: &'a str, d: &'a str) -> &'a str {
+            if s.is_empty() {
+                d
+            } else {
+                s
+            }
+        }
+        write!(
+            f,
+            "{}.{}.{}/{}.{}",
+            or(&self.gvk.kind, "[noKind]"),
+            or(&self.gvk.version, "[noVer]"),
+            or(&self.gvk.group, "[noGrp]"),
+            or(&self.name, "[noName]"),
+            or(&self.namespace, "[noNs]")
+        )
+    }
+}
+
 /// A top-level field's text; kyaml reads apiVersion and kind as plain strings.
-pub(crate) fn scalar_field<'a>(node: &'a Node, key: &str) -> &'a str {
+pub fn scalar_field<'a>(node: &'a Node, key: &str) -> &'a str {
     node.get(key).and_then(text).unwrap_or("")
 }
 
-pub(crate) fn meta_field<'a>(node: &'a Node, key: &str) -> &'a str {
+pub fn meta_field<'a>(node: &'a Node, key: &str) -> &'a str {
     node.get_path(&["metadata", key])
         .and_then(text)
         .unwrap_or("")
@@ -133,7 +172,7 @@ pub(crate) fn meta_field<'a>(node: &'a Node, key: &str) -> &'a str {
 
 /// A scalar's text as go-yaml's `Node.Value` holds it; null reads as the empty string, as
 /// kyaml's `GetString` does for a missing or null field.
-pub(crate) fn text(node: &Node) -> Option<&str> {
+pub fn text(node: &Node) -> Option<&str> {
     if node.is_null() {
         return Some("");
     }
@@ -182,6 +221,21 @@ mod tests {
             TOTALLY_NOT_A_NAMESPACE
         );
         assert!(id("v1", "ConfigMap", "").equals(&id("v1", "ConfigMap", "default")));
+    }
+
+    #[test]
+    fn printed_forms() {
+        let id = ResId {
+            gvk: Gvk::new("apps/v1", "Deployment"),
+            name: "web".into(),
+            namespace: String::new(),
+        };
+        assert_eq!(id.to_string(), "Deployment.v1.apps/web.[noNs]");
+        assert_eq!(id.describe(), "apps/v1 Deployment web");
+        assert_eq!(
+            ResId::default().to_string(),
+            "[noKind].[noVer].[noGrp]/[noName].[noNs]"
+        );
     }
 
     #[test]
