@@ -3,7 +3,7 @@
 //! with the results, and the exit code is 1.
 
 use tailor_cluster::{inventory, Cluster, Inventory};
-use tailor_strip::{parse_custom_transform_at, CustomTransform, PathSyntax};
+use tailor_kubestellar::strip::{parse_custom_transform_at, CustomTransform, PathSyntax};
 use tailor_yaml::{Node, ParseOptions};
 
 use crate::config::{self, Pipeline};

@@ -11,7 +11,7 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 use tailor_fuzz::fixture_nodes;
-use tailor_strip::{
+use tailor_kubestellar::strip::{
     decode_js_string_literal, parse_custom_transform_with, parse_kubestellar_query, strip_object,
     PathSyntax, ResourceMapper, StripOptions,
 };

@@ -26,7 +26,7 @@ pub struct Pipeline {
     pub fan_out: bool,
     pub strip_builtin: bool,
     /// CustomTransforms from the config (items of that kind are added at run time).
-    pub custom_transforms: Vec<tailor_strip::CustomTransform>,
+    pub custom_transforms: Vec<tailor_kubestellar::strip::CustomTransform>,
     /// The kustomize `replacements:` list, when replacements run.
     pub replacements: Option<Replacements>,
     /// KubeStellar template expansion of annotated objects.
@@ -152,10 +152,10 @@ pub fn parse(fc: Option<&Node>) -> Result<Pipeline, Vec<KrmResult>> {
             let mut p = Pipeline::new(kind);
             p.strip_builtin = true;
             // Paths read from the functionConfig's root: `spec.remove[0]`.
-            let t = tailor_strip::parse_custom_transform_at(
+            let t = tailor_kubestellar::strip::parse_custom_transform_at(
                 fc,
                 "functionConfig",
-                tailor_strip::PathSyntax::Extended,
+                tailor_kubestellar::strip::PathSyntax::Extended,
                 "",
             )
             .map_err(|findings| {

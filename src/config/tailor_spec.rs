@@ -127,10 +127,10 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
         match list.items() {
             Some(items) => {
                 for (i, t) in items.iter().enumerate() {
-                    match tailor_strip::parse_custom_transform_at(
+                    match tailor_kubestellar::strip::parse_custom_transform_at(
                         t,
                         &format!("customTransforms[{i}]"),
-                        tailor_strip::PathSyntax::Extended,
+                        tailor_kubestellar::strip::PathSyntax::Extended,
                         &format!("spec.customTransforms[{i}]"),
                     ) {
                         Ok(t) => p.custom_transforms.push(t),

@@ -19,7 +19,7 @@ use crate::krm::{KrmResult, Resource};
 
 pub struct StageContext<'a> {
     pub cluster: Option<&'a Cluster>,
-    pub custom_transforms: &'a [tailor_strip::CustomTransform],
+    pub custom_transforms: &'a [tailor_kubestellar::strip::CustomTransform],
     pub results: &'a mut Vec<KrmResult>,
     /// Outcomes kept from one destination to the next of a fan-out.
     pub memo: Option<&'a mut substitute::Memo>,

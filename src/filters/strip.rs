@@ -1,14 +1,14 @@
 //! Strip stage: KubeStellar's WEC-independent removals and CustomTransforms
 //! (`tailor-strip` does the work; this adapts it to resources and results).
 
-use tailor_strip::{
+use tailor_kubestellar::strip::{
     duplicate_transform_warnings, may_need_builtin_strip, strip_object, Finding, ResourceMapper,
-    Severity as StripSeverity, StripOptions,
+    StripOptions,
 };
 
 use super::StageContext;
 use crate::config::Pipeline;
-use crate::krm::{KrmResult, Resource, Severity};
+use crate::krm::{KrmResult, Resource};
 
 pub fn run(pipeline: &Pipeline, items: &mut [Resource], ctx: &mut StageContext<'_>) {
     let transforms = ctx.custom_transforms;
@@ -63,7 +63,7 @@ pub(crate) fn strip_while_reading(item: &mut Resource) -> Option<Vec<KrmResult>>
     if item.is_meta_or_local() || !may_need_builtin_strip(item.node()) {
         return None;
     }
-    let findings = tailor_strip::strip_builtin(item.node_mut());
+    let findings = tailor_kubestellar::strip::strip_builtin(item.node_mut());
     Some(
         findings
             .into_iter()
@@ -78,17 +78,9 @@ pub(crate) fn finding_result(f: Finding) -> KrmResult {
 }
 
 fn to_result(f: Finding, about: Option<&Resource>) -> KrmResult {
-    let sev = match f.severity {
-        StripSeverity::Error => Severity::Error,
-        StripSeverity::Warning => Severity::Warning,
-        StripSeverity::Info => Severity::Info,
-    };
-    let mut r = KrmResult::new(sev, f.message);
-    if let Some(res) = about {
-        r = r.about(res);
+    let r = KrmResult::from(f);
+    match about {
+        Some(res) => r.about(res),
+        None => r,
     }
-    if let Some(p) = f.field_path {
-        r = r.at_field(p);
-    }
-    r
 }

@@ -4,22 +4,7 @@ use tailor_yaml::{Node, Pair};
 
 use super::resource::Resource;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-}
+pub use tailor_kube::Severity;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceRef {
@@ -36,6 +21,12 @@ pub struct KrmResult {
     pub resource_ref: Option<Box<ResourceRef>>,
     pub field_path: Option<String>,
     pub file: Option<(String, usize)>,
+}
+
+impl From<tailor_kube::Diagnostic> for KrmResult {
+    fn from(d: tailor_kube::Diagnostic) -> KrmResult {
+        KrmResult::from_diagnostic(d)
+    }
 }
 
 impl KrmResult {
@@ -76,6 +67,11 @@ impl KrmResult {
             self.field_path = Some(p);
         }
         self
+    }
+
+    /// A diagnostic of a crate as a result: its message, severity and field.
+    pub fn from_diagnostic(d: tailor_kube::Diagnostic) -> KrmResult {
+        KrmResult::new(d.severity, d.message).at_field(d.field)
     }
 
     pub fn is_error(&self) -> bool {

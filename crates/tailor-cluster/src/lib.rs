@@ -35,7 +35,7 @@ pub use tailor_kube::{FieldError, StringMap};
 
 pub use inventory::{inventory_kind, is_inventory, Inventory, InventoryKind};
 pub use matching::{destination_selected, target_matches, DestinationSelector, TargetCriteria};
-pub use model::{collect_properties, Cluster, ClusterGroup, ClusterSpec};
+pub use model::{Cluster, ClusterGroup, ClusterSpec};
 pub use tailor_kube::labels::{self as selector, LabelSelector, Operator, Requirement};
 
 /// No input may panic: every parser is fed pseudo-random JSON and selector strings.

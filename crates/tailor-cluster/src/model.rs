@@ -2,7 +2,7 @@
 //!
 //! [`ClusterSpec`] is the inline `spec.cluster` exactly as written; [`Cluster`] is the resolved
 //! destination (after merging with inventory items, see `inventory`), whose `properties` are the
-//! flat template data built with KubeStellar's precedence ([`collect_properties`]).
+//! flat template data built with KubeStellar's precedence (`tailor_kubestellar::properties`).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -11,6 +11,7 @@ use tailor_go::unicode::is_identifier as is_go_identifier;
 use tailor_kube::json;
 use tailor_kube::FieldError;
 use tailor_kube::StringMap;
+use tailor_kubestellar::properties::collect as collect_properties;
 
 /// A Fleet ClusterGroup the cluster belongs to: its name and its own `metadata.labels`
 /// (what `clusterGroupSelector` is tested against).
@@ -208,37 +209,6 @@ pub(crate) fn merge_groups(groups: &mut Vec<ClusterGroup>, extra: &[ClusterGroup
     groups.sort_by(|a, b| a.name.cmp(&b.name));
 }
 
-/// KubeStellar's `collectPropertiesForDestination` (`docs/semantics/kubestellar.md` §3.5):
-/// successive writes into one map, later writes win:
-/// 1. `clusterName` = the inventory name;
-/// 2. labels whose key is a Go identifier;
-/// 3. annotations whose key is a Go identifier;
-/// 4. each of `later` in order (ConfigMap `data`, then decoded `binaryData`; an inline cluster's
-///    `properties` take the place of `data`), again only identifier keys.
-///
-/// So the precedence, highest first, is binaryData > data > annotations > labels > clusterName,
-/// and `clusterName` itself can be overridden by any of them.
-pub fn collect_properties(
-    cluster_name: &str,
-    labels: &StringMap,
-    annotations: &StringMap,
-    later: &[&StringMap],
-) -> StringMap {
-    let mut props = StringMap::new();
-    props.insert("clusterName".to_string(), cluster_name.to_string());
-    for source in [labels, annotations]
-        .into_iter()
-        .chain(later.iter().copied())
-    {
-        for (k, v) in source {
-            if is_go_identifier(k) {
-                props.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    props
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,46 +341,6 @@ mod tests {
         );
         assert!(e(json!({"name": "v", "properties": {"type": "x"}}))
             .starts_with("spec.cluster.properties.type:"));
-    }
-
-    #[test]
-    fn precedence_each_level_overrides_the_previous() {
-        let labels = m(&[
-            ("a", "label"),
-            ("b", "label"),
-            ("c", "label"),
-            ("d", "label"),
-            ("clusterName", "from-label"),
-        ]);
-        let annotations = m(&[
-            ("b", "annotation"),
-            ("c", "annotation"),
-            ("d", "annotation"),
-        ]);
-        let data = m(&[("c", "data"), ("d", "data")]);
-        let binary = m(&[("d", "binary")]);
-        let p = collect_properties("virgo", &labels, &annotations, &[&data, &binary]);
-        assert_eq!(p["a"], "label");
-        assert_eq!(p["b"], "annotation");
-        assert_eq!(p["c"], "data");
-        assert_eq!(p["d"], "binary");
-        // clusterName is the lowest level: a label overrides it.
-        assert_eq!(p["clusterName"], "from-label");
-        let p = collect_properties("virgo", &m(&[]), &m(&[]), &[]);
-        assert_eq!(p, m(&[("clusterName", "virgo")]));
-    }
-
-    #[test]
-    fn precedence_skips_non_identifier_keys_at_every_level() {
-        let labels = m(&[
-            ("kubernetes.io/os", "linux"),
-            ("location-group", "x"),
-            ("region", "eu"),
-        ]);
-        let annotations = m(&[("foo.bar", "y"), ("func", "z")]);
-        let data = m(&[("1a", "w"), ("_", "u")]);
-        let p = collect_properties("v", &labels, &annotations, &[&data]);
-        assert_eq!(p, m(&[("_", "u"), ("clusterName", "v"), ("region", "eu")]));
     }
 
     #[test]

@@ -69,6 +69,14 @@ impl Diagnostic {
         self
     }
 
+    /// The same diagnostic about `field`, when there is one.
+    pub fn at_opt(self, field: Option<String>) -> Self {
+        match field {
+            Some(f) => self.at(f),
+            None => self,
+        }
+    }
+
     /// The same diagnostic with `prefix` put in front of its field path (a nested parser
     /// reports relative to its own root: `[0].name` within `spec.clusters`).
     pub fn within(mut self, prefix: &str) -> Self {

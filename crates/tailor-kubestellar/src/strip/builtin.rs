@@ -6,8 +6,8 @@
 
 use tailor_yaml::Node;
 
-use crate::tree::{remove_key, type_name};
-use crate::Finding;
+use crate::strip::tree::{remove_key, type_name};
+use crate::strip::{Diagnostic, Finding};
 
 /// `kubectl apply`'s annotation, removed from every object.
 pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -64,13 +64,13 @@ pub fn may_need_builtin_strip(obj: &Node) -> bool {
 pub fn strip_builtin(obj: &mut Node) -> Vec<Finding> {
     let mut findings = Vec::new();
     if !obj.is_mapping() {
-        findings.push(Finding::warning(
-            format!(
+        findings.push(
+            Diagnostic::warning(format!(
                 "object is {}, not a mapping; nothing stripped",
                 type_name(obj)
-            ),
-            None,
-        ));
+            ))
+            .at_opt(None),
+        );
         return findings;
     }
     strip_metadata(obj, &mut findings);
@@ -94,13 +94,13 @@ fn strip_metadata(obj: &mut Node, findings: &mut Vec<Finding>) {
     if !meta.is_mapping() {
         // RemoveNestedField/SetAnnotations do nothing when metadata is not a map.
         if !meta.is_null() {
-            findings.push(Finding::warning(
-                format!(
+            findings.push(
+                Diagnostic::warning(format!(
                     "metadata is {}, not a mapping; metadata fields not stripped",
                     type_name(meta)
-                ),
-                Some("metadata".into()),
-            ));
+                ))
+                .at_opt(Some("metadata".into())),
+            );
         }
         return;
     }
@@ -120,12 +120,9 @@ fn strip_metadata(obj: &mut Node, findings: &mut Vec<Finding>) {
         }
         Some(problem) => {
             if !annotations.is_null() {
-                findings.push(Finding::warning(
-                    format!(
+                findings.push(Diagnostic::warning(format!(
                         "metadata.annotations {problem}; as KubeStellar does, the whole annotations field is removed"
-                    ),
-                    Some("metadata.annotations".into()),
-                ));
+                    )).at_opt(Some("metadata.annotations".into())));
             }
             remove_key(meta, "annotations");
         }
@@ -168,13 +165,13 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
     };
     if !spec.is_mapping() {
         if !spec.is_null() {
-            findings.push(Finding::warning(
-                format!(
+            findings.push(
+                Diagnostic::warning(format!(
                     "Service spec is {}, not a mapping; not cleaned",
                     type_name(spec)
-                ),
-                Some("spec".into()),
-            ));
+                ))
+                .at_opt(Some("spec".into())),
+            );
         }
         return;
     }
@@ -189,13 +186,13 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
                 remove_key(spec, "clusterIP");
             }
         } else if !ip.is_null() {
-            findings.push(Finding::warning(
-                format!(
+            findings.push(
+                Diagnostic::warning(format!(
                     "spec.clusterIP is {}, not a string; left as it is",
                     type_name(ip)
-                ),
-                Some("spec.clusterIP".into()),
-            ));
+                ))
+                .at_opt(Some("spec.clusterIP".into())),
+            );
         }
     }
 
@@ -209,15 +206,19 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
                 items.retain(|i| i.as_str() == Some("None"));
                 drop_ips = items.is_empty();
             }
-            Some(_) => findings.push(Finding::warning(
-                "spec.clusterIPs has an element that is not a string; left as it is",
-                Some("spec.clusterIPs".into()),
-            )),
+            Some(_) => findings.push(
+                Diagnostic::warning(
+                    "spec.clusterIPs has an element that is not a string; left as it is",
+                )
+                .at_opt(Some("spec.clusterIPs".into())),
+            ),
             None if is_null => {}
-            None => findings.push(Finding::warning(
-                format!("spec.clusterIPs is {ty}, not a list; left as it is"),
-                Some("spec.clusterIPs".into()),
-            )),
+            None => findings.push(
+                Diagnostic::warning(format!(
+                    "spec.clusterIPs is {ty}, not a list; left as it is"
+                ))
+                .at_opt(Some("spec.clusterIPs".into())),
+            ),
         }
     }
     if drop_ips {
@@ -237,10 +238,12 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
                 }
             }
             None if is_null => {}
-            None => findings.push(Finding::warning(
-                format!("spec.ports is {ty}, not a list; nodePorts not removed"),
-                Some("spec.ports".into()),
-            )),
+            None => findings.push(
+                Diagnostic::warning(format!(
+                    "spec.ports is {ty}, not a list; nodePorts not removed"
+                ))
+                .at_opt(Some("spec.ports".into())),
+            ),
         }
     }
 }
@@ -260,13 +263,13 @@ fn clean_job(obj: &mut Node, findings: &mut Vec<Finding>) {
     if let Some(spec) = obj.get_mut("spec") {
         if !spec.is_mapping() {
             if !spec.is_null() {
-                findings.push(Finding::warning(
-                    format!(
+                findings.push(
+                    Diagnostic::warning(format!(
                         "Job spec is {}, not a mapping; not cleaned",
                         type_name(spec)
-                    ),
-                    Some("spec".into()),
-                ));
+                    ))
+                    .at_opt(Some("spec".into())),
+                );
             }
         } else {
             remove_key(spec, "selector");
@@ -356,7 +359,7 @@ data: {k: v}
         let (o, f) = run("kind: X\nmetadata: [uid]\nstatus: 1\n");
         assert_eq!(o, "kind: X\nmetadata: [uid]\n");
         assert_eq!(f.len(), 1);
-        assert_eq!(f[0].field_path.as_deref(), Some("metadata"));
+        assert_eq!(f[0].field.as_str(), "metadata");
         let (o, f) = run("kind: X\nmetadata: null\n");
         assert_eq!(o, "kind: X\nmetadata: null\n");
         assert!(f.is_empty());
@@ -367,7 +370,7 @@ data: {k: v}
         let mut n = parse("- a\n");
         let f = strip_builtin(&mut n);
         assert_eq!(f.len(), 1);
-        assert_eq!(f[0].severity, crate::Severity::Warning);
+        assert_eq!(f[0].severity, crate::strip::Severity::Warning);
     }
 
     // ---- §1.1 step 2: annotations ----------------------------------------------------------
@@ -415,7 +418,7 @@ metadata:
     fn non_map_annotations_are_removed() {
         let (o, f) = run("metadata:\n  name: a\n  annotations: [x]\n");
         assert_eq!(o, "metadata:\n  name: a\n");
-        assert_eq!(f[0].field_path.as_deref(), Some("metadata.annotations"));
+        assert_eq!(f[0].field.as_str(), "metadata.annotations");
     }
 
     #[test]
@@ -508,7 +511,7 @@ metadata:
         let keep = format!("{SVC}spec:\n  clusterIP: 12\n");
         let (o, f) = run(&keep);
         assert_eq!(o, keep);
-        assert_eq!(f[0].field_path.as_deref(), Some("spec.clusterIP"));
+        assert_eq!(f[0].field.as_str(), "spec.clusterIP");
         let keep = format!("{SVC}spec:\n  clusterIP: null\n");
         assert_eq!(run(&keep), (keep.clone(), vec![]));
     }
@@ -596,7 +599,7 @@ metadata:
         let src = format!("{SVC}spec:\n  ports: {{nodePort: 1}}\n");
         let (o, f) = run(&src);
         assert_eq!(o, src);
-        assert_eq!(f[0].field_path.as_deref(), Some("spec.ports"));
+        assert_eq!(f[0].field.as_str(), "spec.ports");
     }
 
     #[test]
@@ -617,7 +620,7 @@ metadata:
         let src = format!("{SVC}spec: [1]\n");
         let (o, f) = run(&src);
         assert_eq!(o, src);
-        assert_eq!(f[0].field_path.as_deref(), Some("spec"));
+        assert_eq!(f[0].field.as_str(), "spec");
     }
 
     // ---- §1.3 Job --------------------------------------------------------------------------

@@ -21,10 +21,10 @@ use jsonpath_rust::query::js_path_process;
 use serde_json::Value as Json;
 use tailor_yaml::{Node, ScalarKind, Value};
 
-use crate::path::parse_kubestellar_query;
-use crate::resources::ResourceMapper;
-use crate::tree::{key_text, merge_may_provide, path_key, type_name};
-use crate::Finding;
+use crate::strip::path::parse_kubestellar_query;
+use crate::strip::resources::ResourceMapper;
+use crate::strip::tree::{key_text, merge_may_provide, path_key, type_name};
+use crate::strip::{Diagnostic, Finding};
 
 /// Which path languages `remove` entries may use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -193,30 +193,31 @@ pub fn parse_custom_transform_at(
     let mut errors = Vec::new();
     let field = |f: &str| Some(format!("{prefix}.{f}"));
     if !spec.is_mapping() {
-        return Err(vec![Finding::error(
-            format!("{label}: spec must be a mapping, not {}", type_name(spec)),
-            Some(prefix.clone()),
-        )]);
+        return Err(vec![Diagnostic::error(format!(
+            "{label}: spec must be a mapping, not {}",
+            type_name(spec)
+        ))
+        .at_opt(Some(prefix.clone()))]);
     }
     let string_field = |key: &str, errors: &mut Vec<Finding>| -> String {
         match spec.get(key) {
             None => {
-                errors.push(Finding::error(
-                    format!("{label}: {prefix}.{key} is required"),
-                    field(key),
-                ));
+                errors.push(
+                    Diagnostic::error(format!("{label}: {prefix}.{key} is required"))
+                        .at_opt(field(key)),
+                );
                 String::new()
             }
             Some(v) => match v.as_str() {
                 Some(s) => s.to_string(),
                 None => {
-                    errors.push(Finding::error(
-                        format!(
+                    errors.push(
+                        Diagnostic::error(format!(
                             "{label}: {prefix}.{key} must be a string, not {}",
                             type_name(v)
-                        ),
-                        field(key),
-                    ));
+                        ))
+                        .at_opt(field(key)),
+                    );
                     String::new()
                 }
             },
@@ -229,38 +230,40 @@ pub fn parse_custom_transform_at(
         None => {}
         Some(list) if list.is_null() => {}
         Some(list) => match list.items() {
-            None => errors.push(Finding::error(
-                format!(
+            None => errors.push(
+                Diagnostic::error(format!(
                     "{label}: {prefix}.remove must be a list of strings, not {}",
                     type_name(list)
-                ),
-                field("remove"),
-            )),
+                ))
+                .at_opt(field("remove")),
+            ),
             Some(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let fp = Some(format!("{prefix}.remove[{i}]"));
                     let Some(src) = item.as_str() else {
-                        errors.push(Finding::error(
-                            format!(
+                        errors.push(
+                            Diagnostic::error(format!(
                                 "{label}: Error in {prefix}.remove[{i}]: must be a string, not {}",
                                 type_name(item)
-                            ),
-                            fp,
-                        ));
+                            ))
+                            .at_opt(fp),
+                        );
                         continue;
                     };
                     match parse_remove_path(src, syntax) {
                         Ok(p) => remove.push(p),
-                        Err(msg) if msg == "it identifies the whole object" => {
-                            errors.push(Finding::error(
-                                format!("{label}: Invalid {prefix}.remove[{i}]: {msg}"),
-                                fp,
+                        Err(msg) if msg == "it identifies the whole object" => errors.push(
+                            Diagnostic::error(format!(
+                                "{label}: Invalid {prefix}.remove[{i}]: {msg}"
                             ))
-                        }
-                        Err(msg) => errors.push(Finding::error(
-                            format!("{label}: Error in {prefix}.remove[{i}]: {msg}"),
-                            fp,
-                        )),
+                            .at_opt(fp),
+                        ),
+                        Err(msg) => errors.push(
+                            Diagnostic::error(format!(
+                                "{label}: Error in {prefix}.remove[{i}]: {msg}"
+                            ))
+                            .at_opt(fp),
+                        ),
                     }
                 }
             }
@@ -270,12 +273,12 @@ pub fn parse_custom_transform_at(
         for p in pairs {
             let k = p.key.as_scalar().unwrap_or("?");
             if !matches!(k, "apiGroup" | "resource" | "remove") {
-                errors.push(Finding::error(
-                    format!(
+                errors.push(
+                    Diagnostic::error(format!(
                         "{label}: unknown field {prefix}.{k} (known: apiGroup, resource, remove)"
-                    ),
-                    Some(format!("{prefix}.{k}")),
-                ));
+                    ))
+                    .at_opt(Some(format!("{prefix}.{k}"))),
+                );
             }
         }
     }
@@ -304,7 +307,7 @@ pub fn duplicate_transform_warnings(transforms: &[CustomTransform]) -> Vec<Findi
     by_gr
         .into_values()
         .filter(|names| names.len() > 1)
-        .map(|names| Finding::warning(multiple_message(&names), None))
+        .map(|names| Diagnostic::warning(multiple_message(&names)).at_opt(None))
         .collect()
 }
 
@@ -340,12 +343,9 @@ pub fn apply_custom_transforms(
             .get_path(&["metadata", "name"])
             .and_then(Node::as_str)
             .unwrap_or("");
-        findings.push(Finding::warning(
-            format!(
+        findings.push(Diagnostic::warning(format!(
                 "cannot determine the resource of {api_version:?} {kind:?} {name:?}: no built-in mapping and no CustomResourceDefinition for it; CustomTransforms not applied to it"
-            ),
-            None,
-        ));
+            )).at_opt(None));
         return findings;
     };
     let matching: Vec<&CustomTransform> = transforms
@@ -354,7 +354,7 @@ pub fn apply_custom_transforms(
         .collect();
     if matching.len() > 1 {
         let names: Vec<&str> = matching.iter().map(|t| t.name.as_str()).collect();
-        findings.push(Finding::warning(multiple_message(&names), None));
+        findings.push(Diagnostic::warning(multiple_message(&names)).at_opt(None));
     }
     for t in matching {
         for p in &t.remove {
@@ -431,12 +431,9 @@ fn shared_node_note(node: &Node) -> Option<&'static str> {
 }
 
 fn alias_finding(ct: &str, source: &str, fp: &str, what: &str) -> Finding {
-    Finding::warning(
-        format!(
+    Diagnostic::warning(format!(
             "CustomTransform {ct:?}: path {source:?} reaches into {what}; tailor does not edit through shared YAML nodes, so nothing was removed there"
-        ),
-        if fp.is_empty() { None } else { Some(fp.to_string()) },
-    )
+        )).at_opt(if fp.is_empty() { None } else { Some(fp.to_string()) })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -459,10 +456,12 @@ fn remove_jsonpath(
     let json = match obj.to_json() {
         Ok(j) => j,
         Err(e) => {
-            findings.push(Finding::error(
-                format!("CustomTransform {ct:?}: cannot evaluate {source:?}: {e}"),
-                None,
-            ));
+            findings.push(
+                Diagnostic::error(format!(
+                    "CustomTransform {ct:?}: cannot evaluate {source:?}: {e}"
+                ))
+                .at_opt(None),
+            );
             return;
         }
     };
@@ -472,17 +471,21 @@ fn remove_jsonpath(
     let refs = match located {
         Ok(Ok(refs)) => refs,
         Ok(Err(e)) => {
-            findings.push(Finding::error(
-                format!("CustomTransform {ct:?}: cannot evaluate {source:?}: {e}"),
-                None,
-            ));
+            findings.push(
+                Diagnostic::error(format!(
+                    "CustomTransform {ct:?}: cannot evaluate {source:?}: {e}"
+                ))
+                .at_opt(None),
+            );
             return;
         }
         Err(_) => {
-            findings.push(Finding::error(
-                format!("CustomTransform {ct:?}: the JSONPath engine failed on {source:?}"),
-                None,
-            ));
+            findings.push(
+                Diagnostic::error(format!(
+                    "CustomTransform {ct:?}: the JSONPath engine failed on {source:?}"
+                ))
+                .at_opt(None),
+            );
             return;
         }
     };
@@ -492,10 +495,7 @@ fn remove_jsonpath(
         let addr = r.val as *const Json as usize;
         match index.get(&addr) {
             Some(steps) if steps.is_empty() => {
-                findings.push(Finding::error(
-                    format!("CustomTransform {ct:?}: {source:?} identifies the whole object; not removed"),
-                    None,
-                ));
+                findings.push(Diagnostic::error(format!("CustomTransform {ct:?}: {source:?} identifies the whole object; not removed")).at_opt(None));
             }
             Some(steps) => targets.push(steps.clone()),
             None => unmapped += 1,
@@ -602,7 +602,7 @@ fn delete_at(root: &mut Node, steps: &[Step]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Severity;
+    use crate::strip::Severity;
     use tailor_yaml::{emit_node, parse_stream, EmitOptions};
 
     #[test]
@@ -691,7 +691,7 @@ mod tests {
     fn spec_errors_name_the_field() {
         let e = parse_custom_transform(&parse("resource: 1\nremove: x\nextra: 1\n"), "bad")
             .unwrap_err();
-        let paths: Vec<_> = e.iter().map(|f| f.field_path.clone().unwrap()).collect();
+        let paths: Vec<_> = e.iter().map(|f| f.field.clone()).collect();
         assert_eq!(
             paths,
             [
@@ -719,16 +719,13 @@ mod tests {
             "spec.customTransforms[2]",
         )
         .unwrap_err();
-        assert_eq!(
-            e[0].field_path.as_deref(),
-            Some("spec.customTransforms[2].remove[0]")
-        );
+        assert_eq!(e[0].field.as_str(), "spec.customTransforms[2].remove[0]");
         assert!(e[0]
             .message
             .starts_with("CustomTransform \"customTransforms[2]\": Error in spec.customTransforms[2].remove[0]: "));
         let obj = parse("apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata: {name: ct}\nspec: {apiGroup: apps, resource: 7}\n");
         let e = parse_custom_transform_at(&obj, "x", PathSyntax::Extended, "items[4]").unwrap_err();
-        assert_eq!(e[0].field_path.as_deref(), Some("items[4].spec.resource"));
+        assert_eq!(e[0].field.as_str(), "items[4].spec.resource");
         assert_eq!(
             e[0].message,
             "CustomTransform \"ct\": items[4].spec.resource must be a string, not an integer"
@@ -750,7 +747,7 @@ mod tests {
                 "CustomTransform \"t1\": Error in spec.remove[5]: must be a string, not an integer",
             ]
         );
-        assert_eq!(e[0].field_path.as_deref(), Some("spec.remove[1]"));
+        assert_eq!(e[0].field.as_str(), "spec.remove[1]");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Nothing panics on odd input: wrong types everywhere, and many generated paths.
 
-use tailor_strip::{
+use tailor_kubestellar::strip::{
     apply_custom_transforms, parse_custom_transform, parse_remove_path, strip_builtin,
     CustomTransform, PathSyntax, ResourceMapper,
 };

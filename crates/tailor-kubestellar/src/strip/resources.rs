@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use tailor_yaml::Node;
 
-use crate::tree::type_name;
-use crate::Finding;
+use crate::strip::tree::type_name;
+use crate::strip::{Diagnostic, Finding};
 
 /// (group, kind, plural) for every kind served by a Kubernetes API server out of the box
 /// (v1.34, alpha and beta included, plus kinds of groups that were removed but still appear
@@ -277,21 +277,20 @@ impl ResourceMapper {
                 Some(v) => match v.as_str() {
                     Some(s) if !s.is_empty() => Some(s.to_string()),
                     _ => {
-                        findings.push(Finding::error(
-                            format!(
+                        findings.push(Diagnostic::error(format!(
                                 "CustomResourceDefinition {name:?}: {what} must be a non-empty string, not {}",
                                 type_name(v)
-                            ),
-                            Some(path.join(".")),
-                        ));
+                            )).at_opt(Some(path.join("."))));
                         None
                     }
                 },
                 None => {
-                    findings.push(Finding::error(
-                        format!("CustomResourceDefinition {name:?}: {what} is missing"),
-                        Some(path.join(".")),
-                    ));
+                    findings.push(
+                        Diagnostic::error(format!(
+                            "CustomResourceDefinition {name:?}: {what} is missing"
+                        ))
+                        .at_opt(Some(path.join("."))),
+                    );
                     None
                 }
             }
@@ -405,7 +404,11 @@ mod tests {
             .root;
         let mut m = ResourceMapper::new();
         let f = m.add_crd(&crd);
-        let paths: Vec<_> = f.iter().filter_map(|f| f.field_path.clone()).collect();
+        let paths: Vec<_> = f
+            .iter()
+            .map(|f| f.field.clone())
+            .filter(|f| !f.is_empty())
+            .collect();
         assert_eq!(paths, ["spec.group", "spec.names.plural"]);
         assert_eq!(m.resource_for("example.com/v1", "W"), None);
     }

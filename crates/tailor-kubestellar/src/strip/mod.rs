@@ -1,4 +1,4 @@
-//! tailor-strip: KubeStellar's WEC-independent transforms for the `tailor` KRM function.
+//! KubeStellar's WEC-independent transforms.
 //!
 //! * [`strip_builtin`]: the transport controller's built-in cleaning of every object
 //!   (server-populated `metadata` fields, the last-applied annotation, `status`) and the
@@ -10,7 +10,7 @@
 //!
 //! Everything edits the `tailor_yaml` node tree in place, so comments, key order and scalar
 //! styles of whatever is not removed stay as they were. Nothing here panics on input data:
-//! wrong types become [`Finding`]s that name the field.
+//! wrong types become [`Diagnostic`]s that name the field.
 
 mod builtin;
 mod custom;
@@ -32,48 +32,8 @@ pub use resources::ResourceMapper;
 
 use tailor_yaml::Node;
 
-/// How serious a finding is; maps onto KRM result severities.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-/// One thing worth telling the user about an object or a configuration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    pub severity: Severity,
-    pub message: String,
-    /// The field the finding is about, in the `a.b[0].c` form KRM results use.
-    pub field_path: Option<String>,
-}
-
-impl Finding {
-    pub fn error(message: impl Into<String>, field_path: Option<String>) -> Finding {
-        Finding {
-            severity: Severity::Error,
-            message: message.into(),
-            field_path,
-        }
-    }
-
-    pub fn warning(message: impl Into<String>, field_path: Option<String>) -> Finding {
-        Finding {
-            severity: Severity::Warning,
-            message: message.into(),
-            field_path,
-        }
-    }
-
-    pub fn info(message: impl Into<String>, field_path: Option<String>) -> Finding {
-        Finding {
-            severity: Severity::Info,
-            message: message.into(),
-            field_path,
-        }
-    }
-}
+/// What strip and CustomTransforms report: tailor's one diagnostic type.
+pub use tailor_kube::{Diagnostic, Diagnostic as Finding, Severity};
 
 /// The `strip:` section of the `Tailor` config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,10 +60,10 @@ impl StripOptions {
             return Ok(opts);
         }
         let Some(pairs) = strip.pairs() else {
-            return Err(vec![Finding::error(
+            return Err(vec![Diagnostic::error(
                 "strip must be a mapping such as {builtin: true}",
-                Some("spec.strip".into()),
-            )]);
+            )
+            .at_opt(Some("spec.strip".into()))]);
         };
         let mut errors = Vec::new();
         for p in pairs {
@@ -111,15 +71,15 @@ impl StripOptions {
             match key {
                 "builtin" => match tree::as_bool(&p.value) {
                     Some(b) => opts.builtin = b,
-                    None => errors.push(Finding::error(
-                        "strip.builtin must be a boolean (true or false)",
-                        Some("spec.strip.builtin".into()),
-                    )),
+                    None => errors.push(
+                        Diagnostic::error("strip.builtin must be a boolean (true or false)")
+                            .at_opt(Some("spec.strip.builtin".into())),
+                    ),
                 },
-                other => errors.push(Finding::error(
-                    format!("unknown field {other:?} in strip (known: builtin)"),
-                    Some(format!("spec.strip.{other}")),
-                )),
+                other => errors.push(
+                    Diagnostic::error(format!("unknown field {other:?} in strip (known: builtin)"))
+                        .at_opt(Some(format!("spec.strip.{other}"))),
+                ),
             }
         }
         if errors.is_empty() {
@@ -170,7 +130,11 @@ mod tests {
             Ok(StripOptions { builtin: false })
         );
         let e = StripOptions::from_node(Some(&node("{builtin: \"no\", x: 1}"))).unwrap_err();
-        let paths: Vec<_> = e.iter().filter_map(|f| f.field_path.clone()).collect();
+        let paths: Vec<_> = e
+            .iter()
+            .map(|f| f.field.clone())
+            .filter(|f| !f.is_empty())
+            .collect();
         assert_eq!(paths, ["spec.strip.builtin", "spec.strip.x"]);
         assert!(StripOptions::from_node(Some(&node("[1]"))).is_err());
     }

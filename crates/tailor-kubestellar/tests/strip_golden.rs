@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use tailor_strip::{
+use tailor_kubestellar::strip::{
     apply_custom_transforms, parse_custom_transform, strip_builtin, Finding, ResourceMapper,
 };
 use tailor_yaml::{emit_document, parse_stream, EmitOptions};
