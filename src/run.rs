@@ -365,7 +365,7 @@ fn take_overlay_files(pipeline: &mut Pipeline, work: Vec<Resource>) -> Vec<Resou
         .into_iter()
         .partition(|r| r.path().is_some_and(tailor_fleet::is_under_overlays));
     for item in overlay_items {
-        let path = tailor_fleet::overlay::clean_path(item.path().unwrap_or_default());
+        let path = tailor_go::path::clean(item.path().unwrap_or_default());
         match pipeline.overlay_files.iter_mut().find(|f| f.path == path) {
             Some(f) => f.docs.push(item.into_node()),
             None => pipeline.overlay_files.push(tailor_fleet::BundleFile {

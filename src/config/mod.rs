@@ -40,7 +40,7 @@ pub struct Pipeline {
     /// Fleet customizations and the Flux overlay fields (spec-level ones are its base).
     pub fleet: Option<tailor_fleet::FleetConfig>,
     /// Kratix destination selectors.
-    pub kratix: Option<tailor_fleet::KratixSchedule>,
+    pub kratix: Option<tailor_kratix::KratixSchedule>,
     /// Fleet overlay files (`overlays/<name>/...`), gathered from the input at run time.
     pub overlay_files: Vec<tailor_fleet::BundleFile>,
     /// Largest number of tailored copies (clusters × items) one run may produce.

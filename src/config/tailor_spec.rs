@@ -193,7 +193,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
     }
     match spec.get("destinationSelectors") {
         None | Some(Json::Null) => {}
-        Some(v) => match tailor_fleet::KratixSchedule::from_json(v, "spec.destinationSelectors") {
+        Some(v) => match tailor_kratix::KratixSchedule::from_json(v, "spec.destinationSelectors") {
             Ok(s) => p.kratix = Some(s),
             Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
         },
@@ -282,7 +282,7 @@ fn inline_overlays(v: &Json) -> Result<Vec<tailor_fleet::BundleFile>, (String, S
                 .map(|d| d.root)
                 .collect();
             files.push(tailor_fleet::BundleFile {
-                path: tailor_fleet::overlay::clean_path(&format!("overlays/{set}/{rel}")),
+                path: tailor_go::path::clean(&format!("overlays/{set}/{rel}")),
                 docs,
             });
         }

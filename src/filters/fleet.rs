@@ -32,7 +32,7 @@ pub fn yaml_overlays(
             continue;
         }
         if let Some(p) = item.path() {
-            let p = tailor_fleet::overlay::clean_path(p);
+            let p = tailor_go::path::clean(p);
             by_path
                 .entry(p.clone())
                 .or_insert_with(|| {

@@ -1,7 +1,7 @@
 //! Scheduling stage: Kratix destination selectors decide, item by item, whether it goes to the
 //! destination at all (`docs/semantics/kratix.md`; `tailor-fleet` holds the rules).
 
-use tailor_fleet::KratixSchedule;
+use tailor_kratix::KratixSchedule;
 
 use super::StageContext;
 use crate::krm::{KrmResult, Resource};

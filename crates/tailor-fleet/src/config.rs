@@ -2,7 +2,9 @@
 //! `targetCustomizations` and bundle-level options, or a Fleet bundle's `fleet.yaml`.
 
 use serde_json::{Map, Value};
-use tailor_cluster::{FieldError, TargetCriteria};
+use tailor_cluster::FieldError;
+
+use crate::matching::TargetCriteria;
 
 use crate::json::{self, index, join};
 use crate::options::{Options, FLEET_OPTION_FIELDS, FLUX_FIELDS};

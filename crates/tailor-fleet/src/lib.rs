@@ -1,4 +1,4 @@
-//! Rancher Fleet's per-cluster customization and Kratix scheduling for tailor
+//! Rancher Fleet's per-cluster customization for tailor
 //! (`docs/semantics/fleet.md`, `docs/semantics/kratix.md`):
 //!
 //! - [`FleetConfig`]: `targetCustomizationMode`, `targetCustomizations` and bundle-level options
@@ -9,7 +9,6 @@
 //!   caller-supplied patch engine ([`apply_overlays`]); [`fleet_patch_kind`] chooses the patch
 //!   type as Fleet does.
 //! - [`namespace`]: Fleet's `namespace` / `defaultNamespace` rules over `Node`s.
-//! - [`kratix`]: per-item destination scheduling with `directory` groups.
 //!
 //! ```
 //! use serde_json::json;
@@ -37,7 +36,7 @@
 
 mod config;
 mod json;
-pub mod kratix;
+pub mod matching;
 pub mod merge;
 pub mod namespace;
 mod options;
@@ -48,7 +47,7 @@ mod resolve;
 pub use config::{
     parse_customization, parse_fleet_yaml, Customization, FleetConfig, Mode, CRITERIA_FIELDS,
 };
-pub use kratix::{squash_promise_selectors, KratixSchedule};
+pub use matching::{target_matches, TargetCriteria};
 pub use namespace::{apply_namespaces, default_namespace, force_namespace, NamespaceError, Scopes};
 pub use options::{FluxOverlay, Options, FLEET_OPTION_FIELDS, FLUX_FIELDS};
 pub use overlay::{
@@ -72,8 +71,9 @@ pub enum Dialect {
 /// No input may panic: the parsers and the resolver are fed pseudo-random JSON.
 #[cfg(test)]
 mod robustness {
-    use serde_json::{json, Map, Value};
+    use serde_json::json;
     use tailor_cluster::Cluster;
+    use tailor_testkit::json::random_value;
     use tailor_testkit::Rng;
 
     use crate::*;
@@ -126,27 +126,6 @@ mod robustness {
         "é",
     ];
 
-    fn value(rng: &mut Rng, depth: u32) -> Value {
-        match rng.next_u64() % if depth > 3 { 5 } else { 7 } {
-            0 => Value::Null,
-            1 => json!(rng.next_u64() % 2 == 0),
-            2 => json!(rng.next_u64() as i64 % 100 - 50),
-            3 | 4 => json!(rng.pick(STRINGS)),
-            5 => Value::Array(
-                (0..rng.next_u64() % 4)
-                    .map(|_| value(rng, depth + 1))
-                    .collect(),
-            ),
-            _ => {
-                let mut m = Map::new();
-                for _ in 0..rng.next_u64() % 5 {
-                    m.insert(rng.pick(KEYS).to_string(), value(rng, depth + 1));
-                }
-                Value::Object(m)
-            }
-        }
-    }
-
     #[test]
     fn random_configs_never_panic() {
         let mut rng = Rng::xorshift64(0x9E37_79B9_7F4A_7C15);
@@ -159,7 +138,7 @@ mod robustness {
             .unwrap(),
         ];
         for _ in 0..20_000 {
-            let v = value(&mut rng, 0);
+            let v = random_value(&mut rng, KEYS, STRINGS);
             for c in [
                 FleetConfig::from_tailor_spec(&v, "spec"),
                 FleetConfig::from_fleet_yaml(&v),
@@ -171,7 +150,6 @@ mod robustness {
                     let _ = c.resolve(cl);
                 }
             }
-            let _ = KratixSchedule::from_json(&v, "d");
         }
     }
 }

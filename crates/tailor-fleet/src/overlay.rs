@@ -78,32 +78,13 @@ fn err(file: &str, message: impl Into<String>) -> OverlayError {
     }
 }
 
-/// Go's `filepath.Clean` for the relative slash paths of bundle files (`./a//b` → `a/b`).
-pub fn clean_path(p: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in p.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|l| *l != "..") => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    if parts.is_empty() {
-        ".".to_string()
-    } else {
-        parts.join("/")
-    }
-}
-
 /// Splits `overlays/<set>/<rel>` into `(set, rel)` at the first slash after `overlays/`.
 /// Overlay names may themselves contain `/`; [`plan_overlays`] matches names by prefix, so a
 /// file under `overlays/a/b/` belongs to both `a` and `a/b`. Every path under `overlays/`
 /// (even a lone `overlays/x.yaml`, which yields `None`) is dropped from the output by Fleet;
 /// test that with [`is_under_overlays`].
 pub fn is_overlay_path(path: &str) -> Option<(String, String)> {
-    let clean = clean_path(path);
+    let clean = tailor_go::path::clean(path);
     let rest = clean.strip_prefix("overlays/")?;
     let (set, rel) = rest.split_once('/')?;
     Some((set.to_string(), rel.to_string()))
@@ -111,7 +92,7 @@ pub fn is_overlay_path(path: &str) -> Option<(String, String)> {
 
 /// True for every path Fleet drops after applying overlays (anything under `overlays/`).
 pub fn is_under_overlays(path: &str) -> bool {
-    clean_path(path).starts_with("overlays/")
+    tailor_go::path::clean(path).starts_with("overlays/")
 }
 
 /// The path of an item: `internal.config.kubernetes.io/path`, else
@@ -121,7 +102,7 @@ pub fn item_path(item: &Node) -> Option<String> {
     ann.get_str(INTERNAL_PATH_ANNOTATION)
         .or_else(|| ann.get_str(PATH_ANNOTATION))
         .filter(|p| !p.is_empty())
-        .map(clean_path)
+        .map(tailor_go::path::clean)
 }
 
 /// The base file a `_patch.` file patches: `dir(rel)/basename` with the first `_patch.`
@@ -190,7 +171,7 @@ pub fn plan_overlays(
 ) -> Result<Vec<OverlayStep>, OverlayError> {
     let mut state: Vec<FileState> = base
         .iter()
-        .map(|f| FileState::of(clean_path(&f.path), &f.docs))
+        .map(|f| FileState::of(tailor_go::path::clean(&f.path), &f.docs))
         .collect();
     let mut steps = Vec::new();
     for name in names {
@@ -198,7 +179,7 @@ pub fn plan_overlays(
         let mut replaces: Vec<(String, String, &BundleFile)> = Vec::new();
         let mut patches: Vec<(String, String, &BundleFile)> = Vec::new();
         for f in overlay_files {
-            let src = clean_path(&f.path);
+            let src = tailor_go::path::clean(&f.path);
             let Some(rel) = src.strip_prefix(&prefix) else {
                 continue;
             };
@@ -272,7 +253,7 @@ pub fn apply_overlays(
     for step in steps {
         let pos = files
             .iter()
-            .position(|f| clean_path(&f.path) == step.target);
+            .position(|f| tailor_go::path::clean(&f.path) == step.target);
         match &step.op {
             OverlayOp::Replace(docs) => match pos {
                 Some(i) => files[i].docs = docs.clone(),

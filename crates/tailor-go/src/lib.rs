@@ -3,6 +3,7 @@
 //! crate, so each Go quirk has one implementation.
 //!
 //! - [`base64`]: `encoding/base64` as Kubernetes clients decode `[]byte` fields;
+//! - [`path`]: `path.Clean` on slash paths;
 //! - [`strconv`]: `Quote` (Go's `%q`), `QuoteRune`, `Unquote`, `Atoi`, and Go's number
 //!   parsing and formatting;
 //! - [`utf8`]: decoding byte strings that may hold invalid UTF-8, as `utf8.DecodeRune` does;
@@ -22,6 +23,7 @@
 //! ```
 
 pub mod base64;
+pub mod path;
 pub mod regexp;
 pub mod strconv;
 pub mod strings;

@@ -4,6 +4,7 @@
 //! runner; one copy each keeps seeds reproducing the same cases everywhere and gives every
 //! differential test the same timeout and the same loud skip when kubectl is missing.
 
+pub mod json;
 pub mod kubectl;
 pub mod rng;
 

@@ -410,3 +410,21 @@ fn parse_never_panics_on_odd_input() {
         let _ = LabelSelector::parse(s);
     }
 }
+
+/// No selector string may panic; what parses prints back to itself.
+#[test]
+fn random_selector_strings_never_panic() {
+    const PIECES: &[&str] = &[
+        "a", "b", "in", "notin", "=", "==", "!=", "!", "(", ")", ",", ">", "<", " ", "1", "-1",
+        "é", "x/y", "\0", "\t",
+    ];
+    let mut rng = tailor_testkit::Rng::xorshift64(42);
+    for _ in 0..20_000 {
+        let s: String = (0..rng.next_u64() % 8).map(|_| rng.pick(PIECES)).collect();
+        if let Ok(sel) = LabelSelector::parse(&s) {
+            // The canonical form parses back to the same selector.
+            let again = LabelSelector::parse(&sel.to_string());
+            assert_eq!(again.as_ref(), Ok(&sel), "{s:?} -> {sel}");
+        }
+    }
+}

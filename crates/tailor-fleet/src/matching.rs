@@ -13,7 +13,7 @@
 
 use serde_json::Value;
 
-use crate::model::Cluster;
+use tailor_cluster::Cluster;
 use tailor_kube::json;
 use tailor_kube::labels::{self as selector, LabelSelector};
 use tailor_kube::FieldError as SelectorError;

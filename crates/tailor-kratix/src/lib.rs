@@ -1,6 +1,17 @@
-//! Kratix destination scheduling (`internal/controller/scheduler.go`,
-//! `work-creator/lib/work_creator.go`; `docs/semantics/kratix.md`).
+//! Kratix, as tailor follows it (`internal/controller/scheduler.go`,
+//! `work-creator/lib/work_creator.go`; `docs/semantics/kratix.md`): which destinations a
+//! workload's objects may be scheduled to.
 //!
+//! A workflow's `destinationSelectors` ([`KratixSchedule`]) split its output into workload
+//! groups: an entry with `directory: X` (X not `.`) claims everything under the top-level
+//! directory `X/` and uses only its own matchLabels; every other object is in the default
+//! group `.`. A group goes to a destination when [`destination_selected`] says so. A
+//! resource-request Work goes to one randomly chosen matching destination; tailor cannot choose
+//! for Kratix, so "scheduled" here means "this destination is eligible". (Kratix also merges
+//! a Promise's own selectors into the default group; tailor's input carries no Promise, so
+//! only the workflow's selectors are modelled.)
+//!
+//! Matching:
 //! - Non-empty matchLabels: a subset test (every key=value must be among the destination's
 //!   labels; extra labels are fine). `strictMatchLabels` plays no part then.
 //! - Empty matchLabels: every destination, except a strict one that has labels (a strict
@@ -10,7 +21,7 @@
 
 use serde_json::Value;
 
-use crate::model::Cluster;
+use tailor_cluster::Cluster;
 use tailor_kube::json;
 use tailor_kube::labels::LabelSelector;
 use tailor_kube::FieldError;
@@ -79,7 +90,7 @@ impl DestinationSelector {
             let labels_path = json::join(&at, "matchLabels");
             let match_labels = json::string_map(json::field(map, "matchLabels"), &labels_path)?;
             LabelSelector::from_match_labels(&match_labels, &labels_path)?;
-            let directory = clean_path(
+            let directory = tailor_go::path::clean(
                 json::string(map.get("directory"), &json::join(&at, "directory"))?.unwrap_or(""),
             );
             out.push(DestinationSelector {
@@ -122,28 +133,59 @@ impl DestinationSelector {
     }
 }
 
-/// Go's `filepath.Clean` for slash paths: collapse `//`, drop `.`, resolve `..`; `""` is `"."`.
-fn clean_path(p: &str) -> String {
-    let rooted = p.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in p.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|l| *l != "..") {
-                    parts.pop();
-                } else if !rooted {
-                    parts.push("..");
-                }
-            }
-            s => parts.push(s),
-        }
+/// The default workload group's directory.
+pub const ROOT_GROUP: &str = ".";
+
+/// A parsed scheduling configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct KratixSchedule {
+    /// The workflow's `destinationSelectors` (validated as Kratix validates them).
+    pub selectors: Vec<DestinationSelector>,
+}
+
+impl KratixSchedule {
+    /// Reads a `destinationSelectors` list (Kratix's validation applies).
+    pub fn from_json(value: &Value, field_path: &str) -> Result<KratixSchedule, FieldError> {
+        Ok(KratixSchedule {
+            selectors: DestinationSelector::list_from_json(value, field_path)?,
+        })
     }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_string(),
-        (false, false) => joined,
+
+    /// The workload group of an item: the claimed top-level directory of its path, or `"."`.
+    pub fn group_for(&self, item_path: Option<&str>) -> &str {
+        let Some(path) = item_path else {
+            return ROOT_GROUP;
+        };
+        let clean = tailor_go::path::clean(path);
+        let Some((top, _)) = clean.split_once('/') else {
+            // A file directly in the output root belongs to the default group.
+            return ROOT_GROUP;
+        };
+        self.selectors
+            .iter()
+            .find(|s| s.directory != ROOT_GROUP && s.directory == top)
+            .map_or(ROOT_GROUP, |s| s.directory.as_str())
+    }
+
+    /// The labels a destination needs for an item at `item_path`.
+    pub fn labels_for(&self, item_path: Option<&str>) -> StringMap {
+        let group = self.group_for(item_path);
+        let own = self
+            .selectors
+            .iter()
+            .find(|s| s.directory == group)
+            .map(|s| s.match_labels.clone())
+            .unwrap_or_default();
+        own
+    }
+
+    /// Does the item at `item_path` go to `cluster`?
+    pub fn selects(&self, item_path: Option<&str>, cluster: &Cluster) -> bool {
+        destination_selected(
+            &self.labels_for(item_path),
+            cluster,
+            cluster.strict_match_labels,
+        )
     }
 }
 
@@ -291,20 +333,66 @@ mod tests {
         );
     }
 
+    fn schedule(v: Value) -> KratixSchedule {
+        KratixSchedule::from_json(&v, "spec.destinationSelectors").unwrap()
+    }
+
     #[test]
-    fn clean_path_like_go() {
-        for (i, want) in [
-            ("", "."),
-            (".", "."),
-            ("./", "."),
-            ("a//b", "a/b"),
-            ("a/./b/", "a/b"),
-            ("a/../..", ".."),
-            ("../a", "../a"),
-            ("/../a", "/a"),
-            ("/", "/"),
-        ] {
-            assert_eq!(clean_path(i), want, "{i}");
+    fn directory_entries_claim_their_top_level_directory() {
+        let s = schedule(json!([
+            {"matchLabels": {"env": "prod"}},
+            {"directory": "db", "matchLabels": {"tier": "data"}}
+        ]));
+        assert_eq!(s.group_for(Some("db/statefulset.yaml")), "db");
+        assert_eq!(s.group_for(Some("./db/x/y.yaml")), "db");
+        assert_eq!(s.group_for(Some("db.yaml")), ".");
+        assert_eq!(s.group_for(Some("dbx/a.yaml")), ".");
+        assert_eq!(s.group_for(Some("web/a.yaml")), ".");
+        assert_eq!(s.group_for(None), ".");
+        let data = dest(&[("tier", "data")], false);
+        let prod = dest(&[("env", "prod")], false);
+        assert!(s.selects(Some("db/a.yaml"), &data));
+        assert!(!s.selects(Some("db/a.yaml"), &prod));
+        assert!(s.selects(Some("web/a.yaml"), &prod));
+        assert!(!s.selects(Some("web/a.yaml"), &data));
+    }
+
+    #[test]
+    fn no_selectors_and_strict_destinations() {
+        let s = KratixSchedule::default();
+        assert!(s.selects(None, &dest(&[("a", "b")], false)));
+        assert!(!s.selects(None, &dest(&[("a", "b")], true)));
+        assert!(s.selects(None, &dest(&[], true)));
+        // A claimed directory with labels: strict plays no part.
+        let s = schedule(json!([{"directory": "db", "matchLabels": {"a": "b"}}]));
+        assert!(s.selects(Some("db/x.yaml"), &dest(&[("a", "b"), ("c", "d")], true)));
+        // Unclaimed items of that schedule have no labels: strict labelled destinations refuse.
+        assert!(!s.selects(Some("x.yaml"), &dest(&[("a", "b")], true)));
+    }
+
+    #[test]
+    fn dry_run_destinations_never() {
+        let s = schedule(json!([{"matchLabels": {"env": "prod"}}]));
+        assert!(!s.selects(
+            None,
+            &dest(&[("env", "prod"), ("kratix.io/dry-run", "true")], false)
+        ));
+    }
+
+    #[test]
+    fn random_json_never_panics() {
+        const KEYS: &[&str] = &["directory", "matchLabels", "a", "kratix.io/dry-run"];
+        const STRINGS: &[&str] = &["", ".", "a", "a/b", "../a", "/", "true", "not ok", "é"];
+        let mut rng = tailor_testkit::Rng::xorshift64(0x9E37_79B9_7F4A_7C15);
+        let cluster = dest(&[("a", "a")], true);
+        for _ in 0..20_000 {
+            let v = tailor_testkit::json::random_value(&mut rng, KEYS, STRINGS);
+            let list = serde_json::Value::Array(vec![v.clone()]);
+            for input in [&v, &list] {
+                if let Ok(s) = KratixSchedule::from_json(input, "d") {
+                    let _ = s.selects(Some("a/b.yaml"), &cluster);
+                }
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 use super::*;
-use crate::model::ClusterGroup;
 use serde_json::json;
+use tailor_cluster::ClusterGroup;
 
 fn m(pairs: &[(&str, &str)]) -> StringMap {
     pairs
