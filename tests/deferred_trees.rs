@@ -118,7 +118,7 @@ fn corpus() {
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  strip:\n    builtin: false\n".to_string(),
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  cluster:\n    name: virgo\n  commonMetadata:\n    labels:\n      tier: x\n".to_string(),
     ];
-    let files = tailor::krm::standalone::yaml_files(&shared.join("corpus/roundtrip"))
+    let files = tailor::krm::files::yaml_files(&shared.join("corpus/roundtrip"))
         .expect("corpus directory reads");
     assert!(!files.is_empty(), "no corpus files");
     for (f, _) in files {
@@ -168,22 +168,30 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
         )),
         Reading::Defer
     );
+    // A stage with nothing to do is not in the plan: no replacements read no object.
+    assert_eq!(
+        item_reading(&tailor(
+            "    strip: {builtin: false}\n    replacements: []\n"
+        )),
+        Reading::Defer
+    );
     let first = "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- kind: A\n";
     assert_eq!(item_reading(first), Reading::Defer);
     for strips in [
         "    cluster: {name: virgo}\n",
         "    cluster: {name: virgo}\n    images: [{name: a, newTag: b}]\n",
         "    clusters: [{name: a}, {name: b}]\n    replacements: []\n",
+        // Overlay files among the items are consumed, and the reader leaves consumed items as
+        // they are: the strip may still run as objects are read.
+        "    yaml: {overlays: [x]}\n",
     ] {
         assert_eq!(item_reading(&tailor(strips)), Reading::Strip, "{strips}");
     }
     for reads in [
         "    destinationSelectors: [{matchLabels: {a: b}}]\n",
-        "    yaml: {overlays: [x]}\n",
         "    strip: {builtin: false}\n    clusters: [{name: a}, {name: b}]\n",
         "    strip: {builtin: false}\n    images: [{name: a, newTag: b}]\n",
         "    strip: {builtin: false}\n    postBuild: {substitute: {a: b}}\n",
-        "    strip: {builtin: false}\n    replacements: []\n",
         "    strip: {builtin: 7}\n",
     ] {
         assert_eq!(item_reading(&tailor(reads)), Reading::Keep, "{reads}");

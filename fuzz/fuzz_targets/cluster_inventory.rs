@@ -1,4 +1,4 @@
-//! tailor-cluster inventory and matching: a YAML stream of inventory objects (ManagedCluster,
+//! Inventory (tailor-cluster) and matching (tailor-fleet, tailor-kratix): a YAML stream of inventory objects (ManagedCluster,
 //! Fleet Cluster/ClusterGroup, Kratix Destination, customization-properties ConfigMaps) plus a
 //! last document holding a cluster spec, a Fleet target entry and Kratix selectors. Reading,
 //! resolving and matching never panic.
@@ -6,7 +6,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tailor_cluster::{is_inventory, ClusterSpec, DestinationSelector, Inventory, TargetCriteria};
+use tailor_cluster::{is_inventory, ClusterSpec, Inventory};
+use tailor_fleet::TargetCriteria;
+use tailor_kratix::DestinationSelector;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -8,7 +8,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use tailor_fuzz::fixture_nodes;
-use tailor_kustomize::patch::{apply_patches, merge_patch, strategic_merge, Patch, PatchSpec, PatchTarget};
+use tailor_kustomize::patch::{
+    apply_patches, merge_patch, strategic_merge, Patch, PatchSpec, PatchTarget,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {

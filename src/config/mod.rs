@@ -1,313 +1,324 @@
-//! functionConfig kinds → the pipeline they ask for. Each single-purpose kind runs just its
-//! stage; `Tailor` configures all of them.
+//! functionConfig kinds → the [`Plan`] they ask for, decoded once: the stages in
+//! `docs/design.md`'s order, each holding its typed configuration, the destinations, and the
+//! limits. Each single-purpose kind plans just its stage; `Tailor` configures all of them.
+//!
+//! Adding a stage means writing its module in `stages/` and one line where a kind builds its
+//! plan: how items are read, what runs once before a fan-out, and what a deferred object keeps
+//! are derived from what the stages declare.
 
-mod flux_fields;
-mod flux_kustomization;
-pub mod post_build;
-mod tailor_spec;
+mod config_map;
+mod flux;
+mod replacements;
+mod tailor;
 
 use serde_json::Value as Json;
 use tailor_cluster::ClusterSpec;
+use tailor_fleet::{BundleFile, FleetConfig};
+use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
-use crate::krm::KrmResult;
+use crate::krm::{KrmResult, Resource};
+use crate::stages::strip::Strip;
+use crate::stages::{Reads, Scope, Stage};
 
-pub use flux_fields::check as check_flux_fields;
-pub use tailor_spec::TAILOR_FIELDS;
+pub use crate::stages::{Tailoring, TargetFields};
+pub use tailor::TAILOR_FIELDS;
+
+/// Which options each destination gets.
+#[derive(Debug)]
+pub enum Targets {
+    /// The same for every destination.
+    Fixed(Box<Tailoring>),
+    /// Fleet's target customizations decide per destination.
+    Fleet(Box<FleetConfig<TargetFields>>),
+}
+
+impl Targets {
+    /// Whether destinations can get different options.
+    pub fn vary(&self) -> bool {
+        matches!(self, Targets::Fleet(c) if !c.customizations.is_empty())
+    }
+
+    /// Every option set a destination may get: the root and each customization's.
+    fn all(&self) -> Vec<&Tailoring> {
+        match self {
+            Targets::Fixed(t) => vec![t],
+            Targets::Fleet(c) => std::iter::once(&c.root)
+                .chain(c.customizations.iter().map(|c| &c.options))
+                .collect(),
+        }
+    }
+
+    /// Whether any destination's options satisfy `pred`.
+    pub fn any(&self, pred: impl Fn(&Tailoring) -> bool) -> bool {
+        self.all().into_iter().any(pred)
+    }
+}
 
 /// What a run does, decided by the functionConfig.
-#[derive(Clone, Debug, Default)]
-pub struct Pipeline {
+pub struct Plan {
     /// Which functionConfig kind asked for this (for messages).
-    pub source: String,
+    pub source: &'static str,
     /// Destinations: one tailored copy per entry. Empty means "no destination named".
     pub clusters: Vec<ClusterSpec>,
     /// `spec.clusters` was used: paths get a `<cluster>/` prefix.
     pub fan_out: bool,
-    pub strip_builtin: bool,
-    /// CustomTransforms from the config (items of that kind are added at run time).
-    pub custom_transforms: Vec<tailor_kubestellar::strip::CustomTransform>,
-    /// The kustomize `replacements:` list, when replacements run.
-    pub replacements: Option<Replacements>,
-    /// KubeStellar template expansion of annotated objects.
-    pub templates: bool,
-    /// Limits for each template execution (output size, `range` iterations).
-    pub template_limits: tailor_go::ExecOptions,
-    /// Flux `postBuild` substitution, when configured.
-    pub post_build: Option<post_build::PostBuild>,
-    /// `metadata.namespace` of the functionConfig: where `substituteFrom` sources live.
-    pub namespace: Option<String>,
-    /// Fleet customizations and the Flux overlay fields (spec-level ones are its base).
-    pub fleet: Option<tailor_fleet::FleetConfig>,
-    /// Kratix destination selectors.
-    pub kratix: Option<tailor_kratix::KratixSchedule>,
-    /// Fleet overlay files (`overlays/<name>/...`), gathered from the input at run time.
-    pub overlay_files: Vec<tailor_fleet::BundleFile>,
+    /// The stages, in order.
+    pub stages: Vec<Box<dyn Stage>>,
+    pub targets: Targets,
+    /// Fleet overlay files written in the functionConfig (`spec.overlays`).
+    pub overlay_files: Vec<BundleFile>,
     /// Largest number of tailored copies (clusters × items) one run may produce.
     pub max_fan_out_items: usize,
-}
-
-/// A `replacements:` list, the reader whose rules it follows and where it is written.
-#[derive(Clone, Debug)]
-pub struct Replacements {
-    pub list: Node,
-    pub dialect: tailor_kustomize::replacements::Dialect,
-    /// For messages: `spec.replacements`, `functionConfig.replacements`.
-    pub field: &'static str,
+    /// Where the stages that apply the targets' options go (after the schedule and strip).
+    tailoring_at: usize,
 }
 
 pub const ACCEPTED_KINDS: &str = "tailor.dev/v1alpha1 Tailor, v1 ConfigMap, fn.kpt.dev/v1alpha1 ApplyReplacements, builtin ReplacementTransformer, control.kubestellar.io/v1alpha1 CustomTransform, kustomize.toolkit.fluxcd.io/v1 Kustomization";
 
 const DEFAULT_MAX_FAN_OUT_ITEMS: usize = 10_000_000;
 
-impl Pipeline {
-    fn new(source: &str) -> Pipeline {
-        Pipeline {
-            source: source.to_string(),
+impl Plan {
+    /// A plan of `stages`, whose tailoring stages (if any) go at `tailoring_at`.
+    fn new(source: &'static str, stages: Vec<Box<dyn Stage>>, tailoring_at: usize) -> Plan {
+        Plan {
+            source,
+            clusters: Vec::new(),
+            fan_out: false,
+            stages,
+            targets: Targets::Fixed(Box::default()),
+            overlay_files: Vec::new(),
             max_fan_out_items: DEFAULT_MAX_FAN_OUT_ITEMS,
-            ..Pipeline::default()
+            tailoring_at,
         }
     }
 
-    /// Whether some stage reads (or writes) every object's tree. Template expansion does not
-    /// count: it reads only objects whose header carries its annotation. When nothing does,
-    /// the items' trees can be dropped as they are read (`krm::read`), and only the objects a
-    /// run does look into are parsed again.
+    /// Replaces the targets (a Fleet bundle's fleet.yaml brings its own), and with them the
+    /// stages that apply their options.
+    pub fn set_targets(&mut self, targets: Targets) {
+        self.stages.retain(|s| !s.tailors());
+        let at = self.tailoring_at.min(self.stages.len());
+        let tail = self.stages.split_off(at);
+        self.stages.extend(tailoring_stages(&targets));
+        self.stages.extend(tail);
+        self.targets = targets;
+    }
+
+    /// The stages, as the runner takes them.
+    pub fn stages(&self) -> Vec<&dyn Stage> {
+        self.stages.iter().map(Box::as_ref).collect()
+    }
+
+    /// Whether some stage reads (or writes) every object's tree, or the run copies every
+    /// object for several destinations. When not, the items' trees can be dropped as they are
+    /// read, and only the objects a stage does look into are parsed again.
     pub fn reads_every_object(&self) -> bool {
-        self.strip_builtin
-            || !self.custom_transforms.is_empty()
-            || self.replacements.is_some()
-            || self.post_build.is_some()
-            || self
-                .fleet
-                .as_ref()
-                .is_some_and(|f| *f != tailor_fleet::FleetConfig::default())
-            || self.kratix.is_some()
-            || !self.overlay_files.is_empty()
-            || self.fan_out
+        self.fan_out
             || self.clusters.len() > 1
+            || self.stages.iter().any(|s| s.reads() == Reads::Every)
+    }
+
+    /// The annotations some stage decides on before reading an object: a deferred object
+    /// keeps them at hand.
+    pub fn header_annotations(&self) -> Vec<&'static str> {
+        let mut keys = Vec::new();
+        for s in &self.stages {
+            if let Reads::Annotated(k) = s.reads() {
+                keys.extend_from_slice(k);
+            }
+        }
+        keys
+    }
+
+    /// The stage that may run on each object as it is read: the first one, when it has a
+    /// read-time form (nothing may need an object as it was before it).
+    pub fn stage_at_read(&self) -> Option<&dyn Stage> {
+        self.stages
+            .first()
+            .map(Box::as_ref)
+            .filter(|s| s.runs_at_read())
+    }
+
+    /// Which stages run once for every destination, before a fan-out's copies are made: the
+    /// shared stages up to the first that depends on the destination; past a schedule, only
+    /// those that treat each object on its own (they commute with it). The others run for each
+    /// destination, in order.
+    pub fn shared_stages(&self) -> Vec<bool> {
+        let mut shared = vec![false; self.stages.len()];
+        let mut past_schedule = false;
+        for (i, s) in self.stages.iter().enumerate() {
+            match s.scope() {
+                Scope::PerDestination => break,
+                Scope::Selects => past_schedule = true,
+                Scope::Shared if past_schedule && !s.per_object() => break,
+                Scope::Shared => shared[i] = true,
+            }
+        }
+        shared
+    }
+
+    /// Whether items under `overlays/` are overlay input rather than objects: some
+    /// destination's options name overlay sets.
+    pub fn takes_overlay_files(&self) -> bool {
+        self.targets.any(|t| !t.yaml_overlays.is_empty())
     }
 }
 
+/// The stages that apply the targets' options, in order: Fleet's yaml overlays, the Flux
+/// overlay fields, Fleet's namespaces, replacements. Only those some destination needs.
+fn tailoring_stages(targets: &Targets) -> Vec<Box<dyn Stage>> {
+    use crate::stages::fleet_namespaces::FleetNamespaces;
+    use crate::stages::fleet_overlays::FleetOverlays;
+    use crate::stages::flux_overlays::FluxOverlays;
+    use crate::stages::replacements::{Replacements, Source};
+    let per_destination = targets.vary();
+    let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+    if targets.any(|t| !t.yaml_overlays.is_empty()) {
+        stages.push(Box::new(FleetOverlays { per_destination }));
+    }
+    if targets.any(|t| t.extra.0.edits_objects()) {
+        stages.push(Box::new(FluxOverlays { per_destination }));
+    }
+    if targets.any(|t| t.namespace.is_some() || t.default_namespace.is_some()) {
+        stages.push(Box::new(FleetNamespaces { per_destination }));
+    }
+    if targets.any(|t| !t.extra.0.replacements.is_empty()) {
+        stages.push(Box::new(Replacements(Source::Targets)));
+    }
+    stages
+}
+
+/// The built-in strip alone: what tailor does with no functionConfig.
+fn strip_only(source: &'static str) -> Plan {
+    Plan::new(
+        source,
+        vec![Box::new(Strip {
+            builtin: true,
+            transforms: Vec::new(),
+        })],
+        1,
+    )
+}
+
 /// Parses the functionConfig; every problem is an error result naming the field.
-pub fn parse(fc: Option<&Node>) -> Result<Pipeline, Vec<KrmResult>> {
+pub fn parse(fc: Option<&Node>) -> Result<Plan, Vec<KrmResult>> {
+    parse_config(fc).map_err(|ds| ds.into_iter().map(KrmResult::from).collect())
+}
+
+fn parse_config(fc: Option<&Node>) -> Result<Plan, Vec<Diagnostic>> {
     let Some(fc) = fc else {
         return Ok(strip_only("no functionConfig"));
     };
     let json = fc
         .to_json()
-        .map_err(|e| vec![KrmResult::error(format!("functionConfig: {e}"))])?;
+        .map_err(|e| vec![Diagnostic::error(format!("functionConfig: {e}"))])?;
     let api_version = json.get("apiVersion").and_then(Json::as_str).unwrap_or("");
     let kind = json.get("kind").and_then(Json::as_str).unwrap_or("");
-    let fail = |field: &str, msg: String| {
-        vec![KrmResult::error(msg).at_field(format!("functionConfig.{field}"))]
-    };
     match (api_version, kind) {
-        ("tailor.dev/v1alpha1", "Tailor") => tailor_spec::parse(&json, fc),
-        ("v1", "ConfigMap") => config_map(fc).map_err(|(f, m)| fail(&f, m)),
-        ("fn.kpt.dev/v1alpha1", "ApplyReplacements")
-        | ("builtin", "ReplacementTransformer")
-        | ("", "ReplacementTransformer") => {
-            let mut p = Pipeline::new(kind);
-            let dialect = if kind == "ApplyReplacements" {
-                tailor_kustomize::replacements::Dialect::ApplyReplacements
-            } else {
-                tailor_kustomize::replacements::Dialect::ReplacementTransformer
-            };
-            match fc.get("replacements") {
-                Some(r) if r.is_sequence() => {
-                    // Decoded now, with the rules (and messages) of the reader named, so a
-                    // malformed entry is reported once, before anything runs.
-                    let files = std::collections::BTreeMap::new();
-                    if let Err(e) =
-                        tailor_kustomize::replacements::parse_replacements_with(r, dialect, &files)
-                    {
-                        return Err(fail("replacements", e.to_string()));
-                    }
-                    p.replacements = Some(Replacements {
-                        list: r.clone(),
-                        dialect,
-                        field: "functionConfig.replacements",
-                    });
-                }
-                Some(r) => {
-                    return Err(fail(
-                        "replacements",
-                        format!(
-                            "{kind}: replacements must be a list, found {}",
-                            crate::krm::read::describe(r)
-                        ),
-                    ))
-                }
-                None => {
-                    return Err(fail(
-                        "replacements",
-                        format!("{kind}: replacements is required"),
-                    ))
-                }
-            }
-            Ok(p)
+        ("tailor.dev/v1alpha1", "Tailor") => tailor::parse(&json, fc),
+        ("v1", "ConfigMap") => config_map::parse(fc).map_err(|e| vec![e]),
+        ("fn.kpt.dev/v1alpha1", "ApplyReplacements") => {
+            replacements::parse(fc, replacements::Kind::ApplyReplacements).map_err(|e| vec![e])
+        }
+        ("builtin", "ReplacementTransformer") | ("", "ReplacementTransformer") => {
+            replacements::parse(fc, replacements::Kind::ReplacementTransformer).map_err(|e| vec![e])
         }
         ("control.kubestellar.io/v1alpha1", "CustomTransform") => {
-            let mut p = Pipeline::new(kind);
-            p.strip_builtin = true;
             // Paths read from the functionConfig's root: `spec.remove[0]`.
             let t = tailor_kubestellar::strip::parse_custom_transform_at(
                 fc,
                 "functionConfig",
                 tailor_kubestellar::strip::PathSyntax::Extended,
                 "",
-            )
-            .map_err(|findings| {
-                findings
-                    .into_iter()
-                    .map(crate::filters::strip::finding_result)
-                    .collect::<Vec<_>>()
-            })?;
-            p.custom_transforms.push(t);
-            Ok(p)
-        }
-        ("kustomize.toolkit.fluxcd.io/v1", "Kustomization") => flux_kustomization::parse(&json),
-        _ => Err(vec![KrmResult::error(format!(
-            "unsupported functionConfig {} {}; accepted kinds: {ACCEPTED_KINDS}",
-            if api_version.is_empty() {
-                "<no apiVersion>"
-            } else {
-                api_version
-            },
-            if kind.is_empty() { "<no kind>" } else { kind },
-        ))
-        .at_field("functionConfig")]),
-    }
-}
-
-fn strip_only(source: &str) -> Pipeline {
-    let mut p = Pipeline::new(source);
-    p.strip_builtin = true;
-    p
-}
-
-/// `kpt fn eval --exec tailor -- clusterName=virgo env=prod`: `clusterName` names the cluster,
-/// every other key is a property and a label. An empty ConfigMap means "no config".
-fn config_map(fc: &Node) -> Result<Pipeline, (String, String)> {
-    let mut p = strip_only("ConfigMap");
-    p.templates = true;
-    let data = match fc.get("data") {
-        None => return Ok(p),
-        Some(d) if d.is_null() => return Ok(p),
-        Some(d) => d.pairs().ok_or_else(|| {
-            (
-                "data".to_string(),
-                "ConfigMap data must be a map of strings".to_string(),
-            )
-        })?,
-    };
-    let mut name = None;
-    let mut props = tailor_cluster::StringMap::new();
-    for pair in data {
-        let k = pair.key.as_scalar().unwrap_or_default();
-        let v = &pair.value;
-        // kpt sends strings (`-- k=v`); a number or boolean written in a ConfigMap file is
-        // taken as its text, as written (kyaml's GetDataMap reads the node's text). A map or
-        // list has no text.
-        let s = if v.is_null() {
-            String::new()
-        } else if let Some(text) = v.as_scalar() {
-            text.to_string()
-        } else {
-            return Err((
-                format!("data.{k}"),
-                format!(
-                    "functionConfig.data.{k}: ConfigMap data values must be strings, found {}",
-                    if v.is_sequence() {
-                        "a list"
-                    } else {
-                        "a mapping"
-                    }
-                ),
-            ));
-        };
-        if k == "clusterName" {
-            name = Some(s);
-        } else if !tailor_go::unicode::is_identifier(k) {
-            return Err((
-                format!("data.{k}"),
-                format!("functionConfig.data.{k}: property names must be Go identifiers (letters, digits and '_', not starting with a digit, not a Go keyword), so templates can use {{{{.name}}}}"),
-            ));
-        } else {
-            props.insert(k.to_string(), s);
-        }
-    }
-    match name {
-        Some(n) if !n.is_empty() => p.clusters.push(ClusterSpec {
-            name: n,
-            labels: props.clone(),
-            properties: props,
-            ..ClusterSpec::default()
-        }),
-        Some(_) => {
-            return Err(("data.clusterName".into(), "clusterName must not be empty".into()))
-        }
-        None if !props.is_empty() => {
-            return Err((
-                "data.clusterName".into(),
-                "ConfigMap functionConfig has properties but no clusterName: name the destination cluster (-- clusterName=NAME ...)".into(),
+            )?;
+            Ok(Plan::new(
+                "CustomTransform",
+                vec![Box::new(Strip {
+                    builtin: true,
+                    transforms: vec![t],
+                })],
+                1,
             ))
         }
-        None => {}
+        ("kustomize.toolkit.fluxcd.io/v1", "Kustomization") => flux::parse(&json),
+        _ => Err(vec![Diagnostic::new(
+            "functionConfig",
+            format!(
+                "unsupported functionConfig {} {}; accepted kinds: {ACCEPTED_KINDS}",
+                if api_version.is_empty() {
+                    "<no apiVersion>"
+                } else {
+                    api_version
+                },
+                if kind.is_empty() { "<no kind>" } else { kind },
+            ),
+        )]),
     }
-    Ok(p)
+}
+
+/// The functionConfig of an input, read ahead of its items (kpt and kustomize write it last),
+/// with the plan it asks for: the reader decides from it how to read the items, and the run
+/// uses the very same plan when the functionConfig it finds is the one read ahead.
+pub struct Ahead {
+    pub plan: Result<Plan, Vec<KrmResult>>,
+    /// Where the functionConfig's text sits in the input.
+    pub span: (usize, usize),
+}
+
+impl Ahead {
+    /// Whether `fc` (as the run read it) is the functionConfig read ahead.
+    pub fn is_for(&self, fc: Option<&Node>) -> bool {
+        fc.is_some_and(|fc| (fc.span.start as usize, fc.span.end as usize) == self.span)
+    }
+}
+
+/// Whether an item is input the run consumes rather than an object it tailors: consumed items
+/// are never changed as they are read.
+pub fn is_custom_transform(r: &Resource) -> bool {
+    r.kind() == "CustomTransform" && r.api_version() == "control.kubestellar.io/v1alpha1"
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn fc(text: &str) -> Node {
-        tailor_yaml::parse_stream(text).unwrap().remove(0).root
-    }
-
-    fn config_map_error(data: &str) -> (String, String) {
-        config_map(&fc(&format!(
-            "apiVersion: v1\nkind: ConfigMap\ndata: {data}\n"
-        )))
-        .unwrap_err()
+    fn plan(text: &str) -> Plan {
+        let fc = tailor_yaml::parse_stream(text).unwrap().remove(0).root;
+        parse(Some(&fc)).unwrap_or_else(|e| panic!("{e:?}"))
     }
 
     #[test]
-    fn config_map_scalars_are_taken_as_written() {
-        let p = config_map(&fc(
-            "apiVersion: v1\nkind: ConfigMap\ndata: {clusterName: virgo, tag: 1.20, on: true, none: ~}\n",
-        ))
-        .unwrap();
-        let props = &p.clusters[0].properties;
-        assert_eq!(p.clusters[0].name, "virgo");
-        assert_eq!(props["tag"], "1.20");
-        assert_eq!(props["on"], "true");
-        assert_eq!(props["none"], "");
-        assert_eq!(p.clusters[0].labels, *props);
-    }
-
-    #[test]
-    fn config_map_errors_name_the_data_key() {
+    fn stages_follow_the_functionconfig() {
+        let names = |p: &Plan| p.stages.iter().map(|s| s.name()).collect::<Vec<_>>();
         assert_eq!(
-            config_map_error("{clusterName: a, env: {x: y}}"),
-            (
-                "data.env".to_string(),
-                "functionConfig.data.env: ConfigMap data values must be strings, found a mapping"
-                    .to_string()
-            )
+            names(&plan("apiVersion: v1\nkind: ConfigMap\n")),
+            ["strip", "templates"]
         );
-        let (field, message) = config_map_error("{clusterName: [a]}");
-        assert_eq!(field, "data.clusterName");
-        assert!(message.ends_with("found a list"), "{message}");
-        let (field, message) = config_map_error("{clusterName: a, my-prop: x}");
-        assert_eq!(field, "data.my-prop");
-        assert!(
-            message
-                .starts_with("functionConfig.data.my-prop: property names must be Go identifiers"),
-            "{message}"
+        let p = plan("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nspec:\n  destinationSelectors: [{matchLabels: {a: b}}]\n  namePrefix: p-\n  postBuild: {substitute: {a: b}}\n");
+        assert_eq!(
+            names(&p),
+            [
+                "schedule",
+                "strip",
+                "flux overlay fields",
+                "templates",
+                "substitution"
+            ]
         );
-        assert_eq!(config_map_error("[a]").0, "data");
+        // Past the schedule, only the per-object strip runs before the copies.
+        assert_eq!(p.shared_stages(), [false, true, false, false, false]);
+        assert!(p.reads_every_object());
+        let p = plan(
+            "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nspec:\n  strip: {builtin: false}\n",
+        );
+        assert!(!p.reads_every_object());
+        assert_eq!(
+            p.header_annotations(),
+            ["control.kubestellar.io/expand-templates"]
+        );
+        assert!(p.stage_at_read().is_none());
+        assert!(plan("apiVersion: v1\nkind: ConfigMap\n")
+            .stage_at_read()
+            .is_some());
     }
 }

@@ -1,11 +1,12 @@
 //! The KRM function protocol: ResourceList in, ResourceList out, results and exit codes
-//! (`docs/semantics/krm.md` §8), plus the plain multi-document form used by shell pipes.
+//! (`docs/semantics/krm.md` §8), plus the plain multi-document form used by shell pipes and the
+//! files of standalone mode. It knows nothing of stages or plans.
 
 pub mod annotations;
+pub mod files;
 pub mod read;
 pub mod resource;
 pub mod results;
-pub mod standalone;
 pub mod write;
 
 pub use read::{read_input, Input, InputForm};

@@ -9,7 +9,7 @@ use tailor_yaml::{
     Value,
 };
 
-use super::resource::{Origin, Resource, Source};
+use super::resource::{HeaderKeys, Origin, Resource, Source};
 use super::results::KrmResult;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +38,10 @@ pub fn read_input(text: &str, opts: &ParseOptions) -> Result<Input, KrmResult> {
 pub enum Trees<'a> {
     /// Every item keeps its tree.
     Keep,
-    /// Items copied verbatim when untouched keep only a header; their trees are built again
-    /// from the source when a stage first reads them (`Resource::deferred`).
-    Defer,
+    /// Items copied verbatim when untouched keep only a header (with these annotations); their
+    /// trees are built again from the source when a stage first reads them
+    /// (`Resource::deferred`).
+    Defer(HeaderKeys),
     /// Each item (an object, not a `*List` or flow-style one) is given to the hook as soon as
     /// it is read, with its origin and place set; the hook may edit it (and must then mark
     /// it changed) and says whether it did.
@@ -61,8 +62,8 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<
     let mut deferred = Vec::new();
     let docs = match trees {
         Trees::Keep => parse_stream_with(&source, opts),
-        Trees::Defer => parse_stream_handing_items(&source, opts, &mut |h| {
-            defer_item(&source, h, &mut deferred)
+        Trees::Defer(keys) => parse_stream_handing_items(&source, opts, &mut |h| {
+            defer_item(&source, h, &keys, &mut deferred)
         }),
         Trees::Prepare(hook) => parse_stream_handing_items(&source, opts, &mut |h| {
             prepare_item(&source, h, hook, &mut deferred)
@@ -119,7 +120,12 @@ fn wrapper_form(root: &Node) -> Option<InputForm> {
 
 /// Takes an item whose tree can be rebuilt alone and whose text is copied verbatim while it
 /// is untouched; gives back any other (it is read as before, by `push_object`).
-fn defer_item(source: &Source, h: Handoff, deferred: &mut Vec<(usize, Resource)>) -> Option<Node> {
+fn defer_item(
+    source: &Source,
+    h: Handoff,
+    keys: &HeaderKeys,
+    deferred: &mut Vec<(usize, Resource)>,
+) -> Option<Node> {
     if !h.self_contained || !is_block_object(&h.node) {
         return Some(h.node);
     }
@@ -127,7 +133,7 @@ fn defer_item(source: &Source, h: Handoff, deferred: &mut Vec<(usize, Resource)>
     if !matches!(origin, Origin::SeqItem { .. }) {
         return Some(h.node);
     }
-    let mut item = Resource::deferred(&h.node, source.clone(), h.resume, origin);
+    let mut item = Resource::deferred(&h.node, source.clone(), h.resume, origin, keys.clone());
     item.set_place(&format!("items[{}]", h.index));
     deferred.push((h.index, item));
     None
@@ -170,9 +176,10 @@ fn is_list_object(node: &Node) -> bool {
 
 /// Where the text of the functionConfig entry of a ResourceList starts, read ahead of the
 /// items it usually follows (kpt and kustomize write it last): a line `functionConfig:` in
-/// column 0, up to the next line that starts in column 0. A guess for the reader's benefit,
-/// not the functionConfig the run uses: a quoted scalar may hold such a line.
-pub fn function_config_ahead(text: &str) -> Option<Node> {
+/// column 0, up to the next line that starts in column 0, with where that text starts. A guess
+/// for the reader's benefit: a quoted scalar may hold such a line, so the run uses it only when
+/// the functionConfig it reads sits at the same place.
+pub fn function_config_ahead(text: &str) -> Option<(Node, usize)> {
     const KEY: &str = "functionConfig:";
     let at = if text.starts_with(KEY) {
         0
@@ -192,7 +199,13 @@ pub fn function_config_ahead(text: &str) -> Option<Node> {
         cursor = next;
     }
     let docs = parse_stream_with(&rest[..end], &ParseOptions::default()).ok()?;
-    docs.into_iter().next()?.root.get("functionConfig").cloned()
+    let fc = docs
+        .into_iter()
+        .next()?
+        .root
+        .get("functionConfig")
+        .cloned()?;
+    Some((fc, at))
 }
 
 fn read_wrapped(

@@ -65,6 +65,8 @@ enum Tree {
 #[derive(Clone, Debug)]
 struct Deferred {
     header: Node,
+    /// The annotations the header keeps besides kpt's and kustomize's bookkeeping.
+    keys: HeaderKeys,
     whole: OnceLock<Node>,
     source: Source,
     resume: Resume,
@@ -91,23 +93,20 @@ impl Deferred {
     }
 }
 
-/// Annotations kept in a deferred object's header: kpt's and kustomize's bookkeeping, and the
-/// ones tailor's stages look up before deciding to read an object.
-fn header_annotation(key: &str) -> bool {
+/// The annotations a deferred object keeps at hand besides kpt's and kustomize's bookkeeping:
+/// the ones some stage decides on before reading an object (`config::Plan::header_annotations`).
+pub type HeaderKeys = Arc<[&'static str]>;
+
+/// Whether a deferred object's header keeps annotation `key`.
+fn header_annotation(key: &str, keys: &[&str]) -> bool {
     key.starts_with("config.kubernetes.io/")
         || key.starts_with("internal.config.kubernetes.io/")
-        || key == crate::filters::templates::EXPAND_ANNOTATION
-        || key == tailor_flux::envsubst::flux::SUBSTITUTE_KEY
+        || keys.contains(&key)
 }
 
-/// Labels kept in a deferred object's header.
-fn header_label(key: &str) -> bool {
-    key == tailor_flux::envsubst::flux::SUBSTITUTE_KEY
-}
-
-/// The header of `node`: apiVersion, kind, metadata name and namespace, the annotations and
-/// labels above, and the node's own comments and tag.
-fn header_of(node: &Node) -> Node {
+/// The header of `node`: apiVersion, kind, metadata name and namespace, the annotations
+/// above, and the node's own comments and tag.
+fn header_of(node: &Node, keys: &[&str]) -> Node {
     let mut pairs = Vec::new();
     for key in ["apiVersion", "kind"] {
         if let Some(p) = node
@@ -126,8 +125,7 @@ fn header_of(node: &Node) -> Node {
             for f in fields {
                 match f.key.as_scalar() {
                     Some("name" | "namespace") => kept.push(f.clone()),
-                    Some("annotations") => kept.push(filtered(f, header_annotation)),
-                    Some("labels") => kept.push(filtered(f, header_label)),
+                    Some("annotations") => kept.push(filtered(f, |k| header_annotation(k, keys))),
                     _ => {}
                 }
             }
@@ -147,14 +145,14 @@ fn header_of(node: &Node) -> Node {
 
 /// A mapping entry with only the sub-entries whose keys `keep` accepts (a value that is not a
 /// mapping is kept whole, so lookups into it fail the same way).
-fn filtered(entry: &Pair, keep: fn(&str) -> bool) -> Pair {
+fn filtered(entry: &Pair, keep: impl Fn(&str) -> bool) -> Pair {
     match &entry.value.value {
         Value::Mapping(fields) => Pair {
             key: entry.key.clone(),
             value: Node::from_pairs(
                 fields
                     .iter()
-                    .filter(|f| f.key.as_scalar().is_some_and(keep))
+                    .filter(|f| f.key.as_scalar().is_some_and(&keep))
                     .cloned()
                     .collect(),
             ),
@@ -177,10 +175,17 @@ impl Resource {
 
     /// An object whose tree is dropped now and parsed again from `source` when first read
     /// (see [`Deferred`]). `resume` must come from parsing `source` into `node`.
-    pub fn deferred(node: &Node, source: Source, resume: Resume, origin: Origin) -> Resource {
+    pub fn deferred(
+        node: &Node,
+        source: Source,
+        resume: Resume,
+        origin: Origin,
+        keys: HeaderKeys,
+    ) -> Resource {
         Resource {
             tree: Tree::Deferred(Box::new(Deferred {
-                header: header_of(node),
+                header: header_of(node, &keys),
+                keys,
                 whole: OnceLock::new(),
                 source,
                 resume,
@@ -359,22 +364,18 @@ impl Resource {
     }
 
     pub fn annotation(&self, key: &str) -> Option<&str> {
-        let tree = if header_annotation(key) {
-            self.known()
-        } else {
-            self.node()
+        let in_header = match &self.tree {
+            Tree::Whole(_) => true,
+            Tree::Deferred(d) => header_annotation(key, &d.keys),
         };
+        let tree = if in_header { self.known() } else { self.node() };
         tree.get_path(&["metadata", "annotations", key])
             .and_then(Node::as_scalar)
     }
 
     pub fn label(&self, key: &str) -> Option<&str> {
-        let tree = if header_label(key) {
-            self.known()
-        } else {
-            self.node()
-        };
-        tree.get_path(&["metadata", "labels", key])
+        self.node()
+            .get_path(&["metadata", "labels", key])
             .and_then(Node::as_scalar)
     }
 

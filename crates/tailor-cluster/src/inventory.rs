@@ -76,16 +76,26 @@ fn str_at<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a str> {
 
 /// The inventory kind of `item`, if it is one.
 pub fn inventory_kind(item: &Value) -> Option<InventoryKind> {
-    let api = str_at(item, &["apiVersion"])?;
-    let kind = str_at(item, &["kind"])?;
-    match (api, kind) {
+    inventory_kind_of(
+        str_at(item, &["apiVersion"])?,
+        str_at(item, &["kind"])?,
+        str_at(item, &["metadata", "namespace"]),
+    )
+}
+
+/// The inventory kind of an object with this apiVersion, kind and namespace, if it is one:
+/// the one table of inventory kinds, which callers that hold only an object's identity ask.
+pub fn inventory_kind_of(
+    api_version: &str,
+    kind: &str,
+    namespace: Option<&str>,
+) -> Option<InventoryKind> {
+    match (api_version, kind) {
         (OCM_API, "ManagedCluster") => Some(InventoryKind::ManagedCluster),
         (FLEET_API, "Cluster") => Some(InventoryKind::FleetCluster),
         (FLEET_API, "ClusterGroup") => Some(InventoryKind::FleetClusterGroup),
         (KRATIX_API, "Destination") => Some(InventoryKind::Destination),
-        ("v1", "ConfigMap")
-            if str_at(item, &["metadata", "namespace"]) == Some(PROPERTIES_NAMESPACE) =>
-        {
+        ("v1", "ConfigMap") if namespace == Some(PROPERTIES_NAMESPACE) => {
             Some(InventoryKind::PropertiesConfigMap)
         }
         _ => None,

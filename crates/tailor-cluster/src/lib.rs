@@ -31,7 +31,7 @@ pub mod model;
 
 pub use tailor_kube::{FieldError, StringMap};
 
-pub use inventory::{inventory_kind, is_inventory, Inventory, InventoryKind};
+pub use inventory::{inventory_kind, inventory_kind_of, is_inventory, Inventory, InventoryKind};
 pub use model::{Cluster, ClusterGroup, ClusterSpec};
 pub use tailor_kube::labels::{self as selector, LabelSelector, Operator, Requirement};
 

@@ -1,10 +1,11 @@
-//! Rancher Fleet's per-cluster customization for tailor
-//! (`docs/semantics/fleet.md`, `docs/semantics/kratix.md`):
+//! Rancher Fleet, as tailor follows it (`docs/semantics/fleet.md`): which customization a
+//! cluster gets and what it changes.
 //!
 //! - [`FleetConfig`]: `targetCustomizationMode`, `targetCustomizations` and bundle-level options
 //!   from a `Tailor` spec ([`FleetConfig::from_tailor_spec`]) or a `fleet.yaml`
 //!   ([`parse_fleet_yaml`]); [`FleetConfig::resolve`] gives the per-cluster [`Decision`]
-//!   (doNotDeploy, or the merged [`Options`] under FirstMatch/AllMatches).
+//!   (doNotDeploy, or the merged [`Options`] under FirstMatch/AllMatches). A caller may let
+//!   each entry carry fields of its own ([`Extra`]), merged along.
 //! - [`overlay`]: yaml overlays planned per bundle file ([`plan_overlays`]) and run with a
 //!   caller-supplied patch engine ([`apply_overlays`]); [`fleet_patch_kind`] chooses the patch
 //!   type as Fleet does.
@@ -19,21 +20,22 @@
 //!     "targetCustomizationMode": "AllMatches",
 //!     "targetCustomizations": [
 //!         {"name": "prod", "clusterSelector": {"matchLabels": {"env": "prod"}},
-//!          "yaml": {"overlays": ["scale3"]}, "namePrefix": "p-"},
+//!          "yaml": {"overlays": ["scale3"]}, "namespace": "prod"},
 //!         {"name": "eu", "clusterSelector": {"matchLabels": {"region": "eu"}},
 //!          "yaml": {"overlays": ["eu"]}},
 //!     ],
 //! });
-//! let config = FleetConfig::from_tailor_spec(&spec, "spec")?;
+//! let config = FleetConfig::<()>::from_tailor_spec(&spec, "spec").map_err(|e| e[0].clone())?;
 //! let cluster = Cluster::from_json(
 //!     &json!({"name": "virgo", "labels": {"env": "prod", "region": "eu"}}), "spec.cluster")?;
 //! let Decision::Deploy { matched, options } = config.resolve(&cluster) else { panic!() };
 //! assert_eq!(matched, ["prod", "eu"]);
 //! assert_eq!(options.yaml_overlays, ["scale3", "eu"]);
-//! assert_eq!(options.flux.name_prefix.as_deref(), Some("p-"));
+//! assert_eq!(options.namespace.as_deref(), Some("prod"));
 //! # Ok::<(), tailor_cluster::FieldError>(())
 //! ```
 
+pub mod bundle;
 mod config;
 mod json;
 pub mod matching;
@@ -49,7 +51,7 @@ pub use config::{
 };
 pub use matching::{target_matches, TargetCriteria};
 pub use namespace::{apply_namespaces, default_namespace, force_namespace, NamespaceError, Scopes};
-pub use options::{FluxOverlay, Options, FLEET_OPTION_FIELDS, FLUX_FIELDS};
+pub use options::{Extra, Options, FLEET_OPTION_FIELDS};
 pub use overlay::{
     apply_overlays, group_by_path, is_overlay_path, is_under_overlays, item_path, patch_target,
     plan_overlays, split_overlay_files, BundleFile, OverlayError, OverlayOp, OverlayStep,
@@ -66,6 +68,44 @@ pub enum Dialect {
     /// A `fleet.yaml`: field names matched case-insensitively, as Fleet's `encoding/json`
     /// decoding does.
     FleetYaml,
+}
+
+/// A caller's own entry fields, for the tests: `namePrefix` and `nameSuffix`, a later value
+/// winning.
+#[cfg(test)]
+pub(crate) mod testing {
+    use serde_json::{Map, Value};
+    use tailor_kube::json;
+    use tailor_kube::FieldError;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Names {
+        pub prefix: Option<String>,
+        pub suffix: Option<String>,
+    }
+
+    impl crate::Extra for Names {
+        fn fields() -> &'static [&'static str] {
+            &["namePrefix", "nameSuffix"]
+        }
+
+        fn read(m: &Map<String, Value>, path: &str) -> Result<Names, Vec<FieldError>> {
+            let at = |k: &str| json::join(path, k);
+            Ok(Names {
+                prefix: json::nonempty_string(m.get("namePrefix"), &at("namePrefix"))
+                    .map_err(|e| vec![e])?,
+                suffix: json::nonempty_string(m.get("nameSuffix"), &at("nameSuffix"))
+                    .map_err(|e| vec![e])?,
+            })
+        }
+
+        fn merge(&self, later: &Names) -> Names {
+            Names {
+                prefix: later.prefix.clone().or_else(|| self.prefix.clone()),
+                suffix: later.suffix.clone().or_else(|| self.suffix.clone()),
+            }
+        }
+    }
 }
 
 /// No input may panic: the parsers and the resolver are fed pseudo-random JSON.
@@ -140,8 +180,8 @@ mod robustness {
         for _ in 0..20_000 {
             let v = random_value(&mut rng, KEYS, STRINGS);
             for c in [
-                FleetConfig::from_tailor_spec(&v, "spec"),
-                FleetConfig::from_fleet_yaml(&v),
+                FleetConfig::<()>::from_tailor_spec(&v, "spec"),
+                FleetConfig::<()>::from_fleet_yaml(&v),
             ]
             .into_iter()
             .flatten()

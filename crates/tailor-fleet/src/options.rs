@@ -1,6 +1,7 @@
-//! Fleet's `BundleDeploymentOptions` as far as a customization entry carries them, plus the
-//! Flux overlay fields tailor lets each target carry, and Fleet's `options.Merge`
-//! (`internal/cmd/controller/options/calculate.go`, `docs/semantics/fleet.md` §2a).
+//! Fleet's `BundleDeploymentOptions` as far as a customization entry carries them, and Fleet's
+//! `options.Merge` (`internal/cmd/controller/options/calculate.go`, `docs/semantics/fleet.md`
+//! §2a). A caller can let each entry carry more fields of its own ([`Extra`]), merged with the
+//! entries' options.
 
 use serde_json::{Map, Value};
 use tailor_cluster::FieldError;
@@ -45,17 +46,6 @@ const NOT_MERGED: &[&str] = &[
     "namespaceAnnotations",
 ];
 
-/// The Flux Kustomization overlay fields tailor accepts at the top of its spec and per target.
-pub const FLUX_FIELDS: &[&str] = &[
-    "targetNamespace",
-    "namePrefix",
-    "nameSuffix",
-    "commonMetadata",
-    "patches",
-    "images",
-    "replacements",
-];
-
 const HELM_FIELDS: &[&str] = &[
     "chart",
     "repo",
@@ -94,68 +84,27 @@ const HELM_NOT_MERGED: &[&str] = &[
     "valuesFiles",
 ];
 
-/// Flux overlay fields of one target or of the spec, kept as raw JSON for the crates that
-/// apply them. Merged like Fleet merges: last non-empty string wins, lists accumulate,
-/// `commonMetadata` is deep-merged.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct FluxOverlay {
-    pub target_namespace: Option<String>,
-    pub name_prefix: Option<String>,
-    pub name_suffix: Option<String>,
-    /// `{labels, annotations}` as written (a map).
-    pub common_metadata: Option<Map<String, Value>>,
-    /// `[{patch, target}]` entries, in order.
-    pub patches: Vec<Value>,
-    /// `[{name, newName, newTag, digest}]` entries, in order.
-    pub images: Vec<Value>,
-    /// kustomize replacements entries, in order.
-    pub replacements: Vec<Value>,
+/// Fields a caller lets every entry (and the root) carry besides Fleet's own, read and merged
+/// along with them. `()` carries none: a fleet.yaml has only Fleet's fields.
+pub trait Extra: Clone + std::fmt::Debug + Default + PartialEq {
+    /// The field names it reads (accepted in an entry besides Fleet's).
+    fn fields() -> &'static [&'static str];
+    /// Reads them from an entry's (already key-checked) map written at `path`.
+    fn read(map: &Map<String, Value>, path: &str) -> Result<Self, Vec<FieldError>>;
+    /// `self` with a later entry's fields merged over it.
+    fn merge(&self, later: &Self) -> Self;
 }
 
-impl FluxOverlay {
-    /// True when no field is set.
-    pub fn is_empty(&self) -> bool {
-        *self == FluxOverlay::default()
+impl Extra for () {
+    fn fields() -> &'static [&'static str] {
+        &[]
     }
 
-    fn from_map(m: &Map<String, Value>, path: &str) -> Result<FluxOverlay, FieldError> {
-        let f = |k: &str| m.get(k);
-        let p = |k: &str| join(path, k);
-        Ok(FluxOverlay {
-            target_namespace: json::nonempty_string(f("targetNamespace"), &p("targetNamespace"))?,
-            name_prefix: json::nonempty_string(f("namePrefix"), &p("namePrefix"))?,
-            name_suffix: json::nonempty_string(f("nameSuffix"), &p("nameSuffix"))?,
-            common_metadata: json::object(f("commonMetadata"), &p("commonMetadata"))?.cloned(),
-            patches: json::list(f("patches"), &p("patches"))?.to_vec(),
-            images: json::list(f("images"), &p("images"))?.to_vec(),
-            replacements: json::list(f("replacements"), &p("replacements"))?.to_vec(),
-        })
+    fn read(_: &Map<String, Value>, _: &str) -> Result<(), Vec<FieldError>> {
+        Ok(())
     }
 
-    fn merge(&self, custom: &FluxOverlay) -> FluxOverlay {
-        let cat = |a: &[Value], b: &[Value]| a.iter().chain(b).cloned().collect::<Vec<_>>();
-        FluxOverlay {
-            target_namespace: custom
-                .target_namespace
-                .clone()
-                .or_else(|| self.target_namespace.clone()),
-            name_prefix: custom
-                .name_prefix
-                .clone()
-                .or_else(|| self.name_prefix.clone()),
-            name_suffix: custom
-                .name_suffix
-                .clone()
-                .or_else(|| self.name_suffix.clone()),
-            common_metadata: match (&self.common_metadata, &custom.common_metadata) {
-                (Some(b), Some(c)) => Some(merge_maps(b, c)),
-                (b, c) => c.clone().or_else(|| b.clone()),
-            },
-            patches: cat(&self.patches, &custom.patches),
-            images: cat(&self.images, &custom.images),
-            replacements: cat(&self.replacements, &custom.replacements),
-        }
-    }
+    fn merge(&self, _: &()) {}
 }
 
 /// The options of one entry (or the bundle root), and the result of merging them.
@@ -164,7 +113,7 @@ impl FluxOverlay {
 /// on (`helm`, `kustomize`, `diff`, ...) are kept and merged by Fleet's rules so that the
 /// integrator can warn about them ([`Options::fields_without_effect`]).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Options {
+pub struct Options<E = ()> {
     /// Fleet `namespace` (Go `TargetNamespace`): forced on every object.
     pub namespace: Option<String>,
     /// Fleet `defaultNamespace`: set on namespaced objects that have none.
@@ -186,93 +135,39 @@ pub struct Options {
     pub downstream_resources: Vec<Value>,
     /// Fields `Merge` keeps from the base only (`deleteNamespace`, `ignore`, ...), as written.
     pub not_merged: Map<String, Value>,
-    /// The Flux overlay fields.
-    pub flux: FluxOverlay,
+    /// The caller's own fields.
+    pub extra: E,
 }
 
-impl Options {
+impl<E: Extra> Options<E> {
     /// Reads the option fields out of an already key-checked map (other keys are ignored).
     pub(crate) fn from_map(
         m: &Map<String, Value>,
         path: &str,
         dialect: Dialect,
-    ) -> Result<Options, FieldError> {
-        let f = |k: &str| m.get(k);
-        let p = |k: &str| join(path, k);
-        let yaml_overlays = match f("yaml") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(v) => {
-                let y = json::checked_object(v, &p("yaml"), &["overlays"], dialect)?;
-                json::string_list(y.get("overlays"), &join(&p("yaml"), "overlays"))?
-            }
-        };
-        let helm = match f("helm") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(parse_helm(v, &p("helm"), dialect)?),
-        };
-        let (kustomize_set, kustomize_dir) = match f("kustomize") {
-            None | Some(Value::Null) => (false, None),
-            Some(v) => {
-                let k = json::checked_object(v, &p("kustomize"), &["dir"], dialect)?;
-                (
-                    true,
-                    json::nonempty_string(k.get("dir"), &join(&p("kustomize"), "dir"))?,
-                )
-            }
-        };
-        let compare_patches = match f("diff") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(v) => {
-                let d = json::checked_object(v, &p("diff"), &["comparePatches"], dialect)?;
-                json::list(d.get("comparePatches"), &join(&p("diff"), "comparePatches"))?.to_vec()
-            }
-        };
-        let correct_drift = match f("correctDrift") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(Value::Object(
-                json::as_object(v, &p("correctDrift"))?.clone(),
-            )),
-        };
-        for key in ["namespaceLabels", "namespaceAnnotations"] {
-            json::string_object(f(key), &p(key))?;
-        }
-        let not_merged = NOT_MERGED
-            .iter()
-            .filter_map(|k| {
-                f(k).filter(|v| !v.is_null())
-                    .map(|v| (k.to_string(), v.clone()))
-            })
-            .collect();
+    ) -> Result<Options<E>, Vec<FieldError>> {
+        let fleet = fleet_fields(m, path, dialect).map_err(|e| vec![e])?;
+        let extra = E::read(m, path)?;
         Ok(Options {
-            namespace: json::nonempty_string(f("namespace"), &p("namespace"))?,
-            default_namespace: json::nonempty_string(
-                f("defaultNamespace"),
-                &p("defaultNamespace"),
-            )?,
-            service_account: json::nonempty_string(f("serviceAccount"), &p("serviceAccount"))?,
-            yaml_overlays,
-            helm,
-            kustomize_dir,
-            kustomize_set,
-            compare_patches,
-            force_sync_generation: json::integer(
-                f("forceSyncGeneration"),
-                &p("forceSyncGeneration"),
-            )?
-            .unwrap_or(0),
-            keep_resources: json::boolean(f("keepResources"), &p("keepResources"))?
-                .unwrap_or(false),
-            correct_drift,
-            downstream_resources: json::list(f("downstreamResources"), &p("downstreamResources"))?
-                .to_vec(),
-            not_merged,
-            flux: FluxOverlay::from_map(m, path)?,
+            namespace: fleet.namespace,
+            default_namespace: fleet.default_namespace,
+            service_account: fleet.service_account,
+            yaml_overlays: fleet.yaml_overlays,
+            helm: fleet.helm,
+            kustomize_dir: fleet.kustomize_dir,
+            kustomize_set: fleet.kustomize_set,
+            compare_patches: fleet.compare_patches,
+            force_sync_generation: fleet.force_sync_generation,
+            keep_resources: fleet.keep_resources,
+            correct_drift: fleet.correct_drift,
+            downstream_resources: fleet.downstream_resources,
+            not_merged: fleet.not_merged,
+            extra,
         })
     }
-
-    /// Fleet's `options.Merge(base, custom)` (`docs/semantics/fleet.md` §2a), with the Flux
-    /// fields merged by the same kind of rule.
-    pub fn merge(&self, custom: &Options) -> Options {
+    /// Fleet's `options.Merge(base, custom)` (`docs/semantics/fleet.md` §2a), with the caller's
+    /// fields merged by their own rule.
+    pub fn merge(&self, custom: &Options<E>) -> Options<E> {
         let s = |c: &Option<String>, b: &Option<String>| c.clone().or_else(|| b.clone());
         let helm = match (&self.helm, &custom.helm) {
             (base, None) => base.clone(),
@@ -312,7 +207,7 @@ impl Options {
                 merge::downstream_key,
             ),
             not_merged: self.not_merged.clone(),
-            flux: self.flux.merge(&custom.flux),
+            extra: self.extra.merge(&custom.extra),
         }
     }
 
@@ -346,6 +241,78 @@ impl Options {
             .or(self.default_namespace.as_deref())
             .unwrap_or("default")
     }
+}
+
+/// Fleet's own option fields of an entry's map.
+fn fleet_fields(
+    m: &Map<String, Value>,
+    path: &str,
+    dialect: Dialect,
+) -> Result<Options, FieldError> {
+    let f = |k: &str| m.get(k);
+    let p = |k: &str| join(path, k);
+    let yaml_overlays = match f("yaml") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => {
+            let y = json::checked_object(v, &p("yaml"), &["overlays"], dialect)?;
+            json::string_list(y.get("overlays"), &join(&p("yaml"), "overlays"))?
+        }
+    };
+    let helm = match f("helm") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(parse_helm(v, &p("helm"), dialect)?),
+    };
+    let (kustomize_set, kustomize_dir) = match f("kustomize") {
+        None | Some(Value::Null) => (false, None),
+        Some(v) => {
+            let k = json::checked_object(v, &p("kustomize"), &["dir"], dialect)?;
+            (
+                true,
+                json::nonempty_string(k.get("dir"), &join(&p("kustomize"), "dir"))?,
+            )
+        }
+    };
+    let compare_patches = match f("diff") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => {
+            let d = json::checked_object(v, &p("diff"), &["comparePatches"], dialect)?;
+            json::list(d.get("comparePatches"), &join(&p("diff"), "comparePatches"))?.to_vec()
+        }
+    };
+    let correct_drift = match f("correctDrift") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(Value::Object(
+            json::as_object(v, &p("correctDrift"))?.clone(),
+        )),
+    };
+    for key in ["namespaceLabels", "namespaceAnnotations"] {
+        json::string_object(f(key), &p(key))?;
+    }
+    let not_merged = NOT_MERGED
+        .iter()
+        .filter_map(|k| {
+            f(k).filter(|v| !v.is_null())
+                .map(|v| (k.to_string(), v.clone()))
+        })
+        .collect();
+    Ok(Options {
+        namespace: json::nonempty_string(f("namespace"), &p("namespace"))?,
+        default_namespace: json::nonempty_string(f("defaultNamespace"), &p("defaultNamespace"))?,
+        service_account: json::nonempty_string(f("serviceAccount"), &p("serviceAccount"))?,
+        yaml_overlays,
+        helm,
+        kustomize_dir,
+        kustomize_set,
+        compare_patches,
+        force_sync_generation: json::integer(f("forceSyncGeneration"), &p("forceSyncGeneration"))?
+            .unwrap_or(0),
+        keep_resources: json::boolean(f("keepResources"), &p("keepResources"))?.unwrap_or(false),
+        correct_drift,
+        downstream_resources: json::list(f("downstreamResources"), &p("downstreamResources"))?
+            .to_vec(),
+        not_merged,
+        extra: (),
+    })
 }
 
 fn parse_helm(v: &Value, path: &str, dialect: Dialect) -> Result<Map<String, Value>, FieldError> {

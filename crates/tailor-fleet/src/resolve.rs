@@ -11,19 +11,19 @@ use serde_json::{Map, Value};
 use tailor_cluster::Cluster;
 
 use crate::config::{Customization, FleetConfig, Mode};
-use crate::options::Options;
+use crate::options::{Extra, Options};
 
 /// What to do for one cluster.
 // One Decision is made per cluster and matched on at once; boxing the options would only make
 // the integrator's pattern matching clumsier.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
-pub enum Decision {
+pub enum Decision<E = ()> {
     /// Deploy with these merged options.
     Deploy {
         /// Names of the customizations that were applied, in order (FirstMatch: at most one).
         matched: Vec<String>,
-        options: Options,
+        options: Options<E>,
     },
     /// doNotDeploy: the cluster gets an empty `items:`.
     Skip {
@@ -36,7 +36,7 @@ pub enum Decision {
     },
 }
 
-impl FleetConfig {
+impl<E: Extra> FleetConfig<E> {
     /// Indices of the customizations whose criteria match `cluster`, in list order. Each entry
     /// counts once even when it matches through several groups.
     pub fn matching(&self, cluster: &Cluster) -> Vec<usize> {
@@ -49,13 +49,14 @@ impl FleetConfig {
     }
 
     /// Fleet's decision for `cluster` (`docs/semantics/fleet.md` §2).
-    pub fn resolve(&self, cluster: &Cluster) -> Decision {
-        let hits: Vec<&Customization> = self
+    pub fn resolve(&self, cluster: &Cluster) -> Decision<E> {
+        let hits: Vec<&Customization<E>> = self
             .matching(cluster)
             .into_iter()
             .map(|i| &self.customizations[i])
             .collect();
-        let names = |cs: &[&Customization]| cs.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+        let names =
+            |cs: &[&Customization<E>]| cs.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
         let decision = match self.mode {
             Mode::FirstMatch => match hits.first() {
                 Some(first) if first.do_not_deploy => Decision::Skip {
@@ -109,7 +110,7 @@ impl FleetConfig {
 
     /// `target.go` `BundleDeployment()`: `namespaceLabels`/`namespaceAnnotations` of **every**
     /// entry, matched or not, are copied in list order (later keys win) over the root's.
-    fn copy_namespace_metadata(&self, options: &mut Options) {
+    fn copy_namespace_metadata(&self, options: &mut Options<E>) {
         for key in ["namespaceLabels", "namespaceAnnotations"] {
             let mut acc: Option<Map<String, Value>> = options
                 .not_merged

@@ -109,7 +109,8 @@ fn strs(v: &Value) -> Vec<String> {
 fn multi_cluster_bundle_matches_the_hand_derived_expectations() {
     let bundle_dir = data().join("multi-cluster");
     let config =
-        parse_fleet_yaml(&std::fs::read_to_string(bundle_dir.join("fleet.yaml")).unwrap()).unwrap();
+        parse_fleet_yaml::<()>(&std::fs::read_to_string(bundle_dir.join("fleet.yaml")).unwrap())
+            .unwrap();
     let files = read_bundle(&bundle_dir);
     let (base, overlays): (Vec<_>, Vec<_>) = files
         .into_iter()

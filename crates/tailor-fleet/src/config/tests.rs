@@ -3,23 +3,26 @@ use serde_json::json;
 use super::*;
 
 fn spec(v: Value) -> Result<FleetConfig, String> {
-    FleetConfig::from_tailor_spec(&v, "spec").map_err(|e| e.to_string())
+    FleetConfig::<()>::from_tailor_spec(&v, "spec").map_err(|e| e[0].to_string())
 }
 
 #[test]
 fn reads_mode_entries_and_root_options() {
-    let c = spec(json!({
-        "targetCustomizationMode": "AllMatches",
-        "namePrefix": "root-",
-        "targetCustomizations": [
-            {"name": "a", "clusterName": "virgo", "doNotDeploy": true},
-            {"clusterGroup": "g", "namespace": "ns"}
-        ],
-        "strip": {"builtin": true}
-    }))
+    let c = FleetConfig::<crate::testing::Names>::from_tailor_spec(
+        &json!({
+            "targetCustomizationMode": "AllMatches",
+            "namePrefix": "root-",
+            "targetCustomizations": [
+                {"name": "a", "clusterName": "virgo", "doNotDeploy": true},
+                {"clusterGroup": "g", "namespace": "ns"}
+            ],
+            "strip": {"builtin": true}
+        }),
+        "spec",
+    )
     .unwrap();
     assert_eq!(c.mode, Mode::AllMatches);
-    assert_eq!(c.root.flux.name_prefix.as_deref(), Some("root-"));
+    assert_eq!(c.root.extra.prefix.as_deref(), Some("root-"));
     assert_eq!(c.customizations.len(), 2);
     assert_eq!(c.customizations[0].name, "a");
     assert!(c.customizations[0].do_not_deploy);
@@ -97,7 +100,7 @@ fn fleet_yaml_of_the_multi_cluster_example() {
         "/tests/data/multi-cluster/fleet.yaml"
     ))
     .unwrap();
-    let c = parse_fleet_yaml(&text).unwrap();
+    let c = parse_fleet_yaml::<()>(&text).unwrap();
     assert_eq!(c.mode, Mode::FirstMatch);
     assert_eq!(
         c.root.namespace.as_deref(),
@@ -114,7 +117,7 @@ fn fleet_yaml_of_the_multi_cluster_example() {
 
 #[test]
 fn fleet_yaml_keys_fold_case_and_legacy_targets_come_first() {
-    let c = parse_fleet_yaml(
+    let c = parse_fleet_yaml::<()>(
         "defaultnamespace: d\nTargetCustomizations:\n- name: b\n  ClusterSelector:\n    MatchLabels: {env: prod}\n\
          targets:\n- clusterName: x\n  Yaml: {Overlays: [o]}\nlabels: {a: b}\ndependsOn: [{name: x}]\n",
     )
@@ -131,37 +134,34 @@ fn fleet_yaml_keys_fold_case_and_legacy_targets_come_first() {
 #[test]
 fn fleet_yaml_errors_name_the_field() {
     assert_eq!(
-        parse_fleet_yaml("namespace: [a]\n")
-            .unwrap_err()
-            .to_string(),
+        parse_fleet_yaml::<()>("namespace: [a]\n").unwrap_err()[0].to_string(),
         "namespace: expected a string, got list"
     );
     assert!(
-        parse_fleet_yaml("targetCustomizations:\n- clusterSelektor: {}\n")
-            .unwrap_err()
+        parse_fleet_yaml::<()>("targetCustomizations:\n- clusterSelektor: {}\n").unwrap_err()[0]
             .to_string()
             .starts_with("targetCustomizations[0].clusterSelektor: unknown field")
     );
-    assert!(parse_fleet_yaml("bogus: 1\n")
-        .unwrap_err()
+    assert!(parse_fleet_yaml::<()>("bogus: 1\n").unwrap_err()[0]
         .to_string()
         .starts_with("bogus: unknown field"));
-    assert!(parse_fleet_yaml("a: [\n")
-        .unwrap_err()
+    assert!(parse_fleet_yaml::<()>("a: [\n").unwrap_err()[0]
         .to_string()
         .starts_with("fleet.yaml: "));
-    assert!(parse_fleet_yaml("a: 1\n---\nb: 2\n").is_err());
+    assert!(parse_fleet_yaml::<()>("a: 1\n---\nb: 2\n").is_err());
     assert_eq!(
-        parse_fleet_yaml("# nothing\n").unwrap(),
+        parse_fleet_yaml::<()>("# nothing\n").unwrap(),
         FleetConfig::default()
     );
-    assert_eq!(parse_fleet_yaml("").unwrap(), FleetConfig::default());
+    assert_eq!(parse_fleet_yaml::<()>("").unwrap(), FleetConfig::default());
 }
 
 #[test]
 fn fleet_yaml_helm_and_friends_are_reported_as_without_effect() {
-    let c = parse_fleet_yaml("helm: {releaseName: r}\nkeepResources: true\nrolloutStrategy: {}\n")
-        .unwrap();
+    let c = parse_fleet_yaml::<()>(
+        "helm: {releaseName: r}\nkeepResources: true\nrolloutStrategy: {}\n",
+    )
+    .unwrap();
     assert_eq!(
         c.ignored_fields,
         ["rolloutStrategy", "helm", "keepResources"]

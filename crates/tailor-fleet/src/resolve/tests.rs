@@ -11,7 +11,7 @@ fn cluster(v: Value) -> Cluster {
 }
 
 fn config(mode: &str, entries: Value) -> FleetConfig {
-    FleetConfig::from_tailor_spec(
+    FleetConfig::<()>::from_tailor_spec(
         &json!({"targetCustomizationMode": mode, "targetCustomizations": entries}),
         "spec",
     )
@@ -198,7 +198,7 @@ fn an_entry_matching_through_several_groups_counts_once() {
     );
 }
 
-fn deploy(d: Decision) -> (Vec<String>, Options) {
+fn deploy<E: crate::Extra>(d: Decision<E>) -> (Vec<String>, Options<E>) {
     match d {
         Decision::Deploy { matched, options } => (matched, options),
         other => panic!("expected Deploy, got {other:?}"),
@@ -303,7 +303,7 @@ fn all_matches_merges_in_order_and_any_do_not_deploy_skips() {
 #[test]
 fn root_options_are_the_base_of_both_modes() {
     for mode in ["FirstMatch", "AllMatches"] {
-        let cfg = FleetConfig::from_tailor_spec(
+        let cfg = FleetConfig::<crate::testing::Names>::from_tailor_spec(
             &json!({"targetCustomizationMode": mode, "defaultNamespace": "base-ns",
                     "yaml": {"overlays": ["root"]}, "namePrefix": "r-",
                     "targetCustomizations": [{"name": "x", "clusterSelector": {},
@@ -314,8 +314,8 @@ fn root_options_are_the_base_of_both_modes() {
         let (_, o) = deploy(cfg.resolve(&cluster(json!({"name": "a"}))));
         assert_eq!(o.default_namespace.as_deref(), Some("base-ns"), "{mode}");
         assert_eq!(o.yaml_overlays, ["root", "x"], "{mode}");
-        assert_eq!(o.flux.name_prefix.as_deref(), Some("r-"));
-        assert_eq!(o.flux.name_suffix.as_deref(), Some("-x"));
+        assert_eq!(o.extra.prefix.as_deref(), Some("r-"));
+        assert_eq!(o.extra.suffix.as_deref(), Some("-x"));
     }
 }
 
@@ -335,7 +335,7 @@ fn timeout_reset_differs_between_modes() {
     // FirstMatch: Merge(root{30}, c{-1}) resets to 0. AllMatches pre-merges c onto {} (0)
     // and then leaves the root's 30 alone.
     let mk = |mode: &str| {
-        FleetConfig::from_tailor_spec(
+        FleetConfig::<()>::from_tailor_spec(
             &json!({"targetCustomizationMode": mode, "helm": {"timeoutSeconds": 30},
                     "targetCustomizations": [{"name": "x", "clusterSelector": {},
                         "helm": {"timeoutSeconds": -1}}]}),
@@ -356,7 +356,7 @@ fn timeout_reset_differs_between_modes() {
 
 #[test]
 fn namespace_labels_come_from_every_entry_matched_or_not() {
-    let cfg = FleetConfig::from_tailor_spec(
+    let cfg = FleetConfig::<()>::from_tailor_spec(
         &json!({"namespaceLabels": {"a": "root", "r": "1"},
                 "targetCustomizations": [
                     {"name": "x", "clusterName": "nope", "namespaceLabels": {"a": "x", "x": "1"}},

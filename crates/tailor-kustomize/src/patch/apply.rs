@@ -23,6 +23,23 @@ pub struct PatchSpec {
 
 impl PatchSpec {
     /// A spec from patch text (inline or a file's content) and an optional target.
+    /// A patch written as YAML rather than as text (tailor accepts `patch:` as a mapping or a
+    /// list): a mapping is a strategic-merge patch, a list a JSON 6902 one. `source` is the
+    /// text messages quote.
+    pub fn from_node(
+        node: &tailor_yaml::Node,
+        target: Option<PatchTarget>,
+        source: &str,
+    ) -> Result<PatchSpec, Error> {
+        Ok(PatchSpec {
+            patch: crate::patch::parse::patch_from_node(node, source)?,
+            target,
+            allow_name_change: false,
+            allow_kind_change: false,
+            source: source.to_string(),
+        })
+    }
+
     pub fn from_text(text: &str, target: Option<PatchTarget>) -> Result<PatchSpec, Error> {
         Ok(PatchSpec {
             patch: crate::patch::parse_patch(text)?,

@@ -44,6 +44,33 @@ pub fn parse_patch(text: &str) -> Result<Patch, Error> {
     }
 }
 
+/// A patch given as a node: a sequence is JSON 6902 operations, anything else strategic-merge
+/// documents, with the same checks as text.
+pub(crate) fn patch_from_node(node: &Node, source: &str) -> Result<Patch, Error> {
+    if node.is_sequence() {
+        let ops = node
+            .to_json()
+            .map_err(|e| Error::new(e.to_string()))
+            .and_then(|j| decode_ops(&j).map_err(|e| Error::new(e.to_string())));
+        return ops.map(Patch::Json6902).map_err(|_| {
+            Error::new(format!(
+                "unable to parse SM or JSON patch from {}",
+                source_label(source)
+            ))
+        });
+    }
+    // As with text, a document that is not a valid strategic-merge patch (and cannot be a
+    // JSON 6902 one, not being a list) is reported as neither.
+    let mut out = Vec::new();
+    push_document(&mut out, node.clone()).map_err(|_| {
+        Error::new(format!(
+            "unable to parse SM or JSON patch from {}",
+            source_label(source)
+        ))
+    })?;
+    Ok(Patch::Strategic(out))
+}
+
 /// Patch text as kustomize reads it: into kyaml nodes (strategic merge) or through yaml.v2
 /// (JSON 6902), neither of which refuses a duplicate key; resources are checked for them when
 /// a patch is applied ([`check_duplicate_keys`]).
@@ -61,7 +88,14 @@ fn strategic_docs(text: &str) -> Result<Vec<Node>, Error> {
     let docs = parse_patch_text(text)?;
     let mut out = Vec::new();
     for d in docs.into_iter().filter(|d| !d.empty) {
-        let root = d.root;
+        push_document(&mut out, d.root)?;
+    }
+    Ok(out)
+}
+
+/// One document of a strategic-merge patch: a `…List`'s items inlined, each validated.
+fn push_document(out: &mut Vec<Node>, root: Node) -> Result<(), Error> {
+    {
         let items = match (&root.value, root.get("kind").and_then(Node::as_scalar)) {
             (Value::Mapping(_), Some(k)) if k.ends_with("List") => root
                 .get("items")
@@ -72,13 +106,13 @@ fn strategic_docs(text: &str) -> Result<Vec<Node>, Error> {
         match items {
             Some(items) => {
                 for i in items {
-                    push_validated(&mut out, i)?;
+                    push_validated(out, i)?;
                 }
             }
-            None => push_validated(&mut out, root)?,
+            None => push_validated(out, root)?,
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 fn push_validated(out: &mut Vec<Node>, n: Node) -> Result<(), Error> {

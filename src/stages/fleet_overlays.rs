@@ -1,26 +1,55 @@
-//! Fleet stages: yaml overlays (`yaml.overlays` of the matched customizations, applied per bundle
-//! file with the patch type Fleet would choose) and Fleet's `namespace` / `defaultNamespace`.
-//! `tailor-fleet` plans; `tailor-patch` patches.
+//! Fleet's yaml overlays stage: the `yaml.overlays` of the destination's customizations,
+//! applied per bundle file with the patch type Fleet would choose. `tailor-fleet` plans; the
+//! kustomize crate's patch engines patch.
 
 use std::collections::HashMap;
 
-use tailor_fleet::{
-    apply_namespaces, apply_overlays, plan_overlays, BundleFile, Options, PatchKind, Scopes,
-};
+use tailor_fleet::{apply_overlays, plan_overlays, BundleFile, PatchKind};
 use tailor_kustomize::patch::{decode_ops, json6902, merge_patch, strategic_merge, Merged};
 use tailor_yaml::Node;
 
-use super::nodes::Work;
-use super::StageContext;
+use super::{Context, Reads, Scope, Stage};
 use crate::krm::{annotations, KrmResult, Origin, Resource};
+
+pub struct FleetOverlays {
+    /// Whether the overlay names differ between destinations (target customizations set them).
+    pub per_destination: bool,
+}
+
+impl Stage for FleetOverlays {
+    fn name(&self) -> &'static str {
+        "fleet overlays"
+    }
+
+    fn scope(&self) -> Scope {
+        if self.per_destination {
+            Scope::PerDestination
+        } else {
+            Scope::Shared
+        }
+    }
+
+    fn reads(&self) -> Reads {
+        Reads::Every
+    }
+
+    fn tailors(&self) -> bool {
+        true
+    }
+
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        let names = &ctx.tailoring.yaml_overlays;
+        yaml_overlays(names, ctx.overlay_files, items, ctx.results);
+    }
+}
 
 /// Applies the named overlay sets. Items keep their identity where their file is untouched or
 /// only patched; replaced files get new objects that keep the replaced file's place.
-pub fn yaml_overlays(
+fn yaml_overlays(
     names: &[String],
     overlay_files: &[BundleFile],
     items: &mut Vec<Resource>,
-    ctx: &mut StageContext<'_>,
+    results: &mut Vec<KrmResult>,
 ) {
     if names.is_empty() {
         return;
@@ -55,8 +84,7 @@ pub fn yaml_overlays(
     let steps = match plan_overlays(&files, overlay_files, names) {
         Ok(s) => s,
         Err(e) => {
-            ctx.results
-                .push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
+            results.push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
             return;
         }
     };
@@ -83,8 +111,7 @@ pub fn yaml_overlays(
         }
     };
     if let Err(e) = apply_overlays(&mut files, &steps, &mut patcher) {
-        ctx.results
-            .push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
+        results.push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
         return;
     }
     rebuild(items, &order, &by_path, files);
@@ -140,34 +167,6 @@ fn rebuild(
             res.set_annotation(annotations::PATH, &file.path);
             res.set_annotation(annotations::LEGACY_PATH, &file.path);
             items.push(res);
-        }
-    }
-}
-
-/// Fleet's `namespace` (forced; cluster-scoped objects are an error) and `defaultNamespace`.
-pub fn namespaces(options: &Options, items: &mut [Resource], ctx: &mut StageContext<'_>) {
-    if options.namespace.is_none() && options.default_namespace.is_none() {
-        return;
-    }
-    let mut work = Work::of(items);
-    let scopes = Scopes::from_items(&work.nodes);
-    match apply_namespaces(
-        &mut work.nodes,
-        options.namespace.as_deref(),
-        options.default_namespace.as_deref(),
-        &scopes,
-    ) {
-        Ok(()) => work.write_back(items),
-        Err(errors) => {
-            let positions = work.positions.clone();
-            work.write_back(items);
-            for e in errors {
-                let mut r = KrmResult::error(e.to_string()).at_field("namespace");
-                if let Some(&pos) = positions.get(e.index) {
-                    r = r.about(&items[pos]);
-                }
-                ctx.results.push(r);
-            }
         }
     }
 }

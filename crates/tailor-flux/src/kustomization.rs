@@ -1,7 +1,120 @@
-//! `postBuild` as Flux's Kustomization spells it (also `spec.postBuild` of a `Tailor`).
+//! A Flux `kustomize.toolkit.fluxcd.io/v1 Kustomization` read as tailor reads it
+//! (`docs/semantics/flux.md`): the fields that change manifests (the overlay fields and
+//! `postBuild`), decoded once; the controller's own fields (interval, sourceRef, prune, ...)
+//! mean nothing offline and are accepted as they are.
 
 use serde_json::Value as Json;
+use tailor_kube::Diagnostic;
 
+use crate::overlay::{Overlay, FLUX_FIELDS};
+
+/// What a Kustomization asks tailor to do.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Kustomization {
+    /// `metadata.namespace`: where `substituteFrom` sources live.
+    pub namespace: Option<String>,
+    pub overlay: Overlay,
+    pub post_build: Option<PostBuild>,
+}
+
+/// Fields of the Flux API that only steer the controller.
+const CONTROLLER_FIELDS: &[&str] = &[
+    "interval",
+    "retryInterval",
+    "timeout",
+    "path",
+    "sourceRef",
+    "prune",
+    "deletionPolicy",
+    "suspend",
+    "force",
+    "wait",
+    "healthChecks",
+    "healthCheckExprs",
+    "dependsOn",
+    "serviceAccountName",
+    "kubeConfig",
+    "decryption",
+    "ignoreMissingComponents",
+];
+
+impl Kustomization {
+    /// Reads a Kustomization (as JSON); every problem is a diagnostic naming its field.
+    pub fn read(object: &Json) -> Result<Kustomization, Vec<Diagnostic>> {
+        let namespace = object
+            .pointer("/metadata/namespace")
+            .and_then(Json::as_str)
+            .map(str::to_string);
+        let spec = match object.get("spec") {
+            None | Some(Json::Null) => {
+                return Ok(Kustomization {
+                    namespace,
+                    ..Kustomization::default()
+                })
+            }
+            Some(Json::Object(m)) => m,
+            Some(_) => {
+                return Err(vec![Diagnostic::new(
+                    "spec",
+                    "Kustomization spec must be a mapping",
+                )])
+            }
+        };
+        let mut errors = Vec::new();
+        let mut post_build = None;
+        let mut overlay_fields = serde_json::Map::new();
+        for (key, value) in spec {
+            let field = format!("spec.{key}");
+            match key.as_str() {
+                "postBuild" if value.is_null() => {}
+                "postBuild" => match read_post_build(value, "spec.postBuild") {
+                    Ok(pb) => post_build = Some(pb),
+                    Err(e) => errors.push(e),
+                },
+                k if FLUX_FIELDS.contains(&k) => {
+                    overlay_fields.insert(key.clone(), value.clone());
+                }
+                "components" if !is_empty(value) => errors.push(Diagnostic::new(
+                    field,
+                    "spec.components: kustomize components live in the source tree; tailor works on built manifests, so apply them before tailor",
+                )),
+                "components" => {}
+                k if CONTROLLER_FIELDS.contains(&k) => {}
+                _ => errors.push(Diagnostic::new(
+                    field,
+                    format!(
+                        "unknown field {key:?} in Kustomization spec (kustomize.toolkit.fluxcd.io/v1)"
+                    ),
+                )),
+            }
+        }
+        let overlay = Overlay::read(&overlay_fields, "spec").unwrap_or_else(|e| {
+            errors.extend(e);
+            Overlay::default()
+        });
+        if errors.is_empty() {
+            Ok(Kustomization {
+                namespace,
+                overlay,
+                post_build,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+fn is_empty(v: &Json) -> bool {
+    match v {
+        Json::Null => true,
+        Json::String(s) => s.is_empty(),
+        Json::Array(a) => a.is_empty(),
+        Json::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+/// `postBuild` as Flux's Kustomization spells it (also `spec.postBuild` of a `Tailor`).
 /// Where a `substituteFrom` entry reads its variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubstituteFrom {
@@ -23,11 +136,11 @@ pub struct PostBuild {
 
 const FIELDS: &str = "substitute, substituteFrom, strict, substituteStrategy";
 
-/// Parses `postBuild` at `at` (e.g. `spec.postBuild`); errors name the field.
-pub fn parse(v: &Json, at: &str) -> Result<PostBuild, (String, String)> {
+/// Reads `postBuild` written at `at` (e.g. `spec.postBuild`); errors name the field.
+pub fn read_post_build(v: &Json, at: &str) -> Result<PostBuild, Diagnostic> {
     let map = v
         .as_object()
-        .ok_or_else(|| (at.to_string(), format!("{at} must be a mapping ({FIELDS})")))?;
+        .ok_or_else(|| Diagnostic::new(at, format!("{at} must be a mapping ({FIELDS})")))?;
     let mut pb = PostBuild {
         substitute: Vec::new(),
         substitute_from: Vec::new(),
@@ -44,7 +157,7 @@ pub fn parse(v: &Json, at: &str) -> Result<PostBuild, (String, String)> {
                         match v {
                             Json::String(s) => pb.substitute.push((name.clone(), s.clone())),
                             other => {
-                                return Err((
+                                return Err(Diagnostic::new(
                                     format!("{field}.{name}"),
                                     format!(
                                         "{field}.{name} must be a string, found {}; quote it (Flux's substitute is a map of strings)",
@@ -56,7 +169,7 @@ pub fn parse(v: &Json, at: &str) -> Result<PostBuild, (String, String)> {
                     }
                 }
                 other => {
-                    return Err((
+                    return Err(Diagnostic::new(
                         field.clone(),
                         format!(
                             "{field} must be a map of variable names to strings, found {}",
@@ -74,7 +187,7 @@ pub fn parse(v: &Json, at: &str) -> Result<PostBuild, (String, String)> {
                     }
                 }
                 other => {
-                    return Err((
+                    return Err(Diagnostic::new(
                         field.clone(),
                         format!(
                             "{field} must be a list of {{kind, name, optional}}, found {}",
@@ -86,7 +199,7 @@ pub fn parse(v: &Json, at: &str) -> Result<PostBuild, (String, String)> {
             "strict" => match value {
                 Json::Bool(b) => pb.strict = *b,
                 other => {
-                    return Err((
+                    return Err(Diagnostic::new(
                         field.clone(),
                         format!("{field} must be true or false, found {}", json_kind(other)),
                     ))
@@ -96,14 +209,14 @@ pub fn parse(v: &Json, at: &str) -> Result<PostBuild, (String, String)> {
                 Some("Always") => pb.always = true,
                 _ if value.is_null() => {}
                 _ => {
-                    return Err((
+                    return Err(Diagnostic::new(
                         field.clone(),
                         format!("{field} must be \"Always\" when set, found {value}"),
                     ))
                 }
             },
             _ => {
-                return Err((
+                return Err(Diagnostic::new(
                     field.clone(),
                     format!("unknown field {key:?} in {at}; accepted fields: {FIELDS}"),
                 ))
@@ -113,10 +226,10 @@ pub fn parse(v: &Json, at: &str) -> Result<PostBuild, (String, String)> {
     Ok(pb)
 }
 
-fn parse_from(entry: &Json, at: &str) -> Result<SubstituteFrom, (String, String)> {
+fn parse_from(entry: &Json, at: &str) -> Result<SubstituteFrom, Diagnostic> {
     let map = entry.as_object().ok_or_else(|| {
-        (
-            at.to_string(),
+        Diagnostic::new(
+            at,
             format!("{at} must be a mapping {{kind, name, optional}}"),
         )
     })?;
@@ -130,27 +243,27 @@ fn parse_from(entry: &Json, at: &str) -> Result<SubstituteFrom, (String, String)
         match (key.as_str(), value) {
             ("kind", Json::String(k)) if k == "ConfigMap" || k == "Secret" => from.kind = k.clone(),
             ("kind", other) => {
-                return Err((
+                return Err(Diagnostic::new(
                     field.clone(),
                     format!("{field} must be ConfigMap or Secret, found {other}"),
                 ))
             }
             ("name", Json::String(n)) if !n.is_empty() => from.name = n.clone(),
             ("name", other) => {
-                return Err((
+                return Err(Diagnostic::new(
                     field.clone(),
                     format!("{field} must be a non-empty string, found {other}"),
                 ))
             }
             ("optional", Json::Bool(b)) => from.optional = *b,
             ("optional", other) => {
-                return Err((
+                return Err(Diagnostic::new(
                     field.clone(),
                     format!("{field} must be true or false, found {other}"),
                 ))
             }
             _ => {
-                return Err((
+                return Err(Diagnostic::new(
                     field.clone(),
                     format!("unknown field {key:?} in {at}; accepted fields: kind, name, optional"),
                 ))
@@ -158,13 +271,16 @@ fn parse_from(entry: &Json, at: &str) -> Result<SubstituteFrom, (String, String)
         }
     }
     if from.kind.is_empty() {
-        return Err((
+        return Err(Diagnostic::new(
             format!("{at}.kind"),
             format!("{at}.kind is required (ConfigMap or Secret)"),
         ));
     }
     if from.name.is_empty() {
-        return Err((format!("{at}.name"), format!("{at}.name is required")));
+        return Err(Diagnostic::new(
+            format!("{at}.name"),
+            format!("{at}.name is required"),
+        ));
     }
     Ok(from)
 }
@@ -187,7 +303,7 @@ mod tests {
 
     #[test]
     fn flux_fields() {
-        let pb = parse(
+        let pb = read_post_build(
             &json!({"substitute": {"a": "1"}, "substituteFrom": [{"kind": "Secret", "name": "s", "optional": true}]}),
             "spec.postBuild",
         )
@@ -199,15 +315,16 @@ mod tests {
 
     #[test]
     fn wrong_types_name_the_field() {
-        let e = parse(&json!({"substitute": {"replicas": 3}}), "spec.postBuild").unwrap_err();
-        assert_eq!(e.0, "spec.postBuild.substitute.replicas");
-        let e = parse(
+        let e =
+            read_post_build(&json!({"substitute": {"replicas": 3}}), "spec.postBuild").unwrap_err();
+        assert_eq!(e.field, "spec.postBuild.substitute.replicas");
+        let e = read_post_build(
             &json!({"substituteFrom": [{"kind": "Pod", "name": "x"}]}),
             "spec.postBuild",
         )
         .unwrap_err();
-        assert_eq!(e.0, "spec.postBuild.substituteFrom[0].kind");
-        let e = parse(&json!({"substitue": {}}), "spec.postBuild").unwrap_err();
-        assert!(e.1.contains("accepted fields"), "{}", e.1);
+        assert_eq!(e.field, "spec.postBuild.substituteFrom[0].kind");
+        let e = read_post_build(&json!({"substitue": {}}), "spec.postBuild").unwrap_err();
+        assert!(e.message.contains("accepted fields"), "{}", e.message);
     }
 }

@@ -1,7 +1,7 @@
-//! Standalone mode for shell pipes: `tailor CONFIG.yaml [FILE|DIR|-]...` reads plain YAML
-//! files (directories recursively, with paths recorded like `kpt fn source`), and writes a
-//! stream, a ResourceList, or the files themselves under `--output-dir`, where a file the run
-//! did not change is written back byte for byte.
+//! Files in and out, for standalone mode (`tailor CONFIG.yaml [FILE|DIR|-]...`): plain YAML
+//! files read as objects that remember their file (directories recursively, with paths
+//! recorded like `kpt fn source`), and objects written back to their files under
+//! `--output-dir`, where a file the run did not change is written back byte for byte.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -55,51 +55,6 @@ pub fn read_file_text(
         }
     }
     Ok(out)
-}
-
-/// A Fleet bundle directory as Fleet reads it: `fleet.yaml` is its configuration, files under
-/// `overlays/` are overlay sets (an empty file there is a removal), everything else is the
-/// bundle's objects. Neither fleet.yaml nor the overlays are emitted.
-pub fn read_fleet_bundle(
-    dir: &Path,
-    opts: &ParseOptions,
-) -> Result<(crate::run::FleetBundle, Vec<Resource>), KrmResult> {
-    let fleet_yaml = dir.join("fleet.yaml");
-    let text = fs::read_to_string(&fleet_yaml)
-        .map_err(|e| KrmResult::error(format!("{}: {e}", fleet_yaml.display())))?;
-    let config = tailor_fleet::parse_fleet_yaml(&text).map_err(|e| {
-        KrmResult::error(format!("{}: {}", fleet_yaml.display(), e.message))
-            .at_field(e.field.clone())
-    })?;
-    if let Some(mut e) = crate::config::check_flux_fields(&config, "")
-        .into_iter()
-        .next()
-    {
-        e.message = format!("{}: {}", fleet_yaml.display(), e.message);
-        return Err(e);
-    }
-    let files = yaml_files(dir).map_err(|e| KrmResult::error(format!("{}: {e}", dir.display())))?;
-    let mut overlays = Vec::new();
-    let mut items = Vec::new();
-    for (file, rel) in files {
-        if rel == "fleet.yaml" {
-            continue;
-        }
-        let text = fs::read_to_string(&file)
-            .map_err(|e| KrmResult::error(format!("{}: {e}", file.display())))?;
-        if tailor_fleet::is_under_overlays(&rel) {
-            let docs = parse_stream_with(&text, opts)
-                .map_err(|e| KrmResult::error(format!("{rel}: {e}")))?
-                .into_iter()
-                .filter(|d| !d.empty)
-                .map(|d| d.root)
-                .collect();
-            overlays.push(tailor_fleet::BundleFile { path: rel, docs });
-        } else {
-            items.extend(read_file_text(text, &rel, opts)?);
-        }
-    }
-    Ok((crate::run::FleetBundle { config, overlays }, items))
 }
 
 /// Every `.yaml`/`.yml` file under `dir`, sorted, with paths relative to `dir`; hidden

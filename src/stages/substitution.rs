@@ -1,5 +1,5 @@
 //! Substitution stage: Flux kustomize-controller's `postBuild`, per resource, with the
-//! controller's YAML round trip (`tailor-postbuild`) and envsubst dialect (`tailor-envsubst`).
+//! controller's YAML round trip and envsubst dialect (the Flux crate does the work).
 //! Variables, lowest precedence first: the destination's properties, `substituteFrom` sources
 //! in list order, inline `substitute`.
 
@@ -10,16 +10,37 @@ use tailor_flux::envsubst::{Options, Vars};
 use tailor_flux::postbuild::Change;
 use tailor_yaml::Node;
 
-use super::StageContext;
-use crate::config::post_build::{PostBuild, SubstituteFrom};
+use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
+
+use super::{Context, Reads, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
-pub fn run(
-    pb: &PostBuild,
-    namespace: Option<&str>,
-    items: &mut [Resource],
-    ctx: &mut StageContext<'_>,
-) {
+pub struct Substitution {
+    pub post_build: PostBuild,
+    /// Where `substituteFrom` sources live (the functionConfig's `metadata.namespace`).
+    pub namespace: Option<String>,
+}
+
+impl Stage for Substitution {
+    fn name(&self) -> &'static str {
+        "substitution"
+    }
+
+    /// The destination's properties are variables.
+    fn scope(&self) -> Scope {
+        Scope::PerDestination
+    }
+
+    fn reads(&self) -> Reads {
+        Reads::Every
+    }
+
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        run(&self.post_build, self.namespace.as_deref(), items, ctx);
+    }
+}
+
+fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mut Context<'_>) {
     let mut vars = Vars::new();
     if let Some(cluster) = ctx.cluster {
         // Properties are ambient, not declared by the user: ones Flux could never reference

@@ -7,10 +7,35 @@ use tailor_kubestellar::templates::{expand, has_templates, wants_expansion, Obje
 
 pub use tailor_kubestellar::templates::EXPAND_ANNOTATION;
 
-use super::StageContext;
+use super::{Context, Reads, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
-pub fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut StageContext<'_>) {
+pub struct Templates {
+    /// Limits for each template execution (output size, `range` iterations).
+    pub limits: ExecOptions,
+}
+
+impl Stage for Templates {
+    fn name(&self) -> &'static str {
+        "templates"
+    }
+
+    /// Templates are filled with the destination's properties.
+    fn scope(&self) -> Scope {
+        Scope::PerDestination
+    }
+
+    /// Only annotated objects are looked into.
+    fn reads(&self) -> Reads {
+        Reads::Annotated(&[EXPAND_ANNOTATION])
+    }
+
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        run(items, &self.limits, ctx);
+    }
+}
+
+fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
     for item in items.iter_mut() {
         // The annotation lookup reads only what every object keeps at hand, so objects without
         // it are not parsed again when their trees were deferred.

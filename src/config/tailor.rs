@@ -2,10 +2,16 @@
 
 use serde_json::Value as Json;
 use tailor_cluster::ClusterSpec;
+use tailor_fleet::FleetConfig;
+use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
-use super::Pipeline;
-use crate::krm::KrmResult;
+use super::{Plan, TargetFields, Targets};
+use crate::stages::schedule::Schedule;
+use crate::stages::strip::Strip;
+use crate::stages::substitution::Substitution;
+use crate::stages::templates::Templates;
+use crate::stages::Stage;
 
 pub const TAILOR_FIELDS: &[&str] = &[
     "cluster",
@@ -37,28 +43,88 @@ pub const LIMITS: &[&str] = &[
     "maxTemplateRangeIterations",
 ];
 
-pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
+/// What a `Tailor` spec says, decoded; [`Spec::plan`] turns it into stages.
+#[derive(Default)]
+struct Spec {
+    clusters: Vec<ClusterSpec>,
+    fan_out: bool,
+    strip_builtin: bool,
+    custom_transforms: Vec<tailor_kubestellar::strip::CustomTransform>,
+    templates: bool,
+    template_limits: tailor_go::ExecOptions,
+    targets: Option<FleetConfig<TargetFields>>,
+    schedule: Option<tailor_kratix::KratixSchedule>,
+    overlay_files: Vec<tailor_fleet::BundleFile>,
+    post_build: Option<tailor_flux::kustomization::PostBuild>,
+    namespace: Option<String>,
+    max_fan_out_items: Option<usize>,
+}
+
+impl Spec {
+    /// The stages the spec asks for, in `docs/design.md`'s order.
+    fn plan(self) -> Plan {
+        let targets = match self.targets {
+            Some(c) => Targets::Fleet(Box::new(c)),
+            None => Targets::Fixed(Box::default()),
+        };
+        let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+        if let Some(s) = self.schedule {
+            stages.push(Box::new(Schedule(s)));
+        }
+        stages.push(Box::new(Strip {
+            builtin: self.strip_builtin,
+            transforms: self.custom_transforms,
+        }));
+        let tailoring_at = stages.len();
+        stages.extend(super::tailoring_stages(&targets));
+        if self.templates {
+            stages.push(Box::new(Templates {
+                limits: self.template_limits,
+            }));
+        }
+        if let Some(post_build) = self.post_build {
+            stages.push(Box::new(Substitution {
+                post_build,
+                namespace: self.namespace,
+            }));
+        }
+        let mut plan = Plan::new("Tailor", stages, tailoring_at);
+        plan.clusters = self.clusters;
+        plan.fan_out = self.fan_out;
+        plan.targets = targets;
+        plan.overlay_files = self.overlay_files;
+        if let Some(n) = self.max_fan_out_items {
+            plan.max_fan_out_items = n;
+        }
+        plan
+    }
+}
+
+pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
     let mut errors = Vec::new();
-    let err = |field: &str, msg: String| KrmResult::error(msg).at_field(format!("spec.{field}"));
-    let mut p = Pipeline::new("Tailor");
-    p.strip_builtin = true;
-    p.templates = true;
+    let err = |field: &str, msg: String| Diagnostic::new(format!("spec.{field}"), msg);
+    let mut p = Spec {
+        strip_builtin: true,
+        templates: true,
+        ..Spec::default()
+    };
     let spec = match json.get("spec") {
-        None | Some(Json::Null) => return Ok(p),
+        None | Some(Json::Null) => return Ok(p.plan()),
         Some(Json::Object(m)) => m,
         Some(_) => {
-            return Err(vec![
-                KrmResult::error("Tailor spec must be a mapping").at_field("spec")
-            ])
+            return Err(vec![Diagnostic::new(
+                "spec",
+                "Tailor spec must be a mapping",
+            )])
         }
     };
     for key in spec.keys() {
-        if !super::TAILOR_FIELDS.contains(&key.as_str()) {
+        if !TAILOR_FIELDS.contains(&key.as_str()) {
             errors.push(err(
                 key,
                 format!(
                     "unknown field {key:?} in Tailor spec; accepted fields: {}",
-                    super::TAILOR_FIELDS.join(", ")
+                    TAILOR_FIELDS.join(", ")
                 ),
             ));
         }
@@ -66,7 +132,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
     if let Some(c) = spec.get("cluster").filter(|c| !c.is_null()) {
         match ClusterSpec::from_json(c, "spec.cluster") {
             Ok(s) => p.clusters.push(s),
-            Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
+            Err(e) => errors.push(e),
         }
     }
     match spec.get("clusters") {
@@ -89,9 +155,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
                         }
                         p.clusters.push(s);
                     }
-                    Err(e) => {
-                        errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone()))
-                    }
+                    Err(e) => errors.push(e),
                 }
             }
             p.fan_out = !list.is_empty();
@@ -134,11 +198,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
                         &format!("spec.customTransforms[{i}]"),
                     ) {
                         Ok(t) => p.custom_transforms.push(t),
-                        Err(findings) => errors.extend(
-                            findings
-                                .into_iter()
-                                .map(crate::filters::strip::finding_result),
-                        ),
+                        Err(findings) => errors.extend(findings),
                     }
                 }
             }
@@ -149,14 +209,9 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
             )),
         }
     }
+    // Replacements are decoded with the other per-target fields (`TargetFields`).
     if let Some(r) = fc.get_path(&["spec", "replacements"]) {
-        if r.is_sequence() {
-            p.replacements = Some(super::Replacements {
-                list: r.clone(),
-                dialect: tailor_kustomize::replacements::Dialect::Tailor,
-                field: "spec.replacements",
-            });
-        } else if !r.is_null() {
+        if !r.is_sequence() && !r.is_null() {
             errors.push(err(
                 "replacements",
                 "spec.replacements must be a list".into(),
@@ -181,35 +236,29 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
             "spec.templates must be a mapping like {enabled: true}".into(),
         )),
     }
-    match tailor_fleet::FleetConfig::from_tailor_spec(
-        json.get("spec").unwrap_or(&Json::Null),
-        "spec",
-    ) {
-        Ok(cfg) => {
-            errors.extend(super::flux_fields::check(&cfg, "spec"));
-            p.fleet = Some(cfg);
-        }
-        Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
+    match FleetConfig::from_tailor_spec(json.get("spec").unwrap_or(&Json::Null), "spec") {
+        Ok(cfg) => p.targets = Some(cfg),
+        Err(e) => errors.extend(e),
     }
     match spec.get("destinationSelectors") {
         None | Some(Json::Null) => {}
         Some(v) => match tailor_kratix::KratixSchedule::from_json(v, "spec.destinationSelectors") {
-            Ok(s) => p.kratix = Some(s),
-            Err(e) => errors.push(KrmResult::error(e.message.clone()).at_field(e.field.clone())),
+            Ok(s) => p.schedule = Some(s),
+            Err(e) => errors.push(e),
         },
     }
     match spec.get("overlays") {
         None | Some(Json::Null) => {}
         Some(v) => match inline_overlays(v) {
             Ok(files) => p.overlay_files.extend(files),
-            Err((field, msg)) => errors.push(KrmResult::error(msg).at_field(field)),
+            Err((field, msg)) => errors.push(Diagnostic::new(field, msg)),
         },
     }
     match spec.get("postBuild") {
         None | Some(Json::Null) => {}
-        Some(v) => match super::post_build::parse(v, "spec.postBuild") {
+        Some(v) => match tailor_flux::kustomization::read_post_build(v, "spec.postBuild") {
             Ok(pb) => p.post_build = Some(pb),
-            Err((field, msg)) => errors.push(KrmResult::error(msg).at_field(field)),
+            Err(e) => errors.push(e),
         },
     }
     p.namespace = json
@@ -221,7 +270,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
         Some(Json::Object(m)) => {
             for (k, v) in m {
                 match (k.as_str(), v.as_u64()) {
-                    ("maxFanOutItems", Some(n)) if n > 0 => p.max_fan_out_items = n as usize,
+                    ("maxFanOutItems", Some(n)) if n > 0 => p.max_fan_out_items = Some(n as usize),
                     ("maxTemplateOutputBytes", Some(n)) if n > 0 => {
                         p.template_limits.max_output_bytes = n as usize
                     }
@@ -235,7 +284,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Pipeline, Vec<KrmResult>> {
         Some(_) => errors.push(err("limits", "spec.limits must be a mapping".into())),
     }
     if errors.is_empty() {
-        Ok(p)
+        Ok(p.plan())
     } else {
         Err(errors)
     }

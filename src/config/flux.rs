@@ -1,0 +1,27 @@
+//! A Flux `kustomize.toolkit.fluxcd.io/v1 Kustomization` as functionConfig: its overlay fields
+//! and `postBuild` run as tailor stages (the Flux crate reads the object).
+
+use serde_json::Value as Json;
+use tailor_flux::kustomization::Kustomization;
+use tailor_kube::Diagnostic;
+
+use super::{tailoring_stages, Plan, Tailoring, TargetFields, Targets};
+use crate::stages::substitution::Substitution;
+
+pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
+    let k = Kustomization::read(json)?;
+    let targets = Targets::Fixed(Box::new(Tailoring {
+        extra: TargetFields(k.overlay),
+        ..Tailoring::default()
+    }));
+    let mut stages = tailoring_stages(&targets);
+    if let Some(post_build) = k.post_build {
+        stages.push(Box::new(Substitution {
+            post_build,
+            namespace: k.namespace,
+        }));
+    }
+    let mut plan = Plan::new("Kustomization", stages, 0);
+    plan.targets = targets;
+    Ok(plan)
+}

@@ -1,0 +1,134 @@
+//! The items a run consumes rather than tailors: inventory objects (they describe
+//! destinations), CustomTransforms (they configure the strip) and, when the configuration
+//! names overlay sets, the Fleet overlay files under `overlays/`. None of them is emitted.
+
+use tailor_fleet::{BundleFile, FleetConfig};
+use tailor_kubestellar::strip::{parse_custom_transform_at, CustomTransform, PathSyntax};
+
+use crate::config::{is_custom_transform, Plan, Tailoring, TargetFields, Targets};
+use crate::krm::{KrmResult, Resource};
+
+/// The run's items, sorted.
+pub(super) struct Inputs {
+    /// The objects to tailor.
+    pub work: Vec<Resource>,
+    /// Inventory objects.
+    pub consumed: Vec<Resource>,
+    /// CustomTransforms that arrived as items, parsed.
+    pub transforms: Vec<CustomTransform>,
+    /// Fleet overlay files: the plan's own, then those among the items.
+    pub overlay_files: Vec<BundleFile>,
+}
+
+/// Whether an item is an inventory object (only its identity is needed to tell).
+pub fn is_inventory(r: &Resource) -> bool {
+    tailor_cluster::inventory_kind_of(r.api_version(), r.kind(), r.namespace()).is_some()
+}
+
+/// Whether the run consumes `item`: inventory objects, CustomTransforms, and overlay files
+/// when the plan takes them (`takes_overlays`).
+pub fn consumes(takes_overlays: bool, item: &Resource) -> bool {
+    is_custom_transform(item)
+        || is_inventory(item)
+        || (takes_overlays && item.path().is_some_and(tailor_fleet::is_under_overlays))
+}
+
+/// Separates the objects to tailor from the inputs the run consumes; CustomTransform errors
+/// go to `results`.
+pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResult>) -> Inputs {
+    let takes_overlays = plan.takes_overlay_files();
+    let mut inputs = Inputs {
+        work: Vec::with_capacity(items.len()),
+        consumed: Vec::new(),
+        transforms: Vec::new(),
+        overlay_files: plan.overlay_files.clone(),
+    };
+    let mut custom = Vec::new();
+    for item in items {
+        if is_custom_transform(&item) {
+            custom.push(item);
+        } else if is_inventory(&item) {
+            inputs.consumed.push(item);
+        } else if takes_overlays && item.path().is_some_and(tailor_fleet::is_under_overlays) {
+            add_overlay_file(&mut inputs.overlay_files, item);
+        } else {
+            inputs.work.push(item);
+        }
+    }
+    inputs.transforms = item_transforms(&custom, results);
+    inputs
+}
+
+/// Items under `overlays/<name>/` become the documents of their overlay file.
+fn add_overlay_file(files: &mut Vec<BundleFile>, item: Resource) {
+    let path = tailor_go::path::clean(item.path().unwrap_or_default());
+    match files.iter_mut().find(|f| f.path == path) {
+        Some(f) => f.docs.push(item.into_node()),
+        None => files.push(BundleFile {
+            path,
+            docs: vec![item.into_node()],
+        }),
+    }
+}
+
+/// The CustomTransform items, parsed; errors name the item's place in the ResourceList
+/// (`items[3].spec.remove[0]`), or, for a document of a file, the field in the object.
+fn item_transforms(items: &[Resource], results: &mut Vec<KrmResult>) -> Vec<CustomTransform> {
+    let mut out = Vec::new();
+    for (i, r) in items.iter().enumerate() {
+        let name = r
+            .place()
+            .map_or_else(|| format!("item {i}"), str::to_string);
+        match parse_custom_transform_at(
+            r.node(),
+            &name,
+            PathSyntax::Extended,
+            r.place().unwrap_or(""),
+        ) {
+            Ok(t) => out.push(t),
+            Err(findings) => results.extend(findings.into_iter().map(|f| {
+                let result = KrmResult::from(f);
+                if r.place().is_none() {
+                    result.about(r)
+                } else {
+                    result
+                }
+            })),
+        }
+    }
+    out
+}
+
+/// A Fleet bundle directory read in standalone mode: its fleet.yaml and overlay files.
+pub struct FleetBundle {
+    pub config: FleetConfig<TargetFields>,
+    pub overlays: Vec<BundleFile>,
+}
+
+/// fleet.yaml takes the place of the Fleet fields of the configuration; setting them in both
+/// is an error. The stages follow the new targets.
+pub(super) fn adopt_bundle(plan: &mut Plan, bundle: FleetBundle) -> Result<(), KrmResult> {
+    let mut config = bundle.config;
+    let current: &Tailoring = match &plan.targets {
+        Targets::Fixed(t) => t,
+        Targets::Fleet(c) => {
+            let fleet_fields_set = !c.customizations.is_empty()
+                || c.root.namespace.is_some()
+                || c.root.default_namespace.is_some()
+                || !c.root.yaml_overlays.is_empty();
+            if fleet_fields_set {
+                return Err(KrmResult::error(
+                    "the bundle's fleet.yaml and the Tailor spec both set Fleet fields (targetCustomizations, namespace, defaultNamespace, yaml): keep them in one place",
+                )
+                .at_field("spec.targetCustomizations"));
+            }
+            &c.root
+        }
+    };
+    if config.root.extra.0.is_empty() {
+        config.root.extra = current.extra.clone();
+    }
+    plan.set_targets(Targets::Fleet(Box::new(config)));
+    plan.overlay_files.extend(bundle.overlays);
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! One run of the function: read, plan, tailor for each destination, write. Any error result
+//! means nothing tailored is written: the input items come back unchanged, with the results,
+//! and the exit code is 1.
+
+mod destinations;
+mod fan_out;
+mod inputs;
+mod reading;
+
+use tailor_cluster::Cluster;
+use tailor_fleet::Decision;
+
+use crate::config::{Plan, Tailoring, Targets};
+use crate::krm::{annotations, KrmResult, Resource};
+use crate::stages::{self, Context, Stage};
+
+pub use inputs::FleetBundle;
+pub use reading::{
+    item_reading, original_items, parse_options, read_ahead, read_items, reading_holds, Reading,
+};
+
+/// What a run produced: the list to print and the exit code.
+pub struct Outcome {
+    pub items: Vec<Resource>,
+    pub results: Vec<KrmResult>,
+    pub failed: bool,
+}
+
+fn failed(results: Vec<KrmResult>) -> Outcome {
+    Outcome {
+        items: Vec::new(),
+        results,
+        failed: true,
+    }
+}
+
+/// Runs `plan` over `items` (a Fleet bundle directory read in standalone mode brings its
+/// fleet.yaml and overlay files along).
+pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) -> Outcome {
+    let mut plan = plan;
+    if let Some(bundle) = bundle {
+        if let Err(r) = inputs::adopt_bundle(&mut plan, bundle) {
+            return failed(vec![r]);
+        }
+    }
+    let mut results = Vec::new();
+    let inputs = inputs::split(items, &plan, &mut results);
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    let Some(clusters) = destinations::resolve(&plan, &inputs.consumed, &mut results) else {
+        return failed(results);
+    };
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    let work = inputs.work;
+    if !clusters.is_empty() && clusters.len().saturating_mul(work.len()) > plan.max_fan_out_items {
+        return failed(vec![KrmResult::error(format!(
+            "fan-out of {} items to {} clusters exceeds the limit of {} tailored items (spec.limits.maxFanOutItems)",
+            work.len(),
+            clusters.len(),
+            plan.max_fan_out_items
+        ))
+        .at_field("spec.clusters")]);
+    }
+    let run = Run {
+        plan: &plan,
+        transforms: &inputs.transforms,
+        overlay_files: &inputs.overlay_files,
+    };
+    let out = match clusters.as_slice() {
+        [] => {
+            let mut items = work;
+            run.for_destination(&run.plan.stages(), &mut items, None, &mut results, None);
+            items
+        }
+        [one] => {
+            let mut items = work;
+            run.for_destination(
+                &run.plan.stages(),
+                &mut items,
+                Some(one),
+                &mut results,
+                None,
+            );
+            if plan.fan_out {
+                for item in &mut items {
+                    prefix_path(item, &one.name);
+                }
+            }
+            items
+        }
+        many => {
+            // Stages that give every destination the same answer run once, before the copies
+            // are made (their warnings then appear once too); the others run per copy.
+            let shared = plan.shared_stages();
+            let (before, after): (Vec<_>, Vec<_>) = plan
+                .stages()
+                .into_iter()
+                .zip(shared)
+                .partition(|(_, shared)| *shared);
+            let before: Vec<&dyn Stage> = before.into_iter().map(|(s, _)| s).collect();
+            let after: Vec<&dyn Stage> = after.into_iter().map(|(s, _)| s).collect();
+            let mut work = work;
+            let tailoring = run.shared_tailoring();
+            let mut ctx = run.context(None, &tailoring, &mut results, None);
+            stages::run_all(&before, &mut work, &mut ctx);
+            if results.iter().any(KrmResult::is_error) {
+                return failed(results);
+            }
+            let (items, cluster_results) = fan_out::fan_out(&run, &after, &work, many);
+            results.extend(cluster_results);
+            items
+        }
+    };
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    Outcome {
+        items: out,
+        results,
+        failed: false,
+    }
+}
+
+/// What every destination's run shares.
+struct Run<'a> {
+    plan: &'a Plan,
+    transforms: &'a [tailor_kubestellar::strip::CustomTransform],
+    overlay_files: &'a [tailor_fleet::BundleFile],
+}
+
+impl<'a> Run<'a> {
+    fn context<'c>(
+        &'c self,
+        cluster: Option<&'c Cluster>,
+        tailoring: &'c Tailoring,
+        results: &'c mut Vec<KrmResult>,
+        memo: Option<&'c mut stages::substitution::Memo>,
+    ) -> Context<'c> {
+        Context {
+            cluster,
+            tailoring,
+            transforms: self.transforms,
+            overlay_files: self.overlay_files,
+            results,
+            memo,
+        }
+    }
+
+    /// The options every destination gets when they cannot differ.
+    fn shared_tailoring(&self) -> Tailoring {
+        match &self.plan.targets {
+            Targets::Fixed(t) => (**t).clone(),
+            Targets::Fleet(c) => c.root.clone(),
+        }
+    }
+
+    /// Tailors `items` for one destination (or none) with `stages`: first which target
+    /// customization applies (doNotDeploy leaves nothing), then the stages in order.
+    fn for_destination(
+        &self,
+        stages: &[&dyn Stage],
+        items: &mut Vec<Resource>,
+        cluster: Option<&Cluster>,
+        results: &mut Vec<KrmResult>,
+        memo: Option<&mut stages::substitution::Memo>,
+    ) {
+        let Some(tailoring) = self.tailoring(cluster, results) else {
+            items.clear();
+            return;
+        };
+        if results.iter().any(KrmResult::is_error) {
+            return;
+        }
+        let mut ctx = self.context(cluster, &tailoring, results, memo);
+        stages::run_all(stages, items, &mut ctx);
+    }
+
+    /// The options a destination gets from the target customizations, merged
+    /// (FirstMatch/AllMatches); `None` when it is skipped (doNotDeploy).
+    fn tailoring(
+        &self,
+        cluster: Option<&Cluster>,
+        results: &mut Vec<KrmResult>,
+    ) -> Option<Tailoring> {
+        let config = match &self.plan.targets {
+            Targets::Fixed(t) => return Some((**t).clone()),
+            Targets::Fleet(c) => c,
+        };
+        let Some(cluster) = cluster else {
+            if !config.customizations.is_empty() {
+                results.push(
+                    KrmResult::error(
+                        "spec.targetCustomizations need a destination cluster to match against: set spec.cluster or spec.clusters",
+                    )
+                    .at_field("spec.targetCustomizations"),
+                );
+            }
+            return Some(config.root.clone());
+        };
+        match config.resolve(cluster) {
+            Decision::Deploy { matched, options } => {
+                if !matched.is_empty() {
+                    results.push(KrmResult::info(format!(
+                        "cluster {:?}: target customization {} applied",
+                        cluster.name,
+                        matched
+                            .iter()
+                            .map(|m| format!("{m:?}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+                Some(options)
+            }
+            Decision::Skip { reason, .. } => {
+                results.push(KrmResult::info(reason));
+                None
+            }
+        }
+    }
+}
+
+/// Fan-out: each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart.
+fn prefix_path(item: &mut Resource, cluster: &str) {
+    item.set_cluster(cluster);
+    let path = item
+        .annotation(annotations::PATH)
+        .or_else(|| item.annotation(annotations::LEGACY_PATH))
+        .map(str::to_string);
+    if let Some(p) = path {
+        let prefixed = format!("{cluster}/{p}");
+        item.set_annotation(annotations::PATH, &prefixed);
+        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    } else if !matches!(
+        item.origin(),
+        crate::krm::Origin::Document { file: Some(_), .. }
+    ) {
+        let prefixed = format!("{cluster}/{}", item.default_path());
+        item.set_annotation(annotations::PATH, &prefixed);
+        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    }
+}

@@ -1,0 +1,142 @@
+//! How the items of a ResourceList are read, decided by the plan of the functionConfig read
+//! ahead of them (kpt and kustomize write it last).
+
+use std::sync::Arc;
+
+use tailor_yaml::ParseOptions;
+
+use crate::config::{self, Ahead, Plan};
+use crate::krm::read::{function_config_ahead, read_input_owned, Input, Trees};
+use crate::krm::{read_input, KrmResult, Resource};
+use crate::stages::strip::Strip;
+use crate::stages::Stage;
+
+/// How the items of a ResourceList are read (see [`Ahead::reading`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Every item keeps its tree.
+    Keep,
+    /// Trees are dropped as items are read and built again for the objects a stage reads.
+    Defer,
+    /// The plan's first stage (the built-in strip) runs on each object as it is read.
+    Strip,
+}
+
+/// The functionConfig of `text`, read ahead of its items, with the plan it asks for.
+pub fn read_ahead(text: &str) -> Option<Ahead> {
+    let (fc, offset) = function_config_ahead(text)?;
+    let span = (
+        offset + fc.span.start as usize,
+        offset + fc.span.end as usize,
+    );
+    Some(Ahead {
+        plan: config::parse(Some(&fc)),
+        span,
+    })
+}
+
+impl Ahead {
+    /// When the plan has no stage that reads every object, the items' trees are deferred: only
+    /// the objects a stage looks into are parsed again, and a large list is held as its text.
+    /// When its first stage can run as objects are read (the built-in strip), it does, so
+    /// what it removes (managedFields, status) never accumulates. The guess costs time when
+    /// wrong, never a different output: deferred trees are rebuilt exactly, and items are
+    /// read again as they were when the run's functionConfig turns out to be another.
+    pub fn reading(&self) -> Reading {
+        match &self.plan {
+            Ok(plan) if !plan.reads_every_object() => Reading::Defer,
+            Ok(plan) if plan.stage_at_read().is_some() => Reading::Strip,
+            _ => Reading::Keep,
+        }
+    }
+}
+
+/// How the items of `text` are read: see [`Ahead::reading`].
+pub fn item_reading(text: &str) -> Reading {
+    read_ahead(text).map_or(Reading::Keep, |a| a.reading())
+}
+
+/// Reads `text` the way `reading` says, with what the plan read ahead (if any) declares: the
+/// annotations deferred objects keep, the stage that runs as objects are read, and which items
+/// the run consumes (those are never changed as they are read).
+pub fn read_items(
+    text: String,
+    reading: Reading,
+    ahead: Option<&Ahead>,
+) -> Result<Input, KrmResult> {
+    let opts = parse_options();
+    let plan = ahead.and_then(|a| a.plan.as_ref().ok());
+    match reading {
+        Reading::Keep => read_input_owned(text, &opts, Trees::Keep),
+        Reading::Defer => {
+            let keys = plan.map(Plan::header_annotations).unwrap_or_default();
+            read_input_owned(text, &opts, Trees::Defer(Arc::from(keys)))
+        }
+        Reading::Strip => {
+            // Asked to strip as it reads without a plan that does: the built-in strip, as a
+            // plan without a functionConfig has it (the run reads again if the real one differs).
+            let builtin = Strip {
+                builtin: true,
+                transforms: Vec::new(),
+            };
+            let stage: &dyn Stage = plan.and_then(Plan::stage_at_read).unwrap_or(&builtin);
+            let takes_overlays = plan.is_some_and(Plan::takes_overlay_files);
+            let mut hook = |item: &mut Resource| {
+                if super::inputs::consumes(takes_overlays, item) {
+                    return false;
+                }
+                match stage.at_read(item) {
+                    Some(results) => {
+                        item.set_strip_results(results);
+                        true
+                    }
+                    None => false,
+                }
+            };
+            read_input_owned(text, &opts, Trees::Prepare(&mut hook))
+        }
+    }
+}
+
+/// Whether a run of `plan` may use items read with `reading`: stripped-as-read items need the
+/// very plan that stripped them (`same_config`: the run's functionConfig is the one read
+/// ahead).
+pub fn reading_holds(reading: Reading, same_config: bool, plan: &Plan) -> bool {
+    reading != Reading::Strip || (same_config && plan.stage_at_read().is_some())
+}
+
+/// Parse limits for every input.
+pub fn parse_options() -> ParseOptions {
+    ParseOptions::default()
+}
+
+/// Reads the original items again, for the "nothing half tailored" output of a failed run.
+pub fn original_items(text: &str) -> Vec<Resource> {
+    read_input(text, &parse_options())
+        .map(|i| i.items)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan read ahead is the one that runs: the functionConfig the run reads sits where
+    /// the read-ahead found it.
+    #[test]
+    fn the_functionconfig_read_ahead_is_the_one_read() {
+        for text in [
+            "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: x}\n",
+            "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- kind: A\n",
+            "kind: ResourceList\nitems: []\nfunctionConfig: {apiVersion: v1, kind: ConfigMap}\n",
+        ] {
+            let ahead = read_ahead(text).expect("read ahead");
+            let input = read_input(text, &parse_options()).unwrap();
+            assert!(ahead.is_for(input.function_config.as_ref()), "{text}");
+        }
+        // Not the functionConfig: a quoted scalar holding the key.
+        let text = "kind: ResourceList\nitems:\n- kind: A\n  x: \"a\nfunctionConfig: {\"\n";
+        let input = read_input(text, &parse_options()).unwrap();
+        assert!(read_ahead(text).is_none_or(|a| !a.is_for(input.function_config.as_ref())));
+    }
+}

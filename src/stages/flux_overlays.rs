@@ -1,0 +1,139 @@
+//! Flux overlay fields, in kustomize's order: patches → namespace → prefix/suffix (and the name
+//! references they break) → images → commonMetadata. The kustomize crate does the work over
+//! copies; only changed objects are written back.
+
+use tailor_kustomize::builtins::{
+    add_prefix_suffix_tracked, set_common_metadata, set_images, set_namespace_tracked, NameTracker,
+};
+use tailor_kustomize::patch::{apply_patches, PatchSpec, ResId};
+use tailor_yaml::Node;
+
+use super::nodes::Work;
+use super::{Context, Reads, Scope, Stage};
+use crate::krm::{KrmResult, Resource};
+
+pub struct FluxOverlays {
+    /// Whether the fields differ between destinations (target customizations set them).
+    pub per_destination: bool,
+}
+
+impl Stage for FluxOverlays {
+    fn name(&self) -> &'static str {
+        "flux overlay fields"
+    }
+
+    fn scope(&self) -> Scope {
+        if self.per_destination {
+            Scope::PerDestination
+        } else {
+            Scope::Shared
+        }
+    }
+
+    fn reads(&self) -> Reads {
+        Reads::Every
+    }
+
+    fn tailors(&self) -> bool {
+        true
+    }
+
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        let flux = &ctx.tailoring.extra.0;
+        // Replacements travel with the overlay fields but run as their own stage; without any
+        // other field there is nothing to do here (and no tree needs copying).
+        if !flux.edits_objects() {
+            return;
+        }
+        let specs = &flux.patches;
+        let images = &flux.images;
+        let (labels, annotations) = match &flux.common_metadata {
+            Some(m) => (m.labels.as_slice(), m.annotations.as_slice()),
+            None => (&[][..], &[][..]),
+        };
+        let namespace = flux.target_namespace.as_deref().unwrap_or("");
+        let prefix = flux.name_prefix.as_deref().unwrap_or("");
+        let suffix = flux.name_suffix.as_deref().unwrap_or("");
+        let mut work = Work::of(items);
+        let removed = match patches(specs, &mut work) {
+            Ok(removed) => removed,
+            Err(e) => {
+                work.write_back(items);
+                ctx.results
+                    .push(KrmResult::error(e).at_field("spec.patches"));
+                return;
+            }
+        };
+        let mut tracker = NameTracker::new(work.nodes.len());
+        let steps: [(&str, &Step); 5] = [
+            ("spec.targetNamespace", &|n, t| {
+                set_namespace_tracked(n, namespace, t).map_err(|e| e.to_string())
+            }),
+            ("spec.namePrefix", &|n, t| {
+                add_prefix_suffix_tracked(n, prefix, suffix, t).map_err(|e| e.to_string())
+            }),
+            ("spec.targetNamespace", &|n, t| {
+                t.fix_name_references(n).map_err(|e| e.to_string())
+            }),
+            ("spec.images", &|n, _| {
+                set_images(n, images).map_err(|e| e.to_string())
+            }),
+            ("spec.commonMetadata", &|n, _| {
+                set_common_metadata(n, labels, annotations).map_err(|e| e.to_string())
+            }),
+        ];
+        let mut failed = None;
+        for (field, step) in steps {
+            if let Err(e) = step(&mut work.nodes, &mut tracker) {
+                failed = Some(KrmResult::error(e).at_field(field));
+                break;
+            }
+        }
+        work.write_back(items);
+        if let Some(error) = failed {
+            ctx.results.push(error);
+            return;
+        }
+        if !removed.is_empty() {
+            let mut i = 0;
+            items.retain(|_| {
+                let keep = removed.binary_search(&i).is_err();
+                i += 1;
+                keep
+            });
+        }
+    }
+}
+
+/// Applies the patches one entry at a time, so objects a `$patch: delete` removes are known by
+/// position and every other object keeps its identity. Returns the positions (in `items`) of
+/// the removed objects, sorted; they are gone from `work`.
+fn patches(specs: &[PatchSpec], work: &mut Work) -> Result<Vec<usize>, String> {
+    let mut removed: Vec<usize> = Vec::new();
+    for spec in specs {
+        let before: Vec<ResId> = work.nodes.iter().map(ResId::of).collect();
+        let report = apply_patches(&mut work.nodes, std::slice::from_ref(spec))
+            .map_err(|e| e.to_string())?;
+        if report.deleted.is_empty() {
+            continue;
+        }
+        let mut deleted = report.deleted.clone();
+        let mut gone = vec![false; before.len()];
+        for (k, id) in before.iter().enumerate() {
+            if let Some(d) = deleted.iter().position(|x| x == id) {
+                deleted.remove(d);
+                removed.push(work.positions[k]);
+                gone[k] = true;
+            }
+        }
+        work.forget_entries(|k| gone[k]);
+    }
+    if work.positions.len() != work.nodes.len() {
+        return Err("internal: patched objects could not be matched to their inputs".into());
+    }
+    removed.sort_unstable();
+    Ok(removed)
+}
+
+/// One transformer over the copies, with the renaming history it may add to or use.
+type Step<'a> = dyn Fn(&mut Vec<Node>, &mut NameTracker) -> Result<(), String> + 'a;

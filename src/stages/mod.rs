@@ -1,0 +1,101 @@
+//! The pipeline's stages, in the spirit of kyaml's `kio.Filter`: each is one type that says
+//! what it is ([`Stage`]: its name, whether its result depends on the destination, which
+//! objects it reads) and runs on the item list. The plan (`config::Plan`) lists the stages a
+//! functionConfig asks for, in `docs/design.md`'s order; how items are read, which stages run
+//! once before a fan-out's copies are made, and what a deferred object keeps at hand are all
+//! derived from what the stages declare.
+//!
+//! Every stage leaves the Kptfile and local-config objects alone.
+
+pub mod fleet_namespaces;
+pub mod fleet_overlays;
+pub mod flux_overlays;
+mod nodes;
+pub mod replacements;
+pub mod schedule;
+pub mod strip;
+pub mod substitution;
+pub mod targets;
+pub mod templates;
+
+use tailor_cluster::Cluster;
+use tailor_kubestellar::strip::CustomTransform;
+
+use crate::krm::{KrmResult, Resource};
+
+pub use targets::{Tailoring, TargetFields};
+
+/// Whether a stage's answer depends on the destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The same for every destination: with several, it runs once, before the copies are made.
+    Shared,
+    /// Depends on the destination, but only keeps or drops each object on its own (a
+    /// schedule): a shared stage that also treats each object on its own may run before it.
+    Selects,
+    /// Depends on the destination: it runs for each.
+    PerDestination,
+}
+
+/// Which objects a stage looks into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Every object's whole tree.
+    Every,
+    /// Only objects carrying one of these annotations; the rest it decides on from the
+    /// annotation alone, which a deferred object keeps at hand.
+    Annotated(&'static [&'static str]),
+}
+
+/// One stage of the pipeline.
+pub trait Stage: Send + Sync {
+    /// For messages and `--explain`.
+    fn name(&self) -> &'static str;
+    fn scope(&self) -> Scope;
+    fn reads(&self) -> Reads;
+    /// Whether each object's result depends on that object alone (so the stage commutes with
+    /// a schedule, and may run as objects are read).
+    fn per_object(&self) -> bool {
+        false
+    }
+    /// The stage's work on one object as it is read, when it has such a form (the built-in
+    /// strip): whether it changed the object, with what it would report about it.
+    fn at_read(&self, _item: &mut Resource) -> Option<Vec<KrmResult>> {
+        None
+    }
+    /// Whether [`Stage::at_read`] does anything for this plan.
+    fn runs_at_read(&self) -> bool {
+        false
+    }
+    /// Whether it applies the destination's target-customization options (the stages the plan
+    /// rebuilds when a Fleet bundle brings its own).
+    fn tailors(&self) -> bool {
+        false
+    }
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>);
+}
+
+/// What a stage runs with besides the items.
+pub struct Context<'a> {
+    /// The destination being tailored for, if any.
+    pub cluster: Option<&'a Cluster>,
+    /// The target customization's options for this destination (or the ones every destination
+    /// shares).
+    pub tailoring: &'a Tailoring,
+    /// CustomTransforms that arrived as items.
+    pub transforms: &'a [CustomTransform],
+    /// Fleet overlay files: written in the functionConfig, arrived as items under
+    /// `overlays/`, or read from a bundle directory.
+    pub overlay_files: &'a [tailor_fleet::BundleFile],
+    pub results: &'a mut Vec<KrmResult>,
+    /// Outcomes kept from one destination to the next of a fan-out.
+    pub memo: Option<&'a mut substitution::Memo>,
+}
+
+/// Runs `stages` in order. A stage that reports an error does not stop the others: every
+/// problem is reported at once, and a failed run returns the input unchanged anyway.
+pub fn run_all(stages: &[&dyn Stage], items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+    for stage in stages {
+        stage.run(items, ctx);
+    }
+}

@@ -1,0 +1,75 @@
+//! Replacements stage: kustomize v5.5 `replacements` (the kustomize crate does the work), with
+//! the destination cluster's properties available as `source: {property: NAME}`.
+
+use std::collections::BTreeMap;
+
+use tailor_kustomize::replacements::{apply_reporting, Replacement};
+use tailor_yaml::Node;
+
+use super::{Context, Reads, Scope, Stage};
+use crate::krm::{KrmResult, Resource};
+
+/// Where the stage's replacements come from.
+pub enum Source {
+    /// A list of its own (ApplyReplacements, ReplacementTransformer), written at `field`.
+    Fixed {
+        list: Vec<Replacement>,
+        field: &'static str,
+    },
+    /// The destination's target customization (a `Tailor` spec and its targets).
+    Targets,
+}
+
+pub struct Replacements(pub Source);
+
+impl Stage for Replacements {
+    fn name(&self) -> &'static str {
+        "replacements"
+    }
+
+    /// Replacements may read the destination's properties.
+    fn scope(&self) -> Scope {
+        Scope::PerDestination
+    }
+
+    fn reads(&self) -> Reads {
+        Reads::Every
+    }
+
+    fn tailors(&self) -> bool {
+        matches!(self.0, Source::Targets)
+    }
+
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        let (list, field) = match &self.0 {
+            Source::Fixed { list, field } => (list.as_slice(), *field),
+            Source::Targets => (
+                ctx.tailoring.extra.0.replacements.as_slice(),
+                "spec.replacements",
+            ),
+        };
+        if list.is_empty() {
+            return;
+        }
+        let props: BTreeMap<String, String> = ctx
+            .cluster
+            .map(|c| c.properties.clone().into_iter().collect())
+            .unwrap_or_default();
+        // The trees move out and back: the library reports which ones it wrote to, so nothing
+        // is cloned to find what changed. A failed run's output is re-read from the input, so
+        // trees left half edited by an error are never written.
+        let targets: Vec<usize> = (0..items.len())
+            .filter(|&i| !items[i].is_meta_or_local())
+            .collect();
+        let mut nodes: Vec<Node> = targets.iter().map(|&i| items[i].take_node()).collect();
+        let written = apply_reporting(&mut nodes, list, &props);
+        for (k, (node, &i)) in nodes.into_iter().zip(&targets).enumerate() {
+            let changed = written.as_ref().is_ok_and(|w| w.contains(&k));
+            items[i].put_node(node, changed);
+        }
+        if let Err(e) = written {
+            ctx.results
+                .push(KrmResult::error(e.to_string()).at_field(field));
+        }
+    }
+}
