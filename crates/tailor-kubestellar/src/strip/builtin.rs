@@ -47,8 +47,9 @@ pub fn may_need_builtin_strip(obj: &Node) -> bool {
     obj.contains_key("status")
         || obj.get("metadata").is_some_and(|m| {
             METADATA_FIELDS.iter().any(|k| m.contains_key(k))
-                || m.get("annotations")
-                    .is_some_and(|a| a.contains_key(LAST_APPLIED_ANNOTATION))
+                || m.get("annotations").is_some_and(|a| {
+                    a.contains_key(LAST_APPLIED_ANNOTATION) || string_map_problem(a).is_some()
+                })
         })
         || (kind == "Service" && api_version == "v1")
         || (kind == "Job" && api_version == "batch/v1")

@@ -88,6 +88,10 @@ pub fn parse_remove_path(src: &str, syntax: PathSyntax) -> Result<RemovePath, St
                     "filter selectors are nested {depth} deep; at most {MAX_FILTER_NESTING} are allowed (each level multiplies the work by the size of the object)"
                 ));
             }
+            if !shorthands_are_rfc9535(src) {
+                // jsonpath-rust reads `$.a.x y` as a member named `x y`; RFC 9535 does not.
+                return Err(ks_err.0);
+            }
             match catch_unwind(|| parse_json_path(src)) {
                 Ok(Ok(query)) => Ok(RemovePath::JsonPath {
                     source: src.to_string(),
@@ -97,6 +101,56 @@ pub fn parse_remove_path(src: &str, syntax: PathSyntax) -> Result<RemovePath, St
             }
         }
     }
+}
+
+/// Whether every dot-notation member name outside brackets is an RFC 9535
+/// `member-name-shorthand` (a letter, `_` or non-ASCII character, then those or digits) and is
+/// followed by the end, another segment, or blank space before one.
+fn shorthands_are_rfc9535(src: &str) -> bool {
+    let first = |c: char| c.is_ascii_alphabetic() || c == '_' || !c.is_ascii();
+    let chars: Vec<char> = src.chars().collect();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\'' | '"' if depth > 0 => {
+                let quote = chars[i];
+                i += 1;
+                while i < chars.len() && chars[i] != quote {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+            }
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '.' if depth == 0 => {
+                let mut j = i + 1;
+                if chars.get(j) == Some(&'.') {
+                    j += 1;
+                }
+                match chars.get(j) {
+                    Some('*') | Some('[') => {}
+                    Some(&c) if first(c) => {
+                        while chars.get(j).is_some_and(|&c| first(c) || c.is_ascii_digit()) {
+                            j += 1;
+                        }
+                        let mut k = j;
+                        while chars.get(k).is_some_and(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) {
+                            k += 1;
+                        }
+                        if k > j && !matches!(chars.get(k), None | Some('.') | Some('[')) {
+                            return false;
+                        }
+                        i = j;
+                        continue;
+                    }
+                    _ => return false,
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
 }
 
 /// A filter inside a filter evaluates its query once per candidate of the outer one, so the
@@ -604,6 +658,16 @@ mod tests {
     use super::*;
     use crate::strip::Severity;
     use tailor_yaml::{emit_node, parse_stream, EmitOptions};
+
+    #[test]
+    fn paths_with_blanks_inside_member_names_are_refused() {
+        for bad in ["$.metadata.labels.x y", "$.spec suspend", "$.a.1b"] {
+            assert!(parse_remove_path(bad, PathSyntax::Extended).is_err(), "{bad}");
+        }
+        for good in ["$.spec.template['x y']", "$..status", "$.a[?@.b == 'c d']", "$.é"] {
+            assert!(shorthands_are_rfc9535(good), "{good}");
+        }
+    }
 
     #[test]
     fn filter_nesting_is_limited_at_two() {
