@@ -72,6 +72,9 @@ pub struct Plan {
     pub max_fan_out_items: usize,
     /// Where the stages that apply the targets' options go (after the schedule and strip).
     tailoring_at: usize,
+    /// What reading the configuration found worth saying (warnings, infos); they lead the
+    /// run's results.
+    pub notes: Vec<Diagnostic>,
 }
 
 pub const ACCEPTED_KINDS: &str = "tailor.dev/v1alpha1 Tailor, v1 ConfigMap, fn.kpt.dev/v1alpha1 ApplyReplacements, builtin ReplacementTransformer, control.kubestellar.io/v1alpha1 CustomTransform, kustomize.toolkit.fluxcd.io/v1 Kustomization";
@@ -90,6 +93,7 @@ impl Plan {
             overlay_files: Vec::new(),
             max_fan_out_items: DEFAULT_MAX_FAN_OUT_ITEMS,
             tailoring_at,
+            notes: Vec::new(),
         }
     }
 

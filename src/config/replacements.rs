@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use tailor_kube::Diagnostic;
-use tailor_kustomize::replacements::{parse_replacements_with, Dialect};
+use tailor_kustomize::replacements::{parse_replacements_noting, Dialect};
 use tailor_yaml::Node;
 
 use super::Plan;
@@ -24,11 +24,12 @@ pub fn parse(fc: &Node, kind: Kind) -> Result<Plan, Diagnostic> {
         Kind::ApplyReplacements => ("ApplyReplacements", Dialect::ApplyReplacements),
         Kind::ReplacementTransformer => ("ReplacementTransformer", Dialect::ReplacementTransformer),
     };
-    let list = match fc.get("replacements") {
+    let (list, notes) = match fc.get("replacements") {
         Some(r) if r.is_sequence() => {
             // Decoded now, with the reader's rules, so a malformed entry is reported once,
-            // before anything runs.
-            parse_replacements_with(r, dialect, &BTreeMap::new())
+            // before anything runs. Fields the upstream reader ignores are ignored too, with
+            // a warning.
+            parse_replacements_noting(r, dialect, &BTreeMap::new())
                 .map_err(|e| Diagnostic::new(FIELD, e.to_string()))?
         }
         Some(r) => {
@@ -44,9 +45,11 @@ pub fn parse(fc: &Node, kind: Kind) -> Result<Plan, Diagnostic> {
             ))
         }
     };
-    Ok(Plan::new(
+    let mut plan = Plan::new(
         name,
         vec![Box::new(Replacements(Source::Fixed { list, field: FIELD }))],
         0,
-    ))
+    );
+    plan.notes = notes.into_iter().map(|n| n.at(FIELD)).collect();
+    Ok(plan)
 }

@@ -43,7 +43,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
             return failed(vec![r]);
         }
     }
-    let mut results = Vec::new();
+    let mut results: Vec<KrmResult> = plan.notes.iter().cloned().map(KrmResult::from).collect();
     let inputs = inputs::split(items, &plan, &mut results);
     if results.iter().any(KrmResult::is_error) {
         return failed(results);

@@ -55,21 +55,36 @@ impl Stage for Replacements {
             .cluster
             .map(|c| c.properties.clone().into_iter().collect())
             .unwrap_or_default();
-        // The trees move out and back: the library reports which ones it wrote to, so nothing
-        // is cloned to find what changed. A failed run's output is re-read from the input, so
-        // trees left half edited by an error are never written.
-        let targets: Vec<usize> = (0..items.len())
-            .filter(|&i| !items[i].is_meta_or_local())
-            .collect();
-        let mut nodes: Vec<Node> = targets.iter().map(|&i| items[i].take_node()).collect();
+        // Every item is a source and a target, local-config objects and the Kptfile included:
+        // kpt hands them to functions and kustomize's transformers see them (a local-config
+        // ConfigMap is the usual source). The trees move out and back: the library reports
+        // which ones it wrote to, so nothing is cloned to find what changed. A failed run's
+        // output is re-read from the input, so trees left half edited are never written.
+        let mut nodes: Vec<Node> = items.iter_mut().map(Resource::take_node).collect();
         let written = apply_reporting(&mut nodes, list, &props);
-        for (k, (node, &i)) in nodes.into_iter().zip(&targets).enumerate() {
+        for (k, (node, item)) in nodes.into_iter().zip(items.iter_mut()).enumerate() {
             let changed = written.as_ref().is_ok_and(|w| w.contains(&k));
-            items[i].put_node(node, changed);
+            item.put_node(node, changed);
         }
-        if let Err(e) = written {
-            ctx.results
-                .push(KrmResult::error(e.to_string()).at_field(field));
+        match written {
+            Err(e) => ctx
+                .results
+                .push(KrmResult::error(e.to_string()).at_field(field)),
+            Ok(written) => {
+                // kustomize reads every object back with its metadata validated.
+                for &k in &written {
+                    if items[k].name().is_empty() {
+                        ctx.results.push(
+                            KrmResult::error(format!(
+                                "missing metadata.name in object {} after replacements",
+                                items[k].display_id()
+                            ))
+                            .about(&items[k])
+                            .at_field("metadata.name"),
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -130,11 +130,17 @@ fn shorthands_are_rfc9535(src: &str) -> bool {
                 match chars.get(j) {
                     Some('*') | Some('[') => {}
                     Some(&c) if first(c) => {
-                        while chars.get(j).is_some_and(|&c| first(c) || c.is_ascii_digit()) {
+                        while chars
+                            .get(j)
+                            .is_some_and(|&c| first(c) || c.is_ascii_digit())
+                        {
                             j += 1;
                         }
                         let mut k = j;
-                        while chars.get(k).is_some_and(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) {
+                        while chars
+                            .get(k)
+                            .is_some_and(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+                        {
                             k += 1;
                         }
                         if k > j && !matches!(chars.get(k), None | Some('.') | Some('[')) {
@@ -662,9 +668,17 @@ mod tests {
     #[test]
     fn paths_with_blanks_inside_member_names_are_refused() {
         for bad in ["$.metadata.labels.x y", "$.spec suspend", "$.a.1b"] {
-            assert!(parse_remove_path(bad, PathSyntax::Extended).is_err(), "{bad}");
+            assert!(
+                parse_remove_path(bad, PathSyntax::Extended).is_err(),
+                "{bad}"
+            );
         }
-        for good in ["$.spec.template['x y']", "$..status", "$.a[?@.b == 'c d']", "$.é"] {
+        for good in [
+            "$.spec.template['x y']",
+            "$..status",
+            "$.a[?@.b == 'c d']",
+            "$.é",
+        ] {
             assert!(shorthands_are_rfc9535(good), "{good}");
         }
     }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
+use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
 use crate::replacements::types::{FieldOptions, ResId, Selector, Source, TargetSelector};
@@ -35,6 +36,15 @@ impl Dialect {
             Dialect::ReplacementTransformer => "ReplacementTransformerPlugin",
             Dialect::ApplyReplacements => "Replacements",
             Dialect::Tailor => "Tailor",
+        }
+    }
+    /// The reader, as a user knows it.
+    fn reader(self) -> &'static str {
+        match self {
+            Dialect::Kustomization => "a kustomization",
+            Dialect::ReplacementTransformer => "kustomize's ReplacementTransformer",
+            Dialect::ApplyReplacements => "kpt's ApplyReplacements",
+            Dialect::Tailor => "tailor",
         }
     }
     fn element_struct(self) -> &'static str {
@@ -144,6 +154,8 @@ struct Dec<'f> {
     dialect: Dialect,
     files: &'f BTreeMap<String, String>,
     first: Option<String>,
+    /// Fields a lenient reader skipped, with the names it accepts there.
+    ignored: Vec<(String, Vec<&'static str>)>,
 }
 
 fn json_type(v: &Json) -> &'static str {
@@ -199,6 +211,8 @@ impl Dec<'_> {
                             "json: unknown field {}",
                             tailor_go::strconv::quote(k)
                         ));
+                    } else {
+                        self.ignored.push((k.clone(), names.to_vec()));
                     }
                 }
             }
@@ -522,10 +536,20 @@ fn decode_list(
     dialect: Dialect,
     files: &BTreeMap<String, String>,
 ) -> Result<Vec<Replacement>, Error> {
+    decode_noting(json, dialect, files).map(|(list, _)| list)
+}
+
+/// Decodes, and says which fields a lenient reader skipped.
+fn decode_noting(
+    json: &Json,
+    dialect: Dialect,
+    files: &BTreeMap<String, String>,
+) -> Result<(Vec<Replacement>, Vec<Diagnostic>), Error> {
     let mut d = Dec {
         dialect,
         files,
         first: None,
+        ignored: Vec::new(),
     };
     let mut out = Vec::new();
     match json {
@@ -544,8 +568,38 @@ fn decode_list(
     match d.first {
         Some(e) if e.starts_with("json: ") => Err(Error::new(dialect.wrap(e))),
         Some(e) => Err(Error::new(e)),
-        None => Ok(out),
+        None => {
+            let notes = d
+                .ignored
+                .iter()
+                .map(|(key, names)| {
+                    let near = tailor_kube::json::suggest(key, names)
+                        .map(|n| format!(" (did you mean {n:?}?)"))
+                        .unwrap_or_default();
+                    Diagnostic::warning(format!(
+                        "unknown field {key:?} is ignored, as {} does{near}; accepted there: {}",
+                        dialect.reader(),
+                        names.join(", ")
+                    ))
+                })
+                .collect();
+            Ok((out, notes))
+        }
     }
+}
+
+/// [`parse_replacements_with`], also returning a warning for each field a lenient reader
+/// (ApplyReplacements, ReplacementTransformer) ignores, as its upstream does: a misspelt
+/// option (`creat:`) then does not pass unnoticed.
+pub fn parse_replacements_noting(
+    node: &Node,
+    dialect: Dialect,
+    files: &BTreeMap<String, String>,
+) -> Result<(Vec<Replacement>, Vec<Diagnostic>), Error> {
+    let json = node
+        .to_json()
+        .map_err(|e| Error::new(format!("replacements: {e}")))?;
+    decode_noting(&json, dialect, files)
 }
 
 fn join(stack: &str, f: &str) -> String {

@@ -29,7 +29,10 @@ mod filter;
 mod path;
 mod types;
 
-pub use config::{parse_config, parse_replacements, parse_replacements_with, ConfigKind, Dialect};
+pub use config::{
+    parse_config, parse_replacements, parse_replacements_noting, parse_replacements_with,
+    ConfigKind, Dialect,
+};
 pub use filter::{apply, apply_reporting};
 pub use path::split_path;
 pub use types::{
