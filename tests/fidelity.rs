@@ -79,3 +79,104 @@ fn kpt_and_kustomize_conventions() {
         },
     ]);
 }
+
+/// A Flux Kustomization functionConfig with `spec` (indented four spaces) and the items.
+fn flux(items: &str, spec: &str) -> String {
+    format!("{RL}items:\n{items}functionConfig:\n  apiVersion: kustomize.toolkit.fluxcd.io/v1\n  kind: Kustomization\n  metadata:\n    name: apps\n    namespace: flux-system\n  spec:\n{spec}")
+}
+
+const APP: &str = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: app\n  data:\n    region: ${region}\n";
+const VARS: &str = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cluster-vars\n    namespace: flux-system\n  data:\n    region: eu-west-1\n";
+
+#[test]
+fn flux_controller_rules() {
+    let from =
+        "    postBuild:\n      substituteFrom:\n      - {kind: ConfigMap, name: cluster-vars}\n";
+    check(vec![
+        Case {
+            name: "a Secret's stringData is a source, winning over data",
+            input: flux(
+                &format!("{APP}- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: s\n    namespace: flux-system\n  data:\n    region: b2xk\n  stringData:\n    region: new\n"),
+                "    postBuild:\n      substituteFrom:\n      - {kind: Secret, name: s}\n",
+            ),
+            code: 0,
+            contains: &["region: new"],
+            lacks: &["- apiVersion: v1\n  kind: Secret"],
+        },
+        Case {
+            name: "sources are looked up as read: targetNamespace and namePrefix do not move them",
+            input: flux(&format!("{APP}{VARS}"), &format!("    targetNamespace: apps\n    namePrefix: p-\n{from}")),
+            code: 0,
+            contains: &["name: p-app", "namespace: apps", "region: eu-west-1"],
+            lacks: &["    name: cluster-vars\n"],
+        },
+        Case {
+            name: "a source sharing a built object's identity: the local-config one is the source",
+            input: flux(
+                &format!("{APP}- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cluster-vars\n    namespace: flux-system\n    labels:\n      kustomize.toolkit.fluxcd.io/substitute: disabled\n  data:\n    built: \"yes\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cluster-vars\n    namespace: flux-system\n    annotations:\n      config.kubernetes.io/local-config: \"true\"\n  data:\n    region: eu-west-1\n"),
+                from,
+            ),
+            code: 0,
+            contains: &["region: eu-west-1", "built: \"yes\""],
+            lacks: &["local-config"],
+        },
+        Case {
+            name: "two unmarked objects of a source's identity are an error that says what to do",
+            input: flux(&format!("{APP}{VARS}{VARS}"), from),
+            code: 1,
+            contains: &["2 items are ConfigMap \"cluster-vars\"; mark the one that is the cluster's"],
+            lacks: &[],
+        },
+        Case {
+            name: "a missing source is not read when nothing is substituted",
+            input: flux(
+                "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: app\n    labels:\n      kustomize.toolkit.fluxcd.io/substitute: disabled\n  data:\n    region: ${region}\n",
+                from,
+            ),
+            code: 0,
+            contains: &["region: ${region}"],
+            lacks: &[],
+        },
+        Case {
+            name: "commonMetadata comes after substitution",
+            input: flux(
+                &format!("{APP}{VARS}"),
+                &format!("    commonMetadata:\n      labels:\n        env: ${{region}}\n      annotations:\n        kustomize.toolkit.fluxcd.io/substitute: disabled\n{from}"),
+            ),
+            code: 0,
+            contains: &["region: eu-west-1", "env: ${region}"],
+            lacks: &[],
+        },
+        Case {
+            name: "spec.ignore and substituteStrategy WithVariables are accepted",
+            input: flux(APP, "    ignore: |\n      /manifests\n    postBuild:\n      substituteStrategy: WithVariables\n      substitute: {region: x}\n"),
+            code: 0,
+            contains: &["region: x"],
+            lacks: &[],
+        },
+        Case {
+            name: "spec.buildMetadata is refused, saying why",
+            input: flux(APP, "    buildMetadata: [originAnnotations]\n"),
+            code: 1,
+            contains: &["spec.buildMetadata: the controller records where each resource came from in the source tree"],
+            lacks: &[],
+        },
+    ]);
+}
+
+#[test]
+fn flux_envsubst_works_line_by_line() {
+    let run = |input: &str| {
+        let r = common::run_tailor_env(&["envsubst"], &[("X", "1")], input);
+        (r.code, r.stdout, r.stderr)
+    };
+    assert_eq!(run("a: ${X}"), (0, "a: 1\n".into(), String::new()));
+    assert_eq!(
+        run("a: ${X}\r\nb\r\n"),
+        (0, "a: 1\nb\n".into(), String::new())
+    );
+    assert_eq!(run(""), (0, String::new(), String::new()));
+    let (code, out, err) = run("ok\n${Y:-a\nb}\n");
+    assert_eq!((code, out.as_str()), (1, "ok\n"));
+    assert_eq!(err, "✗ unable to parse substitution within function\n");
+}

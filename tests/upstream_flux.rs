@@ -12,8 +12,8 @@
 //!   strict-substitution setting and `substituteStrategy: Always` option and become tailor's
 //!   `spec.postBuild.strict` / `spec.postBuild.substituteStrategy`. `ownerLabels: false` marks
 //!   an upstream code path that sets no owner labels (the labels are then dropped from
-//!   tailor's answer before comparing). A source that comes back unchanged is not part of the
-//!   answer (tailor may pass it through or consume it); one that comes back changed is.
+//!   tailor's answer before comparing). Sources are cluster state, which tailor consumes: they
+//!   are handed over marked local-config and must not come back.
 //!   `expect` holds what the upstream test asserts: `objects` (the whole answer, in order),
 //!   `count`, `checks` (field assertions on one object: `equals`, `notEquals`, `contains`,
 //!   `notContains`, `absent`, or none for "the object exists"; `secretKey` reads a Secret value the way the API server shows it, from `data`
@@ -22,7 +22,7 @@
 //!   `stdin` on stdin, and compares the exit code, stdout bytes and a stderr substring.
 //!
 //! Extra helpers beyond `common::upstream`: [`run_clean_env`] (a run with a cleared
-//! environment, for envsubst), [`drop_unchanged_sources`], [`drop_owner_labels`] and the
+//! environment, for envsubst), [`drop_owner_labels`] and the
 //! check evaluation.
 mod common;
 
@@ -120,10 +120,12 @@ fn list<'a>(case: &'a Json, key: &str) -> &'a [Json] {
 // Render cases
 
 fn render_case(case: &Json) -> Result<(), String> {
+    // Sources are cluster state: tailor consumes them. Marked local-config, as tailor's docs
+    // ask of sources given beside built objects (one may share a built object's identity).
     let items: Vec<Json> = list(case, "items")
         .iter()
-        .chain(list(case, "sources"))
         .cloned()
+        .chain(list(case, "sources").iter().map(as_local_config))
         .collect();
     let mut fc = case["kustomization"].clone();
     if let Some(strict) = case.get("strict").and_then(Json::as_bool) {
@@ -172,7 +174,6 @@ fn render_case(case: &Json) -> Result<(), String> {
     // `raw` keeps every annotation (checks may ask for config.kubernetes.io/origin); `got`
     // drops kpt's bookkeeping for whole-object comparisons.
     let mut raw = resource_list_items(&run.stdout)?;
-    drop_unchanged_sources(&mut raw, list(case, "sources"));
     if case.get("ownerLabels").and_then(Json::as_bool) == Some(false) {
         raw = raw.into_iter().map(drop_owner_labels).collect();
     }
@@ -207,17 +208,21 @@ fn result_messages(stdout: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Removes from `got`, once each, the sources that came back exactly as they went in: cluster
-/// state the upstream answer does not contain, whether tailor passes it on or consumes it.
-fn drop_unchanged_sources(got: &mut Vec<Json>, sources: &[Json]) {
-    for source in sources {
-        if let Some(i) = got
-            .iter()
-            .rposition(|o| &without_bookkeeping(o.clone()) == source)
-        {
-            got.remove(i);
+/// `object` annotated `config.kubernetes.io/local-config: "true"`.
+fn as_local_config(object: &Json) -> Json {
+    let mut o = object.clone();
+    if let Some(meta) = o.get_mut("metadata").and_then(Json::as_object_mut) {
+        let annotations = meta
+            .entry("annotations")
+            .or_insert_with(|| Json::Object(Default::default()));
+        if let Some(a) = annotations.as_object_mut() {
+            a.insert(
+                "config.kubernetes.io/local-config".into(),
+                Json::String("true".into()),
+            );
         }
     }
+    o
 }
 
 /// Drops Flux's owner labels (and a `labels` map left empty).

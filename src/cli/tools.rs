@@ -24,7 +24,7 @@ fn utf8(buf: Vec<u8>) -> Result<String, String> {
     })
 }
 
-/// `flux envsubst [--strict]`: the whole of stdin through Flux's envsubst with the
+/// `flux envsubst [--strict]`: stdin through Flux's envsubst, line by line, with the
 /// environment as variables; strict makes an unset variable without a default an error.
 pub fn envsubst(args: &[String]) -> i32 {
     let mut strict = false;
@@ -54,14 +54,33 @@ pub fn envsubst(args: &[String]) -> i32 {
         strict,
         ..tailor_flux::envsubst::Options::default()
     };
-    match tailor_flux::envsubst::substitute_bytes(&text, &lookup, &opts) {
-        Ok(out) => write_stdout(&out),
-        Err(e) => {
-            // The flux CLI prints errors with its ✗ marker.
-            eprintln!("✗ {e}");
-            1
+    // `flux envsubst` reads its input line by line (a bufio.Scanner) and writes each line
+    // followed by "\n" as soon as it is substituted: a line's trailing "\r" is dropped, an
+    // expression cannot span lines, and the lines before a failing one are already out.
+    let mut out = Vec::with_capacity(text.len() + 1);
+    for line in lines(&text) {
+        match tailor_flux::envsubst::substitute_bytes(line, &lookup, &opts) {
+            Ok(bytes) => {
+                out.extend_from_slice(&bytes);
+                out.push(b'\n');
+            }
+            Err(e) => {
+                let code = write_stdout(&out);
+                // The flux CLI prints errors with its ✗ marker.
+                eprintln!("✗ {e}");
+                return if code == 0 { 1 } else { code };
+            }
         }
     }
+    write_stdout(&out)
+}
+
+/// The lines Go's `bufio.ScanLines` yields: split at "\n", each without a trailing "\r"; a last
+/// line without "\n" is still a line, and an empty input has none.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let mut parts = (!text.is_empty()).then(|| body.split('\n'));
+    std::iter::from_fn(move || parts.as_mut()?.next()).map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
 
 fn write_stdout(bytes: &[u8]) -> i32 {

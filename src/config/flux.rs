@@ -14,13 +14,14 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
         extra: TargetFields(k.overlay),
         ..Tailoring::default()
     }));
-    let mut stages = tailoring_stages(&targets);
+    let (mut stages, last) = tailoring_stages(&targets);
     if let Some(post_build) = k.post_build {
         stages.push(Box::new(Substitution {
             post_build,
             namespace: k.namespace,
         }));
     }
+    stages.extend(last);
     let mut plan = Plan::new("Kustomization", stages, 0);
     plan.targets = targets;
     Ok(plan)

@@ -103,8 +103,10 @@ impl Plan {
         self.stages.retain(|s| !s.tailors());
         let at = self.tailoring_at.min(self.stages.len());
         let tail = self.stages.split_off(at);
-        self.stages.extend(tailoring_stages(&targets));
+        let (tailoring, last) = tailoring_stages(&targets);
+        self.stages.extend(tailoring);
         self.stages.extend(tail);
+        self.stages.extend(last);
         self.targets = targets;
     }
 
@@ -168,9 +170,14 @@ impl Plan {
     }
 }
 
+/// A list of stages.
+type Stages = Vec<Box<dyn Stage>>;
+
 /// The stages that apply the targets' options, in order: Fleet's yaml overlays, the Flux
-/// overlay fields, Fleet's namespaces, replacements. Only those some destination needs.
-fn tailoring_stages(targets: &Targets) -> Vec<Box<dyn Stage>> {
+/// overlay fields, Fleet's namespaces, replacements; and those that come last (after
+/// substitution): Flux's commonMetadata. Only those some destination needs.
+fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
+    use crate::stages::common_metadata::CommonMetadata;
     use crate::stages::fleet_namespaces::FleetNamespaces;
     use crate::stages::fleet_overlays::FleetOverlays;
     use crate::stages::flux_overlays::FluxOverlays;
@@ -180,7 +187,7 @@ fn tailoring_stages(targets: &Targets) -> Vec<Box<dyn Stage>> {
     if targets.any(|t| !t.yaml_overlays.is_empty()) {
         stages.push(Box::new(FleetOverlays { per_destination }));
     }
-    if targets.any(|t| t.extra.0.edits_objects()) {
+    if targets.any(|t| t.extra.0.builds_objects()) {
         stages.push(Box::new(FluxOverlays { per_destination }));
     }
     if targets.any(|t| t.namespace.is_some() || t.default_namespace.is_some()) {
@@ -189,7 +196,11 @@ fn tailoring_stages(targets: &Targets) -> Vec<Box<dyn Stage>> {
     if targets.any(|t| !t.extra.0.replacements.is_empty()) {
         stages.push(Box::new(Replacements(Source::Targets)));
     }
-    stages
+    let mut last: Vec<Box<dyn Stage>> = Vec::new();
+    if targets.any(|t| t.extra.0.sets_common_metadata()) {
+        last.push(Box::new(CommonMetadata { per_destination }));
+    }
+    (stages, last)
 }
 
 /// The built-in strip alone: what tailor does with no functionConfig.

@@ -76,7 +76,8 @@ impl Spec {
             transforms: self.custom_transforms,
         }));
         let tailoring_at = stages.len();
-        stages.extend(super::tailoring_stages(&targets));
+        let (tailoring, last) = super::tailoring_stages(&targets);
+        stages.extend(tailoring);
         if self.templates {
             stages.push(Box::new(Templates {
                 limits: self.template_limits,
@@ -88,6 +89,7 @@ impl Spec {
                 namespace: self.namespace,
             }));
         }
+        stages.extend(last);
         let mut plan = Plan::new("Tailor", stages, tailoring_at);
         plan.clusters = self.clusters;
         plan.fan_out = self.fan_out;

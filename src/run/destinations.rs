@@ -14,7 +14,7 @@ pub(super) fn resolve(
     results: &mut Vec<KrmResult>,
 ) -> Option<Vec<Cluster>> {
     let mut inventory = Inventory::default();
-    for r in items {
+    for r in items.iter().filter(|r| super::inputs::is_inventory(r)) {
         let json = match r.node().to_json() {
             Ok(j) => j,
             Err(e) => {

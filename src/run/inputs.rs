@@ -12,7 +12,7 @@ use crate::krm::{KrmResult, Resource};
 pub(super) struct Inputs {
     /// The objects to tailor.
     pub work: Vec<Resource>,
-    /// Inventory objects.
+    /// Inventory objects and the inputs stages take (`substituteFrom` sources), as read.
     pub consumed: Vec<Resource>,
     /// CustomTransforms that arrived as items, parsed.
     pub transforms: Vec<CustomTransform>,
@@ -25,16 +25,20 @@ pub fn is_inventory(r: &Resource) -> bool {
     tailor_cluster::inventory_kind_of(r.api_version(), r.kind(), r.namespace()).is_some()
 }
 
-/// Whether the run consumes `item`: inventory objects, CustomTransforms, and overlay files
-/// when the plan takes them (`takes_overlays`).
-pub fn consumes(takes_overlays: bool, item: &Resource) -> bool {
+/// Whether the run may consume `item` (see [`split`]); `plan` is the one read ahead, if any.
+/// Such items are never changed as they are read.
+pub fn may_consume(plan: Option<&Plan>, item: &Resource) -> bool {
     is_custom_transform(item)
         || is_inventory(item)
-        || (takes_overlays && item.path().is_some_and(tailor_fleet::is_under_overlays))
+        || plan.is_some_and(|p| {
+            (p.takes_overlay_files() && item.path().is_some_and(tailor_fleet::is_under_overlays))
+                || p.stages.iter().any(|s| s.consumes(item))
+        })
 }
 
-/// Separates the objects to tailor from the inputs the run consumes; CustomTransform errors
-/// go to `results`.
+/// Separates the objects to tailor from the inputs the run consumes: inventory objects,
+/// CustomTransforms, overlay files when the plan takes them, and what stages take as inputs.
+/// CustomTransform errors go to `results`.
 pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResult>) -> Inputs {
     let takes_overlays = plan.takes_overlay_files();
     let mut inputs = Inputs {
@@ -43,11 +47,17 @@ pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResu
         transforms: Vec::new(),
         overlay_files: plan.overlay_files.clone(),
     };
+    let mut taken = vec![false; items.len()];
+    for stage in &plan.stages {
+        for i in stage.take_inputs(&items) {
+            taken[i] = true;
+        }
+    }
     let mut custom = Vec::new();
-    for item in items {
+    for (item, taken) in items.into_iter().zip(taken) {
         if is_custom_transform(&item) {
             custom.push(item);
-        } else if is_inventory(&item) {
+        } else if taken || is_inventory(&item) {
             inputs.consumed.push(item);
         } else if takes_overlays && item.path().is_some_and(tailor_fleet::is_under_overlays) {
             add_overlay_file(&mut inputs.overlay_files, item);

@@ -68,6 +68,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
         plan: &plan,
         transforms: &inputs.transforms,
         overlay_files: &inputs.overlay_files,
+        inputs: &inputs.consumed,
     };
     let out = match clusters.as_slice() {
         [] => {
@@ -129,6 +130,7 @@ struct Run<'a> {
     plan: &'a Plan,
     transforms: &'a [tailor_kubestellar::strip::CustomTransform],
     overlay_files: &'a [tailor_fleet::BundleFile],
+    inputs: &'a [Resource],
 }
 
 impl<'a> Run<'a> {
@@ -144,6 +146,7 @@ impl<'a> Run<'a> {
             tailoring,
             transforms: self.transforms,
             overlay_files: self.overlay_files,
+            inputs: self.inputs,
             results,
             memo,
         }

@@ -80,9 +80,8 @@ pub fn read_items(
                 transforms: Vec::new(),
             };
             let stage: &dyn Stage = plan.and_then(Plan::stage_at_read).unwrap_or(&builtin);
-            let takes_overlays = plan.is_some_and(Plan::takes_overlay_files);
             let mut hook = |item: &mut Resource| {
-                if super::inputs::consumes(takes_overlays, item) {
+                if super::inputs::may_consume(plan, item) {
                     return false;
                 }
                 match stage.at_read(item) {

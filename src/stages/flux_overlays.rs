@@ -1,9 +1,10 @@
-//! Flux overlay fields, in kustomize's order: patches → namespace → prefix/suffix (and the name
-//! references they break) → images → commonMetadata. The kustomize crate does the work over
+//! Flux overlay fields the kustomize build applies, in kustomize's order: patches → namespace →
+//! prefix/suffix (and the name references they break) → images (`commonMetadata` is Flux's own,
+//! applied after substitution: `common_metadata`). The kustomize crate does the work over
 //! copies; only changed objects are written back.
 
 use tailor_kustomize::builtins::{
-    add_prefix_suffix_tracked, set_common_metadata, set_images, set_namespace_tracked, NameTracker,
+    add_prefix_suffix_tracked, set_images, set_namespace_tracked, NameTracker,
 };
 use tailor_kustomize::patch::{apply_patches, PatchSpec, ResId};
 use tailor_yaml::Node;
@@ -40,17 +41,13 @@ impl Stage for FluxOverlays {
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let flux = &ctx.tailoring.extra.0;
-        // Replacements travel with the overlay fields but run as their own stage; without any
-        // other field there is nothing to do here (and no tree needs copying).
-        if !flux.edits_objects() {
+        // Replacements and commonMetadata travel with these fields but run as their own
+        // stages; without any other field there is nothing to do here (and no tree to copy).
+        if !flux.builds_objects() {
             return;
         }
         let specs = &flux.patches;
         let images = &flux.images;
-        let (labels, annotations) = match &flux.common_metadata {
-            Some(m) => (m.labels.as_slice(), m.annotations.as_slice()),
-            None => (&[][..], &[][..]),
-        };
         let namespace = flux.target_namespace.as_deref().unwrap_or("");
         let prefix = flux.name_prefix.as_deref().unwrap_or("");
         let suffix = flux.name_suffix.as_deref().unwrap_or("");
@@ -65,7 +62,7 @@ impl Stage for FluxOverlays {
             }
         };
         let mut tracker = NameTracker::new(work.nodes.len());
-        let steps: [(&str, &Step); 5] = [
+        let steps: [(&str, &Step); 4] = [
             ("spec.targetNamespace", &|n, t| {
                 set_namespace_tracked(n, namespace, t).map_err(|e| e.to_string())
             }),
@@ -77,9 +74,6 @@ impl Stage for FluxOverlays {
             }),
             ("spec.images", &|n, _| {
                 set_images(n, images).map_err(|e| e.to_string())
-            }),
-            ("spec.commonMetadata", &|n, _| {
-                set_common_metadata(n, labels, annotations).map_err(|e| e.to_string())
             }),
         ];
         let mut failed = None;

@@ -7,6 +7,7 @@
 //!
 //! Every stage leaves the Kptfile and local-config objects alone.
 
+pub mod common_metadata;
 pub mod fleet_namespaces;
 pub mod fleet_overlays;
 pub mod flux_overlays;
@@ -67,6 +68,18 @@ pub trait Stage: Send + Sync {
     fn runs_at_read(&self) -> bool {
         false
     }
+    /// Whether `item` may be an input this stage reads rather than an object to tailor (it is
+    /// then never changed as it is read).
+    fn consumes(&self, _item: &Resource) -> bool {
+        false
+    }
+    /// Which of `items` the run hands this stage as inputs (in [`Context::inputs`]) instead of
+    /// tailoring them.
+    fn take_inputs(&self, items: &[Resource]) -> Vec<usize> {
+        (0..items.len())
+            .filter(|&i| self.consumes(&items[i]))
+            .collect()
+    }
     /// Whether it applies the destination's target-customization options (the stages the plan
     /// rebuilds when a Fleet bundle brings its own).
     fn tailors(&self) -> bool {
@@ -84,6 +97,9 @@ pub struct Context<'a> {
     pub tailoring: &'a Tailoring,
     /// CustomTransforms that arrived as items.
     pub transforms: &'a [CustomTransform],
+    /// The items the run consumed instead of tailoring: inventory objects and the inputs
+    /// stages asked for (`substituteFrom` sources), as they were read.
+    pub inputs: &'a [Resource],
     /// Fleet overlay files: written in the functionConfig, arrived as items under
     /// `overlays/`, or read from a bundle directory.
     pub overlay_files: &'a [tailor_fleet::BundleFile],

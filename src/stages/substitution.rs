@@ -13,6 +13,7 @@ use tailor_yaml::Node;
 use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
 
 use super::{Context, Reads, Scope, Stage};
+use crate::krm::annotations::LOCAL_CONFIG;
 use crate::krm::{KrmResult, Resource};
 
 pub struct Substitution {
@@ -35,12 +36,70 @@ impl Stage for Substitution {
         Reads::Every
     }
 
+    /// A `substituteFrom` ConfigMap or Secret is cluster state the controller reads, not a
+    /// manifest: it is consumed (looked up as it was read, before any stage changes it), not
+    /// tailored or emitted.
+    fn consumes(&self, item: &Resource) -> bool {
+        self.post_build
+            .substitute_from
+            .iter()
+            .any(|from| is_source(from, self.namespace.as_deref(), item))
+    }
+
+    /// Among several items of one source's identity (a built object may share it), the one
+    /// marked `config.kubernetes.io/local-config: "true"` is the source; the others stay
+    /// manifests.
+    fn take_inputs(&self, items: &[Resource]) -> Vec<usize> {
+        let mut taken = Vec::new();
+        for from in &self.post_build.substitute_from {
+            let candidates: Vec<usize> = (0..items.len())
+                .filter(|&i| is_source(from, self.namespace.as_deref(), &items[i]))
+                .collect();
+            let chosen: Vec<usize> = if candidates.len() > 1 {
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|&i| items[i].annotation(LOCAL_CONFIG) == Some("true"))
+                    .collect()
+            } else {
+                candidates
+            };
+            if chosen.len() == 1 {
+                taken.push(chosen[0]);
+            }
+        }
+        taken
+    }
+
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         run(&self.post_build, self.namespace.as_deref(), items, ctx);
     }
 }
 
+/// Whether `item` has the identity of the `substituteFrom` entry `from` (in the
+/// Kustomization's `namespace`, when it has one).
+fn is_source(from: &SubstituteFrom, namespace: Option<&str>, item: &Resource) -> bool {
+    item.kind() == from.kind
+        && item.api_version() == "v1"
+        && item.name() == from.name
+        && match (namespace, item.namespace()) {
+            (Some(want), Some(have)) => want == have,
+            _ => true,
+        }
+}
+
 fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mut Context<'_>) {
+    let substituted: Vec<usize> = (0..items.len())
+        .filter(|&i| {
+            let item = &items[i];
+            !item.is_meta_or_local()
+                && !is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
+        })
+        .collect();
+    // Flux reads the sources only when some resource is substituted.
+    if substituted.is_empty() {
+        return;
+    }
     let mut vars = Vars::new();
     if let Some(cluster) = ctx.cluster {
         // Properties are ambient, not declared by the user: ones Flux could never reference
@@ -53,7 +112,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
         );
     }
     for (i, from) in pb.substitute_from.iter().enumerate() {
-        match source_data(from, namespace, items) {
+        match source_data(from, namespace, ctx.inputs, items) {
             Ok(Some(data)) => vars.add_source(data),
             Ok(None) => {}
             Err(message) => {
@@ -74,12 +133,8 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
         ..Options::default()
     };
     let mut memo = ctx.memo.as_deref_mut();
-    for (position, item) in items.iter_mut().enumerate() {
-        if item.is_meta_or_local()
-            || is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
-        {
-            continue;
-        }
+    for position in substituted {
+        let item = &mut items[position];
         if let Some(reused) = memo.as_deref().and_then(|m| m.get(position, item.node())) {
             if let Some(change) = reused {
                 change.apply(item.node_mut());
@@ -144,63 +199,66 @@ fn split_api_version(api_version: &str) -> (&str, &str) {
     }
 }
 
-/// The variables of one `substituteFrom` entry, read from the ConfigMap or Secret of that name
-/// among the items (in the functionConfig's namespace when it has one). `Ok(None)`: optional
-/// and absent.
+/// The variables of one `substituteFrom` entry, read from the ConfigMap or Secret the run
+/// took as its source (`inputs`). `Ok(None)`: optional and absent.
 fn source_data(
     from: &SubstituteFrom,
     namespace: Option<&str>,
+    inputs: &[Resource],
     items: &[Resource],
 ) -> Result<Option<Vec<(String, String)>>, String> {
-    let candidates: Vec<&Resource> = items
-        .iter()
-        .filter(|r| r.kind() == from.kind && r.api_version() == "v1" && r.name() == from.name)
-        .filter(|r| match (namespace, r.namespace()) {
-            (Some(want), Some(have)) => want == have,
-            _ => true,
-        })
-        .collect();
     let plural = if from.kind == "Secret" {
         "secrets"
     } else {
         "configmaps"
     };
-    let source = match candidates.as_slice() {
-        [] if from.optional => return Ok(None),
-        [] => {
+    let Some(source) = inputs.iter().find(|r| is_source(from, namespace, r)) else {
+        let alike = items
+            .iter()
+            .filter(|r| is_source(from, namespace, r))
+            .count();
+        if alike > 1 {
             return Err(format!(
-                "substitute from '{}/{}' error: {plural} \"{}\" not found",
-                from.kind, from.name, from.name
-            ))
+                "substitute from '{}/{}' error: {alike} items are {} {:?}; mark the one that is the cluster's (the source) with config.kubernetes.io/local-config: \"true\"",
+                from.kind, from.name, from.kind, from.name
+            ));
         }
-        [one] => *one,
-        many => {
-            return Err(format!(
-                "substitute from '{}/{}' error: {} objects of that name in different namespaces ({}); give the functionConfig a metadata.namespace to choose",
-                from.kind,
-                from.name,
-                many.len(),
-                many.iter().map(|r| r.namespace().unwrap_or("")).collect::<Vec<_>>().join(", ")
-            ))
+        if from.optional {
+            return Ok(None);
         }
+        return Err(format!(
+            "substitute from '{}/{}' error: {plural} \"{}\" not found",
+            from.kind, from.name, from.name
+        ));
     };
-    let mut out = Vec::new();
-    if let Some(pairs) = source.node().get("data").and_then(Node::pairs) {
-        for pair in pairs {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let field = |key: &str| source.node().get(key).and_then(Node::pairs).unwrap_or(&[]);
+    for pair in field("data") {
+        let (Some(key), Some(value)) = (pair.key.as_scalar(), pair.value.as_scalar()) else {
+            continue;
+        };
+        let value = if from.kind == "Secret" {
+            decode_secret_value(value).map_err(|e| {
+                format!(
+                    "substitute from 'Secret/{}' error: data.{key}: {e}",
+                    from.name
+                )
+            })?
+        } else {
+            value.to_string()
+        };
+        out.push((key.to_string(), value));
+    }
+    if from.kind == "Secret" {
+        // The API server folds a Secret's stringData into its data, stringData winning.
+        for pair in field("stringData") {
             let (Some(key), Some(value)) = (pair.key.as_scalar(), pair.value.as_scalar()) else {
                 continue;
             };
-            let value = if from.kind == "Secret" {
-                decode_secret_value(value).map_err(|e| {
-                    format!(
-                        "substitute from 'Secret/{}' error: data.{key}: {e}",
-                        from.name
-                    )
-                })?
-            } else {
-                value.to_string()
-            };
-            out.push((key.to_string(), value));
+            match out.iter_mut().find(|(k, _)| k == key) {
+                Some(slot) => slot.1 = value.to_string(),
+                None => out.push((key.to_string(), value.to_string())),
+            }
         }
     }
     Ok(Some(out))

@@ -11,8 +11,13 @@ use crate::overlay::{Overlay, FLUX_FIELDS};
 /// What a Kustomization asks tailor to do.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Kustomization {
+    /// `metadata.name`, for the owner labels Flux adds.
+    pub name: String,
     /// `metadata.namespace`: where `substituteFrom` sources live.
     pub namespace: Option<String>,
+    /// `spec.decryption` is set: the controller would decrypt SOPS-encrypted Secrets, which
+    /// tailor cannot.
+    pub decryption: bool,
     pub overlay: Overlay,
     pub post_build: Option<PostBuild>,
 }
@@ -34,7 +39,7 @@ const CONTROLLER_FIELDS: &[&str] = &[
     "dependsOn",
     "serviceAccountName",
     "kubeConfig",
-    "decryption",
+    "ignore",
     "ignoreMissingComponents",
 ];
 
@@ -45,9 +50,15 @@ impl Kustomization {
             .pointer("/metadata/namespace")
             .and_then(Json::as_str)
             .map(str::to_string);
+        let name = object
+            .pointer("/metadata/name")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_string();
         let spec = match object.get("spec") {
             None | Some(Json::Null) => {
                 return Ok(Kustomization {
+                    name,
                     namespace,
                     ..Kustomization::default()
                 })
@@ -62,6 +73,7 @@ impl Kustomization {
         };
         let mut errors = Vec::new();
         let mut post_build = None;
+        let mut decryption = false;
         let mut overlay_fields = serde_json::Map::new();
         for (key, value) in spec {
             let field = format!("spec.{key}");
@@ -79,6 +91,12 @@ impl Kustomization {
                     "spec.components: kustomize components live in the source tree; tailor works on built manifests, so apply them before tailor",
                 )),
                 "components" => {}
+                "decryption" => decryption = !value.is_null(),
+                "buildMetadata" if !is_empty(value) => errors.push(Diagnostic::new(
+                    field,
+                    "spec.buildMetadata: the controller records where each resource came from in the source tree (kustomize build metadata); tailor works on built manifests and has no source tree, so remove it or add the annotations when building",
+                )),
+                "buildMetadata" => {}
                 k if CONTROLLER_FIELDS.contains(&k) => {}
                 _ => errors.push(Diagnostic::new(
                     field,
@@ -94,7 +112,9 @@ impl Kustomization {
         });
         if errors.is_empty() {
             Ok(Kustomization {
+                name,
                 namespace,
+                decryption,
                 overlay,
                 post_build,
             })
@@ -207,11 +227,12 @@ pub fn read_post_build(v: &Json, at: &str) -> Result<PostBuild, Diagnostic> {
             },
             "substituteStrategy" => match value.as_str() {
                 Some("Always") => pb.always = true,
+                Some("WithVariables") => pb.always = false,
                 _ if value.is_null() => {}
                 _ => {
                     return Err(Diagnostic::new(
                         field.clone(),
-                        format!("{field} must be \"Always\" when set, found {value}"),
+                        format!("{field} must be \"WithVariables\" or \"Always\", found {value}"),
                     ))
                 }
             },

@@ -118,14 +118,19 @@ impl Overlay {
         *self == Overlay::default()
     }
 
-    /// Whether any field but `replacements` is set: the fields the overlay stage applies.
-    pub fn edits_objects(&self) -> bool {
+    /// Whether any field the kustomize build applies is set (all but `commonMetadata`, which
+    /// Flux applies after substitution, and `replacements`).
+    pub fn builds_objects(&self) -> bool {
         self.target_namespace.is_some()
             || self.name_prefix.is_some()
             || self.name_suffix.is_some()
-            || self.common_metadata.as_ref().is_some_and(|m| !m.is_empty())
             || !self.patches.is_empty()
             || !self.images.is_empty()
+    }
+
+    /// Whether `commonMetadata` sets any label or annotation.
+    pub fn sets_common_metadata(&self) -> bool {
+        self.common_metadata.as_ref().is_some_and(|m| !m.is_empty())
     }
 
     /// This overlay with a later one merged over it, as Fleet merges a target's options onto
@@ -331,7 +336,7 @@ mod tests {
                 ("zone".into(), "z".into())
             ]
         );
-        assert!(m.edits_objects());
+        assert!(m.builds_objects() && m.sets_common_metadata());
         assert!(Overlay::default().is_empty());
     }
 }
