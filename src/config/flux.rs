@@ -6,6 +6,7 @@ use tailor_flux::kustomization::Kustomization;
 use tailor_kube::Diagnostic;
 
 use super::{tailoring_stages, Plan, Tailoring, TargetFields, Targets};
+use crate::stages::owner_labels::OwnerLabels;
 use crate::stages::substitution::Substitution;
 
 pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
@@ -18,9 +19,13 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
     if let Some(post_build) = k.post_build {
         stages.push(Box::new(Substitution {
             post_build,
-            namespace: k.namespace,
+            namespace: k.namespace.clone(),
         }));
     }
+    stages.push(Box::new(OwnerLabels {
+        name: k.name,
+        namespace: k.namespace.unwrap_or_default(),
+    }));
     stages.extend(last);
     let mut plan = Plan::new("Kustomization", stages, 0);
     plan.targets = targets;

@@ -261,6 +261,22 @@ impl Resource {
         annos.set(key, Node::scalar(value, tailor_yaml::Style::SingleQuoted));
     }
 
+    /// Sets a label (creating `metadata.labels` if needed) as kyaml's `SetLabel` writes it: a
+    /// string, quoted only where YAML needs it.
+    pub fn set_label(&mut self, key: &str, value: &str) {
+        if self.label(key) == Some(value) {
+            return;
+        }
+        let node = self.node_mut();
+        let Some(meta) = node.entry_or_insert("metadata", Node::mapping) else {
+            return;
+        };
+        let Some(labels) = meta.entry_or_insert("labels", Node::mapping) else {
+            return;
+        };
+        labels.set(key, Node::string(value));
+    }
+
     /// Where the object is written: its path (or kyaml's default), under `<cluster>/` when the
     /// run fanned out. Fan-out already prefixed paths held in annotations; a path known only
     /// from the file the object was read from gets the prefix here.

@@ -12,6 +12,7 @@ pub mod fleet_namespaces;
 pub mod fleet_overlays;
 pub mod flux_overlays;
 mod nodes;
+pub mod owner_labels;
 pub mod replacements;
 pub mod schedule;
 pub mod strip;
