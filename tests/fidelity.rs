@@ -155,6 +155,26 @@ fn flux_controller_rules() {
             lacks: &[],
         },
         Case {
+            name: "spec.decryption with a SOPS-encrypted Secret is an error, never passed on encrypted",
+            input: flux(
+                "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: token\n  data:\n    key: ENC[AES256_GCM,data:x,type:str]\n  sops:\n    age: []\n",
+                "    decryption:\n      provider: sops\n",
+            ),
+            code: 1,
+            contains: &["v1/Secret/token is encrypted with SOPS and spec.decryption asks to decrypt it: tailor holds no keys"],
+            lacks: &[],
+        },
+        Case {
+            name: "spec.decryption with plain Secrets passes",
+            input: flux(
+                "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: token\n  stringData:\n    key: v\n",
+                "    decryption:\n      provider: sops\n",
+            ),
+            code: 0,
+            contains: &["key: v"],
+            lacks: &[],
+        },
+        Case {
             name: "spec.buildMetadata is refused, saying why",
             input: flux(APP, "    buildMetadata: [originAnnotations]\n"),
             code: 1,

@@ -7,6 +7,7 @@ use tailor_kube::Diagnostic;
 
 use super::{tailoring_stages, Plan, Tailoring, TargetFields, Targets};
 use crate::stages::owner_labels::OwnerLabels;
+use crate::stages::sops::SopsSecrets;
 use crate::stages::substitution::Substitution;
 
 pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
@@ -16,6 +17,9 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
         ..Tailoring::default()
     }));
     let (mut stages, last) = tailoring_stages(&targets);
+    if k.decryption {
+        stages.insert(0, Box::new(SopsSecrets));
+    }
     if let Some(post_build) = k.post_build {
         stages.push(Box::new(Substitution {
             post_build,

@@ -15,6 +15,7 @@ mod nodes;
 pub mod owner_labels;
 pub mod replacements;
 pub mod schedule;
+pub mod sops;
 pub mod strip;
 pub mod substitution;
 pub mod targets;

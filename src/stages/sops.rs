@@ -1,0 +1,41 @@
+//! Flux's `spec.decryption`: the controller decrypts SOPS-encrypted Secrets while it builds.
+//! tailor holds no keys, so an encrypted Secret (one with a `sops:` block) under a
+//! Kustomization that asks for decryption is an error, never passed on still encrypted.
+
+use super::{Context, Reads, Scope, Stage};
+use crate::krm::{KrmResult, Resource};
+
+pub struct SopsSecrets;
+
+impl Stage for SopsSecrets {
+    fn name(&self) -> &'static str {
+        "sops check"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Shared
+    }
+
+    fn reads(&self) -> Reads {
+        Reads::Every
+    }
+
+    fn per_object(&self) -> bool {
+        true
+    }
+
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        for item in items.iter() {
+            if item.kind() == "Secret" && item.node().contains_key("sops") {
+                ctx.results.push(
+                    KrmResult::error(format!(
+                        "{} is encrypted with SOPS and spec.decryption asks to decrypt it: tailor holds no keys and cannot; decrypt it before tailor (sops --decrypt) or leave it out",
+                        item.display_id()
+                    ))
+                    .about(item)
+                    .at_field("sops"),
+                );
+            }
+        }
+    }
+}
