@@ -37,7 +37,7 @@ compare() { # name, then the command's arguments; stdin from $STDIN
   "$cand" "$@" <"$STDIN" >"$work/b.out" 2>"$work/b.err" || b=$?
   if [ "$a" != "$b" ] || ! cmp -s "$work/a.out" "$work/b.out" || ! cmp -s "$work/a.err" "$work/b.err"; then
     echo "DIFFERS: $name (exit $a vs $b)"
-    diff <(cat "$work/a.out" "$work/a.err") <(cat "$work/b.out" "$work/b.err") | head -20
+    diff <(cat "$work/a.out" "$work/a.err") <(cat "$work/b.out" "$work/b.err") | head -20 || true
     status=1
   else
     echo "same: $name (exit $a, $(wc -c <"$work/a.out") bytes)"

@@ -200,15 +200,40 @@ fn kpt_source_pipe_sink_without_config_strips_only_what_kubestellar_strips() {
 
 #[test]
 fn output_dir_leaves_unchanged_files_identical() {
-    for (name, pkg) in packages() {
+    for (name, original_pkg) in packages() {
+        let kustomizations: Vec<String> = read_tree(&original_pkg)
+            .into_keys()
+            .filter(|k| k.ends_with("kustomization.yaml"))
+            .collect();
         let out = temp_dir(&format!("outdir-{name}"));
-        let r = std::process::Command::new(tailor_bin())
-            .arg(empty_config())
-            .arg(&pkg)
-            .arg("--output-dir")
-            .arg(&out)
-            .output()
-            .expect("spawn");
+        let run = |pkg: &Path| {
+            std::process::Command::new(tailor_bin())
+                .arg(empty_config())
+                .arg(pkg)
+                .arg("--output-dir")
+                .arg(&out)
+                .output()
+                .expect("spawn")
+        };
+        let mut pkg = original_pkg.clone();
+        if let Some(k) = kustomizations.first() {
+            // A kustomization is built, not read as manifests: the run refuses it and writes
+            // nothing. The manifests alone are then the package.
+            let r = run(&original_pkg);
+            let stderr = String::from_utf8_lossy(&r.stderr);
+            assert_eq!(r.status.code(), Some(1), "{name}: {stderr}");
+            assert!(
+                stderr.contains(&format!("{k}: a kustomization is not a manifest")),
+                "{name}: {stderr}"
+            );
+            assert!(read_tree(&out).is_empty(), "{name}: wrote output");
+            pkg = temp_dir(&format!("manifests-{name}"));
+            copy_dir(&original_pkg, &pkg);
+            for k in &kustomizations {
+                std::fs::remove_file(pkg.join(k)).expect("rm kustomization");
+            }
+        }
+        let r = run(&pkg);
         assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
         let original: std::collections::BTreeMap<_, _> = read_tree(&pkg)
             .into_iter()
@@ -220,6 +245,9 @@ fn output_dir_leaves_unchanged_files_identical() {
             "{name}: --output-dir changed files"
         );
         let _ = std::fs::remove_dir_all(&out);
+        if pkg != original_pkg {
+            let _ = std::fs::remove_dir_all(&pkg);
+        }
     }
 }
 

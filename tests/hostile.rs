@@ -314,7 +314,7 @@ const CASES: &[Case] = &[
     at("nested List item is scalar", Raw("kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMapList\n  items: [x]\n"), "items[0].items[0]", "items[0].items[0] must be a KRM object"),
     at("functionConfig is a list", Raw("kind: ResourceList\nitems: []\nfunctionConfig: [a]\n"), "functionConfig", "functionConfig must be a mapping (a KRM object), found a list"),
     at("functionConfig is a scalar", Raw("kind: ResourceList\nitems: []\nfunctionConfig: yes\n"), "functionConfig", "functionConfig must be a mapping"),
-    at("stream document is a scalar", Raw("apiVersion: v1\nkind: A\n---\njust text\n"), "document 1", "document 1 must be a KRM object"),
+    at("stream document is a scalar", Raw("apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\njust text\n"), "document 1", "document 1 must be a KRM object"),
     at("stream document is a list", Raw("- a\n- b\n"), "document 0", "document 0 must be a KRM object"),
     // --- functionConfig kind dispatch --------------------------------------------------------------
     at("unknown functionConfig kind", Fc("apiVersion: example.com/v1\nkind: Frobnicator\n"), "functionConfig", "unsupported functionConfig example.com/v1 Frobnicator"),
@@ -378,7 +378,7 @@ const CASES: &[Case] = &[
     at("spec.customTransforms later entry names its place", Spec("customTransforms: [{apiGroup: apps, resource: deployments}, {apiGroup: apps, resource: deployments, remove: [$.a, 'spec.x']}]\n"), "spec.customTransforms[1].remove[1]", "CustomTransform \"customTransforms[1]\": Error in spec.customTransforms[1].remove[1]"),
     at("spec.replacements is a map", Spec("replacements: {source: {kind: A}}\n"), "spec.replacements", "spec.replacements must be a list"),
     case("spec.replacements entry is a string", Spec("replacements: [x]\n"), "json: cannot unmarshal string into Go struct field Tailor.replacements of type types.ReplacementField"),
-    at("spec.replacements error names its place", Spec("replacements: [x]\n"), "spec.replacements", "cannot unmarshal string"),
+    at("spec.replacements error names its place", Spec("replacements: [x]\n"), "spec.replacements[0]", "cannot unmarshal string"),
     case("spec.replacements source is a list", Spec("replacements: [{source: [a], targets: []}]\n"), "cannot unmarshal array into Go struct field"),
     case("spec.replacements unknown field", Spec("replacements: [{sauce: {kind: A}, targets: [{select: {kind: B}, fieldPaths: [a]}]}]\n"), "unknown field \"sauce\""),
     case("spec.replacements fieldPaths string", Spec("replacements: [{source: {kind: ConfigMap}, targets: [{select: {kind: ConfigMap}, fieldPaths: data.a}]}]\n"), "cannot unmarshal string into Go struct field"),
@@ -404,7 +404,7 @@ const CASES: &[Case] = &[
     at("spec.images entry is a string", Spec("images: [{name: a}, x]\n"), "spec.images[1]", "spec.images[1]: must be a mapping"),
     at("targetCustomizations images entry names its own place", Spec("cluster: {name: virgo}\nimages: [{name: a}]\ntargetCustomizations: [{name: t, clusterName: virgo, images: [{newTag: '1'}]}]\n"), "spec.targetCustomizations[0].images[0].name", "spec.targetCustomizations[0].images[0].name: required"),
     at("targetCustomizations patch names its own place", Spec("cluster: {name: virgo}\npatches: [{patch: '{\"kind\": \"A\"}'}]\ntargetCustomizations: [{name: t, clusterName: virgo, patches: [{patch: x}]}]\n"), "spec.targetCustomizations[0].patches[0].patch", "spec.targetCustomizations[0].patches[0].patch: unable to parse SM or JSON patch"),
-    at("targetCustomizations replacements names its own place", Spec("cluster: {name: virgo}\ntargetCustomizations: [{name: t, clusterName: virgo, replacements: [x]}]\n"), "spec.targetCustomizations[0].replacements", "cannot unmarshal string"),
+    at("targetCustomizations replacements names its own place", Spec("cluster: {name: virgo}\ntargetCustomizations: [{name: t, clusterName: virgo, replacements: [x]}]\n"), "spec.targetCustomizations[0].replacements[0]", "cannot unmarshal string"),
     at("spec.commonMetadata.labels is a list", Spec("commonMetadata: {labels: [a]}\n"), "spec.commonMetadata.labels", "spec.commonMetadata.labels must be a map of strings"),
     at("spec.targetCustomizationMode unknown", Spec("targetCustomizationMode: Sometimes\n"), "spec.targetCustomizationMode", "unsupported value \"Sometimes\"; accepted values: FirstMatch, AllMatches"),
     at("spec.targetCustomizations bad matchLabels", Spec("targetCustomizations: [{name: x, clusterSelector: {matchLabels: 5}}]\n"), "spec.targetCustomizations[0].clusterSelector.matchLabels", "expected a map, got number"),
@@ -437,9 +437,10 @@ const CASES: &[Case] = &[
     at("CustomTransform item with bad path", Raw("kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- apiVersion: control.kubestellar.io/v1alpha1\n  kind: CustomTransform\n  metadata: {name: item-ct}\n  spec: {apiGroup: '', resource: configmaps, remove: [data]}\n"), "items[1].spec.remove[0]", "CustomTransform \"item-ct\": Error in items[1].spec.remove[0]"),
     at("CustomTransform document of a stream is named inside the object", Raw("apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata: {name: doc-ct}\nspec: {apiGroup: '', resource: 5}\n"), "spec.resource", "CustomTransform \"doc-ct\": spec.resource must be a string, not an integer"),
     // --- inventory items: ManagedCluster --------------------------------------------------------
-    case("ManagedCluster without metadata", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster}\n"), "required: inventory items need metadata.name"),
-    case("ManagedCluster without name", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: {labels: {a: b}}}\n"), "required: a ManagedCluster needs a name"),
-    case("ManagedCluster metadata is a list", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: [a]}\n"), "expected a map, got list"),
+    // Every item is a KRM object first (kpt's rules), inventory items included.
+    at("ManagedCluster without metadata", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster}\n"), "items[1].metadata.name", "items[1]: resource must have `metadata.name`"),
+    at("ManagedCluster without name", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: {labels: {a: b}}}\n"), "items[1].metadata.name", "items[1]: resource must have `metadata.name`"),
+    at("ManagedCluster metadata is a list", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: [a]}\n"), "items[1].metadata", "(metadata is not a mapping)"),
     case("ManagedCluster name is a number", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: {name: 7}}\n"), "expected a string, got number"),
     case("ManagedCluster labels is a list", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: {name: virgo, labels: [a]}}\n"), "ManagedCluster virgo"),
     case("ManagedCluster label value is a number", Inventory("- {apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: {name: virgo, labels: {n: 3}}}\n"), "(quote the value)"),
@@ -462,7 +463,7 @@ const CASES: &[Case] = &[
     // --- inventory items: Kratix Destination ------------------------------------------------------
     case("Destination spec is a string", Inventory("- {apiVersion: platform.kratix.io/v1alpha1, kind: Destination, metadata: {name: virgo}, spec: x}\n"), "expected a map, got string"),
     case("Destination strictMatchLabels string", Inventory("- {apiVersion: platform.kratix.io/v1alpha1, kind: Destination, metadata: {name: virgo}, spec: {strictMatchLabels: 'true'}}\n"), "expected a boolean, got string"),
-    case("Destination without name", Inventory("- {apiVersion: platform.kratix.io/v1alpha1, kind: Destination, metadata: {name: ''}}\n"), "required: a Destination needs a name"),
+    at("Destination without name", Inventory("- {apiVersion: platform.kratix.io/v1alpha1, kind: Destination, metadata: {name: ''}}\n"), "items[1].metadata.name", "items[1]: resource must have `metadata.name`"),
     // --- inventory items: customization-properties ConfigMaps ---------------------------------------
     case("properties ConfigMap data is a list", Inventory("- {apiVersion: v1, kind: ConfigMap, metadata: {name: virgo, namespace: customization-properties}, data: [a]}\n"), "expected a map, got list"),
     case("properties ConfigMap data value number", Inventory("- {apiVersion: v1, kind: ConfigMap, metadata: {name: virgo, namespace: customization-properties}, data: {n: 5}}\n"), "(quote the value)"),

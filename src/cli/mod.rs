@@ -2,8 +2,9 @@
 //! Exit codes: 0 success, 1 error results, 2 bad command line.
 
 use std::io::Write;
-use std::path::PathBuf;
 
+mod args;
+mod completion;
 mod standalone;
 mod tools;
 
@@ -13,95 +14,44 @@ use crate::run::{self, Reading};
 
 pub const HELP: &str = include_str!("help.txt");
 
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Output {
-    Stream,
-    ResourceList,
-    Dir(PathBuf),
-}
-
 pub fn run() -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None => krm_function(),
+        None => {
+            if stdin_is_terminal() {
+                eprintln!("tailor: waiting for a ResourceList on stdin; pipe one in (kpt fn source DIR | tailor), or run `tailor CONFIG DIR` (see tailor --help)");
+                return 2;
+            }
+            krm_function()
+        }
         Some("--help") | Some("-h") | Some("help") => {
             print!("{HELP}");
             0
         }
         Some("envsubst") => tools::envsubst(&args[1..]),
         Some("expand") => tools::expand(&args[1..]),
-        Some("--version") | Some("-V") => {
+        Some("--version") | Some("-V") | Some("version") => {
             println!("tailor {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Some(_) => match parse_standalone_args(&args) {
-            Ok((config, inputs, output)) => standalone::run(&config, &inputs, output),
-            Err(msg) => {
-                eprintln!("tailor: {msg}\nRun `tailor --help` for usage.");
-                2
-            }
+        Some("completion") => completion::print(args.get(1).map(String::as_str)),
+        Some(_) => match args::parse(&args) {
+            Ok(parsed) => standalone::run(parsed),
+            Err(msg) => usage_error(&msg),
         },
     }
 }
 
-fn parse_standalone_args(args: &[String]) -> Result<(String, Vec<String>, Output), String> {
-    let mut output = Output::Stream;
-    let mut positional = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        let value = |i: usize| {
-            args.get(i + 1)
-                .cloned()
-                .ok_or_else(|| format!("{a} needs a value"))
-        };
-        match a.as_str() {
-            "--output" | "-o" => {
-                output = match value(i)?.as_str() {
-                    "stream" | "yaml" => Output::Stream,
-                    "resource-list" => Output::ResourceList,
-                    other => {
-                        return Err(format!(
-                            "--output must be stream or resource-list, not {other:?}"
-                        ))
-                    }
-                };
-                i += 2;
-            }
-            "--output-dir" => {
-                output = Output::Dir(PathBuf::from(value(i)?));
-                i += 2;
-            }
-            s if s.starts_with("--output=") => {
-                output = match &s["--output=".len()..] {
-                    "stream" | "yaml" => Output::Stream,
-                    "resource-list" => Output::ResourceList,
-                    other => {
-                        return Err(format!(
-                            "--output must be stream or resource-list, not {other:?}"
-                        ))
-                    }
-                };
-                i += 1;
-            }
-            s if s.starts_with("--output-dir=") => {
-                output = Output::Dir(PathBuf::from(&s["--output-dir=".len()..]));
-                i += 1;
-            }
-            s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s:?}")),
-            _ => {
-                positional.push(a.clone());
-                i += 1;
-            }
-        }
-    }
-    let mut it = positional.into_iter();
-    let config = it.next().ok_or("missing CONFIG file")?;
-    let mut inputs: Vec<String> = it.collect();
-    if inputs.is_empty() {
-        inputs.push("-".into());
-    }
-    Ok((config, inputs, output))
+/// A bad command line: the message, how to get help, exit code 2.
+pub(crate) fn usage_error(msg: &str) -> i32 {
+    eprintln!("tailor: {msg}\nRun `tailor --help` for usage.");
+    2
+}
+
+/// Whether stdin is a terminal: nothing is piped in, and reading it would wait silently.
+pub(crate) fn stdin_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal()
 }
 
 pub(crate) fn read_stdin() -> Result<String, String> {

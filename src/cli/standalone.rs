@@ -4,36 +4,57 @@
 
 use std::path::Path;
 
-use super::{emit, read_stdin, report, Output};
+use std::io::Write;
+
+use super::args::{Args, Output};
+use super::{emit, read_stdin, stdin_is_terminal, usage_error};
 use crate::config::TargetFields;
 use crate::krm::files;
 use crate::krm::write::{write_resource_list, write_stream};
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, parse_options, FleetBundle};
 
-pub(crate) fn run(config: &str, inputs: &[String], output: Output) -> i32 {
+pub(crate) fn run(args: Args) -> i32 {
     let opts = parse_options();
     let fail = |r: KrmResult| {
-        report(std::slice::from_ref(&r));
+        report_all(std::slice::from_ref(&r));
         1
     };
-    let config_text = match crate::input::read_file(Path::new(config)) {
+    if args.config != "-" && Path::new(&args.config).is_dir() {
+        return usage_error(&format!(
+            "{} is a directory: the first argument is the CONFIG file (tailor CONFIG [FILE|DIR|-]...)",
+            args.config
+        ));
+    }
+    if args.inputs.iter().any(|i| i == "-") && stdin_is_terminal() {
+        return usage_error(
+            "tailor CONFIG reads manifests from stdin: give files or directories (tailor CONFIG DIR), or pipe them in",
+        );
+    }
+    let config_text = if args.config == "-" {
+        read_stdin()
+    } else {
+        crate::input::read_file(Path::new(&args.config))
+    };
+    let config_text = match config_text {
         Ok(t) => t,
         Err(e) => return fail(KrmResult::error(e)),
     };
-    let fc = match files::read_file_text(config_text, config, &opts) {
-        Ok(mut docs) if docs.len() == 1 => docs.remove(0).into_node(),
-        Ok(docs) => {
-            return fail(KrmResult::error(format!(
-                "{config}: the config file must hold exactly one object, found {}",
-                docs.len()
-            )))
-        }
+    let (fc, config_source) = match files::read_config_text(config_text, &args.config, &opts) {
+        Ok(read) => read,
         Err(r) => return fail(r),
     };
+    if let Output::Dir(dir) = &args.output {
+        if let Err(msg) = check_output_dir(dir, &args) {
+            return fail(KrmResult::error(msg));
+        }
+    }
     let mut items: Vec<Resource> = Vec::new();
     let mut bundle: Option<run::FleetBundle> = None;
-    for input in inputs {
+    let config_file = (args.config != "-")
+        .then(|| Path::new(&args.config).canonicalize().ok())
+        .flatten();
+    for input in &args.inputs {
         let path = Path::new(input);
         if input != "-" && tailor_fleet::bundle::is_bundle(path) {
             if bundle.is_some() {
@@ -55,33 +76,51 @@ pub(crate) fn run(config: &str, inputs: &[String], output: Output) -> i32 {
                 .map_err(KrmResult::error)
                 .and_then(|t| files::read_stdin_text(&t, &opts))
         } else {
-            read_path(path, &opts)
+            read_path(path, config_file.as_deref(), &opts)
         };
         match read {
             Ok(mut more) => items.append(&mut more),
             Err(r) => return fail(r),
         }
     }
-    let originals = if output == Output::ResourceList {
-        Some(items.clone())
-    } else {
-        None
-    };
-    let outcome = match crate::config::parse(Some(&fc)) {
-        Ok(plan) => run::process(items, plan, bundle),
+    let originals = (args.output == Output::ResourceList).then(|| items.clone());
+    let mut outcome = match crate::config::parse(Some(&fc)) {
+        Ok(mut plan) => {
+            plan.strict |= args.strict;
+            match &args.cluster {
+                Some(name) => match plan.only_cluster(name) {
+                    Ok(()) => run::process(items, plan, bundle),
+                    Err(msg) => return usage_error(&msg),
+                },
+                None => run::process(items, plan, bundle),
+            }
+        }
         Err(results) => run::Outcome {
             items: Vec::new(),
             results,
             failed: true,
         },
     };
-    report(&outcome.results);
-    match output {
+    let config_name = if args.config == "-" {
+        "<stdin>"
+    } else {
+        &args.config
+    };
+    crate::krm::results::locate(&mut outcome.results, &fc, &config_source, config_name);
+    report_all(&outcome.results);
+    match args.output {
         Output::Stream => {
             if outcome.failed {
                 return 1;
             }
-            emit(&write_stream(&outcome.items));
+            // kustomize drops local-config objects from what it builds, and kubectl cannot
+            // apply a Kptfile: a stream for kubectl has neither.
+            let objects: Vec<Resource> = outcome
+                .items
+                .into_iter()
+                .filter(|i| !i.is_meta_or_local())
+                .collect();
+            emit(&write_stream(&objects));
             0
         }
         Output::ResourceList => {
@@ -100,11 +139,67 @@ pub(crate) fn run(config: &str, inputs: &[String], output: Output) -> i32 {
             if outcome.failed {
                 return 1;
             }
+            if args.clean {
+                if let Err(e) = std::fs::remove_dir_all(&dir) {
+                    if e.kind() != std::io::ErrorKind::NotFound {
+                        return fail(KrmResult::error(format!("{}: {e}", dir.display())));
+                    }
+                }
+            }
             match files::write_output_dir(&dir, &outcome.items) {
                 Ok(_) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
         }
+    }
+}
+
+/// An output directory must not hold files of an earlier run (a cluster that became
+/// doNotDeploy would keep its old files) unless `--clean` empties it, and must not lie inside
+/// an input directory (the next run would read it as input).
+fn check_output_dir(dir: &Path, args: &Args) -> Result<(), String> {
+    let non_empty = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
+    if non_empty && !args.clean {
+        return Err(format!(
+            "--output-dir {}: the directory is not empty; pass --clean to empty it first (files of destinations no longer rendered would stay otherwise)",
+            dir.display()
+        ));
+    }
+    let absolute = |p: &Path| {
+        std::path::absolute(p)
+            .map(|a| tailor_go::path::clean(&a.to_string_lossy()))
+            .unwrap_or_default()
+    };
+    let out = absolute(dir);
+    for input in args.inputs.iter().filter(|i| *i != "-") {
+        let input_path = Path::new(input);
+        if !input_path.is_dir() {
+            continue;
+        }
+        let inp = absolute(input_path);
+        if out == inp || out.starts_with(&format!("{}/", inp.trim_end_matches('/'))) {
+            return Err(format!(
+                "--output-dir {} lies inside the input directory {input}: the next run would read the output as input; write it elsewhere",
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Standalone mode shows every kind of result on stderr, a few lines of them.
+fn report_all(results: &[KrmResult]) {
+    const SHOWN: usize = 5;
+    let mut err = std::io::stderr().lock();
+    for r in results.iter().take(SHOWN) {
+        let _ = writeln!(err, "{}", r.summary_line());
+    }
+    if results.len() > SHOWN {
+        let _ = writeln!(
+            err,
+            "... and {} more results: run with -o resource-list to see them all",
+            results.len() - SHOWN
+        );
     }
 }
 
@@ -125,20 +220,37 @@ fn annotate_path(item: &mut Resource) {
     item.set_annotation(PATH, &path);
 }
 
-fn read_path(path: &Path, opts: &tailor_yaml::ParseOptions) -> Result<Vec<Resource>, KrmResult> {
-    if path.is_dir() {
-        let found = files::yaml_files(path)
-            .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
-        let mut out = Vec::new();
-        for (file, rel) in found {
-            let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
-            out.extend(files::read_file_text(text, &rel, opts)?);
-        }
-        Ok(out)
+/// The objects of a file, or of every YAML file under a directory (the CONFIG file itself is
+/// not among them). A kustomization is not a manifest: it is built first.
+fn read_path(
+    path: &Path,
+    config: Option<&Path>,
+    opts: &tailor_yaml::ParseOptions,
+) -> Result<Vec<Resource>, KrmResult> {
+    let files_to_read = if path.is_dir() {
+        files::yaml_files(path).map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?
     } else {
-        let text = crate::input::read_file(path).map_err(KrmResult::error)?;
-        files::read_file_text(text, &path.to_string_lossy(), opts)
+        vec![(path.to_path_buf(), path.to_string_lossy().into_owned())]
+    };
+    let mut out = Vec::new();
+    for (file, rel) in files_to_read {
+        if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
+            continue;
+        }
+        if files::is_kustomization_file(&file) {
+            let dir = file
+                .parent()
+                .map_or_else(|| ".".into(), |d| d.display().to_string());
+            return Err(KrmResult::error(format!(
+                "{}: a kustomization is not a manifest; build it and pipe the result in: kustomize build {} | tailor CONFIG -",
+                file.display(),
+                if dir.is_empty() { "." } else { &dir }
+            )));
+        }
+        let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
+        out.extend(files::read_file_text(text, &rel, opts)?);
     }
+    Ok(out)
 }
 
 /// A Fleet bundle directory: its fleet.yaml and overlays for the run, its manifests as

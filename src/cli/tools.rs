@@ -9,7 +9,22 @@ use tailor_go::{ExecOptions, MissingKey, Template, Value as Data};
 
 const ENVSUBST_USAGE: &str =
     "usage: tailor envsubst [--strict]  (text on stdin, variables from the environment)";
-const EXPAND_USAGE: &str = "usage: tailor expand [--name NAME] [--property K=V]... [--properties FILE]  (template text on stdin)";
+const EXPAND_USAGE: &str = "\
+usage: tailor expand [--name NAME] [--property K=V]... [--properties FILE] < TEMPLATE
+
+Expands one template text as KubeStellar expands the strings of an object annotated
+control.kubestellar.io/expand-templates: \"true\" (Go text/template, missingkey=error, no
+extra functions), with the properties of one destination cluster as the data.
+
+  --name NAME         the template's name, as error messages show it (default: stdin)
+  --property K=V      one property of the destination cluster; repeat for more. The cluster's
+                      name is a property like any other: KubeStellar sets clusterName from the
+                      inventory name, here give it yourself (--property clusterName=dev)
+  --properties FILE   a YAML or JSON map of properties; options apply in order, a later
+                      value wins
+
+On an error nothing is written to stdout (no truncated file behind > out.yaml) and the
+exit code is 1.";
 
 fn read_stdin_bytes() -> Result<Vec<u8>, String> {
     crate::input::read_bytes(std::io::stdin().lock(), "stdin")
@@ -28,6 +43,10 @@ fn utf8(buf: Vec<u8>) -> Result<String, String> {
 /// environment as variables; strict makes an unset variable without a default an error.
 pub fn envsubst(args: &[String]) -> i32 {
     let mut strict = false;
+    if args.is_empty() && super::stdin_is_terminal() {
+        eprintln!("tailor envsubst: waiting for text on stdin; pipe it in (tailor envsubst < FILE), variables come from the environment");
+        return 2;
+    }
     for a in args {
         match a.as_str() {
             "--strict" | "--strict=true" => strict = true,
@@ -109,6 +128,10 @@ pub fn expand(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if super::stdin_is_terminal() {
+        eprintln!("tailor expand: waiting for a template on stdin; pipe it in (tailor expand --property clusterName=dev < FILE), see tailor expand --help");
+        return 2;
+    }
     let text = match read_stdin_bytes().and_then(utf8) {
         Ok(t) => t,
         Err(e) => {
@@ -129,11 +152,10 @@ pub fn expand(args: &[String]) -> i32 {
         }
     };
     let mut out = Vec::new();
-    let result = template.execute_bytes(&data, &opts, &mut out);
-    // Go writes what it produced before the failure; so does this.
-    let code = write_stdout(&out);
-    match result {
-        Ok(()) => code,
+    // Go's Execute writes what it produced before a failure; a deploy tool must not leave
+    // half a file behind a redirect, so the output is written only when all of it is there.
+    match template.execute_bytes(&data, &opts, &mut out) {
+        Ok(()) => write_stdout(&out),
         Err(e) => {
             eprintln!("{e}");
             1

@@ -75,6 +75,8 @@ pub struct Plan {
     /// What reading the configuration found worth saying (warnings, infos); they lead the
     /// run's results.
     pub notes: Vec<Diagnostic>,
+    /// Warnings are errors (`spec.strict`, `--strict`): for CI.
+    pub strict: bool,
 }
 
 pub const ACCEPTED_KINDS: &str = "tailor.dev/v1alpha1 Tailor, v1 ConfigMap, fn.kpt.dev/v1alpha1 ApplyReplacements, builtin ReplacementTransformer, control.kubestellar.io/v1alpha1 CustomTransform, kustomize.toolkit.fluxcd.io/v1 Kustomization";
@@ -94,7 +96,26 @@ impl Plan {
             max_fan_out_items: DEFAULT_MAX_FAN_OUT_ITEMS,
             tailoring_at,
             notes: Vec::new(),
+            strict: false,
         }
+    }
+
+    /// Keeps only the destination `name` of the plan's clusters (`--cluster`); its copy is
+    /// laid out as in the whole fan-out.
+    pub fn only_cluster(&mut self, name: &str) -> Result<(), String> {
+        if !self.clusters.iter().any(|c| c.name == name) {
+            let known: Vec<&str> = self.clusters.iter().map(|c| c.name.as_str()).collect();
+            return Err(if known.is_empty() {
+                format!("--cluster {name}: the configuration names no destinations")
+            } else {
+                format!(
+                    "--cluster {name}: not a destination of this configuration; its destinations are {}",
+                    known.join(", ")
+                )
+            });
+        }
+        self.clusters.retain(|c| c.name == name);
+        Ok(())
     }
 
     /// Replaces the targets (a Fleet bundle's fleet.yaml brings its own), and with them the

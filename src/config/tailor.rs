@@ -35,6 +35,7 @@ pub const TAILOR_FIELDS: &[&str] = &[
     "defaultNamespace",
     "yaml",
     "overlays",
+    "strict",
 ];
 
 pub const LIMITS: &[&str] = &[
@@ -58,6 +59,9 @@ struct Spec {
     post_build: Option<tailor_flux::kustomization::PostBuild>,
     namespace: Option<String>,
     max_fan_out_items: Option<usize>,
+    strict: bool,
+    /// Warnings about the spec itself.
+    notes: Vec<Diagnostic>,
 }
 
 impl Spec {
@@ -98,6 +102,8 @@ impl Spec {
         if let Some(n) = self.max_fan_out_items {
             plan.max_fan_out_items = n;
         }
+        plan.strict = self.strict;
+        plan.notes = self.notes;
         plan
     }
 }
@@ -122,10 +128,13 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
     };
     for key in spec.keys() {
         if !TAILOR_FIELDS.contains(&key.as_str()) {
+            let hint = tailor_kube::json::suggest(key, TAILOR_FIELDS)
+                .map(|near| format!(" (did you mean {near:?}?)"))
+                .unwrap_or_default();
             errors.push(err(
                 key,
                 format!(
-                    "unknown field {key:?} in Tailor spec; accepted fields: {}",
+                    "unknown field {key:?} in Tailor spec{hint}; accepted fields: {}",
                     TAILOR_FIELDS.join(", ")
                 ),
             ));
@@ -161,6 +170,14 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
                 }
             }
             p.fan_out = !list.is_empty();
+            if list.is_empty() && p.clusters.is_empty() {
+                p.notes.push(
+                    Diagnostic::warning(
+                        "spec.clusters is empty: there is no destination, so nothing is tailored per cluster (name the clusters, or drop the field)",
+                    )
+                    .at("spec.clusters"),
+                );
+            }
         }
         Some(_) => errors.push(err(
             "clusters",
@@ -267,6 +284,11 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
         .pointer("/metadata/namespace")
         .and_then(Json::as_str)
         .map(str::to_string);
+    match spec.get("strict") {
+        None | Some(Json::Null) => {}
+        Some(Json::Bool(b)) => p.strict = *b,
+        Some(_) => errors.push(err("strict", "spec.strict must be true or false".into())),
+    }
     match spec.get("limits") {
         None | Some(Json::Null) => {}
         Some(Json::Object(m)) => {

@@ -26,11 +26,6 @@ pub fn read_file_text(
         .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?;
     let mut out = Vec::new();
     for (index, doc) in docs.into_iter().filter(|d| !d.empty).enumerate() {
-        if !doc.root.is_mapping() {
-            return Err(KrmResult::error(format!(
-                "{rel_path}: document {index} is not a KRM object (a mapping with apiVersion, kind and metadata)"
-            )));
-        }
         let node = doc.root;
         let origin = Origin::Document {
             source: source.clone(),
@@ -42,6 +37,18 @@ pub fn read_file_text(
         };
         let res = Resource::new(node, origin);
         let is_list = res.kind().ends_with("List") && res.node().get("items").is_some();
+        if !is_list {
+            if let Some((field, message)) = super::read::object_problem(res.node()) {
+                let at = res.node().span.start as usize;
+                let line = source.get(..at).map(|t| t.matches('\n').count() + 1);
+                let r = KrmResult::error(format!("document {index}: {message}")).at_field(field);
+                return Err(KrmResult {
+                    file: Some((rel_path.to_string(), index)),
+                    line,
+                    ..r
+                });
+            }
+        }
         if is_list {
             // Lists are flattened the way the ResourceList reader does it.
             let text = document_text(&res);
@@ -55,6 +62,39 @@ pub fn read_file_text(
         }
     }
     Ok(out)
+}
+
+/// The functionConfig file of standalone mode: exactly one object.
+/// The text comes back with the object, so results about the configuration can give the line
+/// of the field they name ([`super::results::locate`]).
+pub fn read_config_text(
+    text: String,
+    rel_path: &str,
+    opts: &ParseOptions,
+) -> Result<(tailor_yaml::Node, Source), KrmResult> {
+    let source: Source = Arc::new(text);
+    let docs: Vec<_> = parse_stream_with(&source, opts)
+        .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?
+        .into_iter()
+        .filter(|d| !d.empty)
+        .collect();
+    match <[_; 1]>::try_from(docs) {
+        Ok([doc]) => Ok((doc.root, source)),
+        Err(docs) => Err(KrmResult::error(format!(
+            "{rel_path}: the config file must hold exactly one object, found {}",
+            docs.len()
+        ))),
+    }
+}
+
+/// Whether `file` is a kustomization (by kustomize's file names).
+pub fn is_kustomization_file(file: &Path) -> bool {
+    file.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+        matches!(
+            n,
+            "kustomization.yaml" | "kustomization.yml" | "Kustomization"
+        )
+    })
 }
 
 /// Every `.yaml`/`.yml` file under `dir`, sorted, with paths relative to `dir`; hidden

@@ -126,7 +126,7 @@ fn defer_item(
     keys: &HeaderKeys,
     deferred: &mut Vec<(usize, Resource)>,
 ) -> Option<Node> {
-    if !h.self_contained || !is_block_object(&h.node) {
+    if !h.self_contained || !is_block_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node);
@@ -147,7 +147,7 @@ fn prepare_item(
     hook: &mut dyn FnMut(&mut Resource) -> bool,
     taken: &mut Vec<(usize, Resource)>,
 ) -> Option<Node> {
-    if !is_block_object(&h.node) {
+    if !is_block_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node);
@@ -269,11 +269,7 @@ fn push_object(
     keep_place: bool,
 ) -> Result<(), KrmResult> {
     if !node.is_mapping() {
-        return Err(KrmResult::error(format!(
-            "{place} must be a KRM object (a mapping with apiVersion, kind and metadata), found {}",
-            describe(&node)
-        ))
-        .at_field(place));
+        return check_object(&node, place);
     }
     if is_list_object(&node) {
         let mut node = node;
@@ -292,6 +288,7 @@ fn push_object(
         }
         return Ok(());
     }
+    check_object(&node, place)?;
     if node.style == Style::Flow {
         // JSON or flow-style input: the output is block YAML, as kpt expects of a function.
         let mut node = node;
@@ -301,6 +298,75 @@ fn push_object(
     }
     out.push(placed(Resource::new(node, origin), place, keep_place));
     Ok(())
+}
+
+/// What keeps `node` from being a KRM object as kpt requires one (`kptfile/v1.IsKRM`): a
+/// mapping with `apiVersion`, `kind` and a `metadata` mapping holding a `name`; kustomization
+/// files are exempt, as there. The field and kpt's words for it.
+pub fn object_problem(node: &Node) -> Option<(&'static str, String)> {
+    if node.is_mapping() && is_kustomization(node) {
+        return None;
+    }
+    if !node.is_mapping() {
+        return Some((
+            "",
+            format!(
+                "must be a KRM object (a mapping with apiVersion, kind and metadata), found {}",
+                describe(node)
+            ),
+        ));
+    }
+    let meta = node.get("metadata");
+    if meta.is_some_and(|m| !m.is_mapping() && !m.is_null()) {
+        return Some((
+            "metadata",
+            "resource must have `apiVersion`, `kind`, and `name` (metadata is not a mapping)"
+                .into(),
+        ));
+    }
+    fn has_text(n: Option<&Node>) -> bool {
+        n.and_then(Node::as_scalar).is_some_and(|s| !s.is_empty())
+    }
+    if !has_text(node.get("apiVersion")) {
+        return Some(("apiVersion", "resource must have `apiVersion`".into()));
+    }
+    if !has_text(node.get("kind")) {
+        return Some(("kind", "resource must have `kind`".into()));
+    }
+    if !has_text(meta.and_then(|m| m.get("name"))) {
+        return Some(("metadata.name", "resource must have `metadata.name`".into()));
+    }
+    None
+}
+
+/// kpt's `isKustomization`: a kustomization file by its path's file name, or a kustomize
+/// config object by its apiVersion (or its kind, without one).
+pub fn is_kustomization(node: &Node) -> bool {
+    const FILE_NAMES: [&str; 3] = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+    let path = node
+        .get_path(&["metadata", "annotations", super::annotations::PATH])
+        .or_else(|| node.get_path(&["metadata", "annotations", super::annotations::LEGACY_PATH]))
+        .and_then(Node::as_scalar);
+    if let Some(p) = path {
+        if FILE_NAMES.contains(&p.rsplit('/').next().unwrap_or(p)) {
+            return true;
+        }
+    }
+    let api_version = node.get_str("apiVersion").unwrap_or("");
+    api_version.starts_with("kustomize.config.k8s.io")
+        || (api_version.is_empty() && node.get_str("kind") == Some("Kustomization"))
+}
+
+/// [`object_problem`] as the error about the item at `place` (`items[3]`).
+fn check_object(node: &Node, place: &str) -> Result<(), KrmResult> {
+    match object_problem(node) {
+        None => Ok(()),
+        Some(("", message)) => Err(KrmResult::error(format!("{place} {message}")).at_field(place)),
+        Some((field, message)) => {
+            Err(KrmResult::error(format!("{place}: {message}"))
+                .at_field(format!("{place}.{field}")))
+        }
+    }
 }
 
 fn placed(mut res: Resource, place: &str, keep: bool) -> Resource {
@@ -433,7 +499,7 @@ mod tests {
     /// copied together with that key's lines (the empty value's span sits at the next token).
     #[test]
     fn an_item_region_stops_before_column_zero() {
-        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  spec:\n    template:\nother:\n  a: b\n";
+        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  spec:\n    template:\nother:\n  a: b\n";
         let input = read(src).unwrap();
         let mut out = String::new();
         for item in &input.items {
@@ -444,7 +510,7 @@ mod tests {
 
     #[test]
     fn resource_list_items_keep_their_text() {
-        let src = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A # c\n  metadata:\n    name: a\n  # trailing\n- apiVersion: v1\n  kind: B\n";
+        let src = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A # c\n  metadata:\n    name: a\n  # trailing\n- apiVersion: v1\n  kind: B\n  metadata: {name: b}\n";
         let input = read(src).unwrap();
         assert_eq!(input.form, InputForm::ResourceList);
         assert_eq!(input.items.len(), 2);
@@ -466,7 +532,7 @@ mod tests {
         assert_eq!(input.items[0].place(), Some("items[0].items[0]"));
         assert_eq!(input.items[1].place(), Some("items[0].items[1]"));
         // Stream documents are not ResourceList items: they have no place.
-        let stream = read("apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n").unwrap();
+        let stream = read("apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n").unwrap();
         assert_eq!(stream.items[1].place(), None);
         let err = read("kind: ResourceList\nitems:\n- a\n").unwrap_err();
         assert!(
@@ -500,7 +566,7 @@ mod tests {
     /// scalar of that same item.
     #[test]
     fn blank_lines_between_items() {
-        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  data: |+\n    x\n\n- apiVersion: v1\n  kind: B\n\n- apiVersion: v1\n  kind: C\n";
+        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  data: |+\n    x\n\n- apiVersion: v1\n  kind: B\n  metadata: {name: b}\n\n- apiVersion: v1\n  kind: C\n  metadata: {name: c}\n";
         let input = read(src).unwrap();
         assert!(matches!(input.items[0].origin(), Origin::None));
         for (i, kind) in [(1, "B"), (2, "C")] {
@@ -508,7 +574,10 @@ mod tests {
                 Origin::SeqItem { source, start, end } => {
                     assert_eq!(
                         &source[*start..*end],
-                        format!("apiVersion: v1\n  kind: {kind}")
+                        format!(
+                            "apiVersion: v1\n  kind: {kind}\n  metadata: {{name: {}}}",
+                            kind.to_lowercase()
+                        )
                     )
                 }
                 o => panic!("{o:?}"),
@@ -520,7 +589,7 @@ mod tests {
     fn json_and_streams() {
         let input = read(r#"{"kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"x"}}]}"#).unwrap();
         assert_eq!(input.items[0].name(), "x");
-        let input = read("apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n").unwrap();
+        let input = read("apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n").unwrap();
         assert_eq!(input.form, InputForm::Stream);
         assert_eq!(input.items.len(), 2);
     }

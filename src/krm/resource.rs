@@ -419,11 +419,35 @@ impl Resource {
             })
     }
 
-    /// The Kptfile and objects marked `config.kubernetes.io/local-config: "true"`, which a
-    /// function leaves alone unless it targets them.
+    /// The Kptfile, tailor's own configuration (a `Tailor` file in a kpt package) and objects
+    /// marked `config.kubernetes.io/local-config: "true"`, which a function leaves alone
+    /// unless it targets them, and a fan-out keeps once, where they are.
     pub fn is_meta_or_local(&self) -> bool {
         let kptfile = self.kind() == "Kptfile" && self.api_version().starts_with("kpt.dev/");
-        kptfile || self.annotation(annotations::LOCAL_CONFIG) == Some("true")
+        let tailor = self.kind() == "Tailor" && self.api_version().starts_with("tailor.dev/");
+        kptfile || tailor || self.annotation(annotations::LOCAL_CONFIG) == Some("true")
+    }
+
+    /// The destination an earlier fan-out tailored this copy for, from the
+    /// `# tailor.dev/cluster: NAME` comment it wrote above it.
+    /// kpt writes the comment back after the item's `-` (`- # tailor.dev/cluster: dev`), where
+    /// it opens the object's first key rather than the object.
+    pub fn fanned_out_for(&self) -> Option<&str> {
+        let node = self.known();
+        // A deferred object's header lists apiVersion and kind first, whatever the source
+        // order: the comment is above one of them, or above the first key.
+        let keys = node.pairs().unwrap_or_default().iter().enumerate();
+        let opening = keys
+            .filter(|(i, p)| *i == 0 || matches!(p.key.as_scalar(), Some("apiVersion" | "kind")))
+            .filter_map(|(_, p)| p.key.comments());
+        node.comments()
+            .into_iter()
+            .chain(opening)
+            .flat_map(|c| [c.head.as_str(), c.line.as_str()])
+            .flat_map(str::lines)
+            .find_map(|l| l.trim().strip_prefix(annotations::CLUSTER_MARK.trim_end()))
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
     }
 
     pub fn resource_ref(&self) -> ResourceRef {

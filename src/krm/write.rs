@@ -91,6 +91,7 @@ pub fn write_resource_list_to<W: Write + ?Sized>(
 }
 
 fn write_item(out: &mut String, item: &Resource) {
+    push_cluster_mark(out, item);
     if let (false, Origin::SeqItem { source, start, end }) = (item.is_dirty(), item.origin()) {
         if let Some(head) = item.head_comment() {
             for line in head.split('\n') {
@@ -118,7 +119,17 @@ pub fn document_text(item: &Resource) -> String {
     s
 }
 
+/// A fanned-out copy starts with the comment naming its destination.
+fn push_cluster_mark(out: &mut String, item: &Resource) {
+    if let Some(cluster) = item.cluster() {
+        out.push_str(super::annotations::CLUSTER_MARK);
+        out.push_str(cluster);
+        out.push('\n');
+    }
+}
+
 fn push_document_text(out: &mut String, item: &Resource) {
+    push_cluster_mark(out, item);
     if let (
         false,
         Origin::Document {
@@ -219,7 +230,7 @@ mod tests {
     /// comment but none above it gets no blank line before it (it once did).
     #[test]
     fn comments_around_untouched_items() {
-        let src = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n# above a\n- apiVersion: v1\n  kind: A\n- apiVersion: v1\n  kind: B\n # below b\n";
+        let src = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n# above a\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n- apiVersion: v1\n  kind: B\n  metadata: {name: b}\n # below b\n";
         let input = read_input(src, &ParseOptions::default()).unwrap();
         assert_eq!(write_resource_list(&input.items, None, &[]), src);
     }
@@ -260,7 +271,7 @@ mod tests {
     #[test]
     fn stream_documents_keep_their_text() {
         let src =
-            "# header\napiVersion: v1\nkind: A   # x\n---\n# second\napiVersion: v1\nkind: B\n";
+            "# header\napiVersion: v1\nkind: A   # x\nmetadata: {name: a}\n---\n# second\napiVersion: v1\nkind: B\nmetadata: {name: b}\n";
         let input = read_input(src, &ParseOptions::default()).unwrap();
         assert_eq!(write_stream(&input.items), src);
     }

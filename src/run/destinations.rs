@@ -3,7 +3,7 @@
 
 use tailor_cluster::{Cluster, Inventory};
 
-use crate::config::Plan;
+use crate::config::{Plan, Targets};
 use crate::krm::{KrmResult, Resource};
 
 /// The plan's destinations, resolved against the inventory `items`; `None` (with the error in
@@ -42,4 +42,36 @@ pub(super) fn resolve(
             .map(|spec| inventory.resolve_spec(spec))
             .collect(),
     )
+}
+
+/// A warning for each target customization that matches none of the destinations: it changes
+/// nothing, which for a misspelt label or cluster name is a silent wrong answer.
+pub(super) fn unmatched_customizations(
+    plan: &Plan,
+    clusters: &[Cluster],
+    results: &mut Vec<KrmResult>,
+) {
+    let Targets::Fleet(config) = &plan.targets else {
+        return;
+    };
+    if clusters.is_empty() || config.customizations.is_empty() {
+        return;
+    }
+    let mut used = vec![false; config.customizations.len()];
+    for cluster in clusters {
+        for i in config.matching(cluster) {
+            used[i] = true;
+        }
+    }
+    let names: Vec<String> = clusters.iter().map(|c| format!("{:?}", c.name)).collect();
+    for (c, _) in config.customizations.iter().zip(used).filter(|(_, u)| !u) {
+        results.push(
+            KrmResult::warning(format!(
+                "target customization {:?} matches none of the destinations ({}); it applies to none",
+                c.name,
+                names.join(", ")
+            ))
+            .at_field(c.field_path.clone()),
+        );
+    }
 }

@@ -1,25 +1,147 @@
 //! Tailoring a copy of the items for each of several destinations, on one thread per core.
+//!
+//! A fan-out must leave a package that works again: the Kptfile, tailor's configuration and
+//! local-config objects are not copied (kpt would find no Kptfile at the root, and kustomize
+//! drops local-config objects anyway); they stay once, where they were. Every copy carries the
+//! `# tailor.dev/cluster: NAME` comment, so a run over the output of an in-place fan-out (a
+//! second `kpt fn render`) recognises tailored copies instead of tailoring them again.
+
+use std::collections::BTreeSet;
 
 use tailor_cluster::Cluster;
 
-use super::{prefix_path, Run};
-use crate::krm::{KrmResult, Resource};
+use super::Run;
+use crate::krm::{annotations, KrmResult, Resource};
 use crate::stages::substitution::Memo;
-use crate::stages::Stage;
+use crate::stages::{self, Stage};
+
+/// What to say when sources and tailored copies cannot be kept apart in place.
+const KEEP_APART: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
+
+/// Tailors `work` for each of `clusters`; `None` when it failed (the errors are in `results`).
+/// Stages that give every destination the same answer run once, before the copies are made
+/// (their warnings then appear once too); the others run per copy, and what they report names
+/// the destination.
+pub(super) fn tailor_each(
+    run: &Run<'_>,
+    work: Vec<Resource>,
+    clusters: &[Cluster],
+    results: &mut Vec<KrmResult>,
+) -> Option<Vec<Resource>> {
+    if let Some(items) = already_fanned_out(work.as_slice(), clusters, results) {
+        return items.then_some(work);
+    }
+    let kept: Vec<Resource> = work
+        .iter()
+        .filter(|r| r.is_meta_or_local())
+        .cloned()
+        .collect();
+    let all = run.plan.stages();
+    let (before, after): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .zip(run.plan.shared_stages())
+        .partition(|(_, shared)| *shared);
+    let before: Vec<&dyn Stage> = before.into_iter().map(|(s, _)| s).collect();
+    let after: Vec<&dyn Stage> = after.into_iter().map(|(s, _)| s).collect();
+    let mut work = work;
+    let tailoring = run.shared_tailoring();
+    let mut ctx = run.context(None, &tailoring, results, None);
+    stages::run_all(&before, &mut work, &mut ctx);
+    if results.iter().any(KrmResult::is_error) {
+        return None;
+    }
+    let (copies, cluster_results) = copies(run, &after, &work, clusters);
+    results.extend(cluster_results);
+    let mut out = kept;
+    out.extend(copies);
+    Some(out)
+}
+
+/// Whether `work` is the output of an earlier fan-out: `Some(true)` when every object is a
+/// tailored copy (they pass through as they are, with a warning that the configuration was not
+/// applied to them), `Some(false)` when copies and sources are mixed (an error: tailoring again
+/// would tailor copies), `None` when there are no copies.
+fn already_fanned_out(
+    work: &[Resource],
+    clusters: &[Cluster],
+    results: &mut Vec<KrmResult>,
+) -> Option<bool> {
+    let objects: Vec<&Resource> = work.iter().filter(|r| !r.is_meta_or_local()).collect();
+    let marked: Vec<&Resource> = objects
+        .iter()
+        .copied()
+        .filter(|r| r.fanned_out_for().is_some())
+        .collect();
+    let first = marked.first()?;
+    if marked.len() < objects.len() {
+        let source = objects
+            .iter()
+            .find(|r| r.fanned_out_for().is_none())
+            .map_or_else(String::new, |r| describe(r));
+        results.push(KrmResult::error(format!(
+            "{} carries the `{}{}` comment of an earlier fan-out but {source} does not: fanning out again in place would tailor copies that are already tailored; {KEEP_APART}",
+            describe(first),
+            annotations::CLUSTER_MARK,
+            first.fanned_out_for().unwrap_or_default(),
+        )));
+        return Some(false);
+    }
+    let destinations: BTreeSet<&str> = clusters.iter().map(|c| c.name.as_str()).collect();
+    let seen: BTreeSet<&str> = marked.iter().filter_map(|r| r.fanned_out_for()).collect();
+    let gone: Vec<&str> = seen.difference(&destinations).copied().collect();
+    let mut message = format!(
+        "all {} objects are copies an earlier fan-out tailored (the `{}NAME` comment): they pass through unchanged and this configuration is not applied to them; {KEEP_APART}",
+        marked.len(),
+        annotations::CLUSTER_MARK,
+    );
+    if !gone.is_empty() {
+        message.push_str(&format!(
+            " (copies for {} are not a destination any more)",
+            gone.iter()
+                .map(|c| format!("{c:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    results.push(KrmResult::warning(message));
+    Some(true)
+}
+
+fn describe(r: &Resource) -> String {
+    let id = match r.path() {
+        Some(path) => format!("{} in {path}", r.display_id()),
+        None => r.display_id(),
+    };
+    match r.place() {
+        Some(place) => format!("{place} ({id})"),
+        None => id,
+    }
+}
 
 /// Tailors a copy of `work` for each destination with `stages`. Destinations are independent,
 /// so they are split into contiguous runs, one per available core; the copies and results are
 /// joined in destination order, so the output is the same bytes however many threads ran.
 /// Each destination's results are its own: one that fails does not hide another's.
-pub(super) fn fan_out(
+fn copies(
     run: &Run<'_>,
     stages: &[&dyn Stage],
     work: &[Resource],
     clusters: &[Cluster],
 ) -> (Vec<Resource>, Vec<KrmResult>) {
+    let (items, results) = tailor_all(run, stages, work, clusters);
+    (items, name_clusters(results))
+}
+
+/// The copies, and each destination's results with its name.
+fn tailor_all<'c>(
+    run: &Run<'_>,
+    stages: &[&dyn Stage],
+    work: &[Resource],
+    clusters: &'c [Cluster],
+) -> (Vec<Resource>, Vec<(&'c str, KrmResult)>) {
     let threads = threads().clamp(1, clusters.len());
     let per_thread = clusters.len().div_ceil(threads);
-    let tailor_chunk = |chunk: &[Cluster]| {
+    let tailor_chunk = |chunk: &'c [Cluster]| {
         let mut memo = Memo::default();
         let mut out = Vec::with_capacity(work.len() * chunk.len());
         let mut results = Vec::new();
@@ -28,11 +150,10 @@ pub(super) fn fan_out(
             let mut items = work.to_vec();
             let mut own = Vec::new();
             run.for_destination(stages, &mut items, Some(cluster), &mut own, Some(&mut memo));
-            results.append(&mut own);
-            if run.plan.fan_out {
-                for item in &mut items {
-                    prefix_path(item, &cluster.name);
-                }
+            results.extend(own.into_iter().map(|r| (cluster.name.as_str(), r)));
+            items.retain(|item| !item.is_meta_or_local());
+            for item in &mut items {
+                prefix_path(item, &cluster.name);
             }
             out.extend(items);
         }
@@ -59,6 +180,68 @@ pub(super) fn fan_out(
         }
         (out, results)
     })
+}
+
+/// A result produced while tailoring one destination names it (`cluster "dev": ...`); the
+/// same result for several destinations (a postBuild error in a shared object) is reported
+/// once, naming all of them in destination order (`clusters "dev", "prod": ...`).
+fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
+    let mut merged: Vec<(Vec<&str>, KrmResult)> = Vec::new();
+    let mut seen: std::collections::HashMap<KrmResult, usize> = std::collections::HashMap::new();
+    for (cluster, result) in results {
+        match seen.get(&result) {
+            Some(&k) => {
+                if !merged[k].0.contains(&cluster) {
+                    merged[k].0.push(cluster);
+                }
+            }
+            None => {
+                seen.insert(result.clone(), merged.len());
+                merged.push((vec![cluster], result));
+            }
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(clusters, mut result)| {
+            // Messages that already start by naming their cluster keep their own words.
+            if clusters.len() == 1
+                && result
+                    .message
+                    .starts_with(&format!("cluster {:?}", clusters[0]))
+            {
+                return result;
+            }
+            let names: Vec<String> = clusters.iter().map(|c| format!("{c:?}")).collect();
+            let prefix = match names.as_slice() {
+                [one] => format!("cluster {one}: "),
+                many => format!("clusters {}: ", many.join(", ")),
+            };
+            result.message.insert_str(0, &prefix);
+            result
+        })
+        .collect()
+}
+
+/// Each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart.
+fn prefix_path(item: &mut Resource, cluster: &str) {
+    item.set_cluster(cluster);
+    let path = item
+        .annotation(annotations::PATH)
+        .or_else(|| item.annotation(annotations::LEGACY_PATH))
+        .map(str::to_string);
+    if let Some(p) = path {
+        let prefixed = format!("{cluster}/{p}");
+        item.set_annotation(annotations::PATH, &prefixed);
+        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    } else if !matches!(
+        item.origin(),
+        crate::krm::Origin::Document { file: Some(_), .. }
+    ) {
+        let prefixed = format!("{cluster}/{}", item.default_path());
+        item.set_annotation(annotations::PATH, &prefixed);
+        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    }
 }
 
 /// One per core, or `TAILOR_THREADS` (for CI runners that share their cores).

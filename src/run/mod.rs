@@ -11,7 +11,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::Decision;
 
 use crate::config::{Plan, Tailoring, Targets};
-use crate::krm::{annotations, KrmResult, Resource};
+use crate::krm::{KrmResult, Resource, Severity};
 use crate::stages::{self, Context, Stage};
 
 pub use inputs::FleetBundle;
@@ -54,6 +54,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
+    destinations::unmatched_customizations(&plan, &clusters, &mut results);
     let work = inputs.work;
     if !clusters.is_empty() && clusters.len().saturating_mul(work.len()) > plan.max_fan_out_items {
         return failed(vec![KrmResult::error(format!(
@@ -76,7 +77,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
             run.for_destination(&run.plan.stages(), &mut items, None, &mut results, None);
             items
         }
-        [one] => {
+        [one] if !plan.fan_out => {
             let mut items = work;
             run.for_destination(
                 &run.plan.stages(),
@@ -85,36 +86,22 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
                 &mut results,
                 None,
             );
-            if plan.fan_out {
-                for item in &mut items {
-                    prefix_path(item, &one.name);
-                }
-            }
             items
         }
-        many => {
-            // Stages that give every destination the same answer run once, before the copies
-            // are made (their warnings then appear once too); the others run per copy.
-            let shared = plan.shared_stages();
-            let (before, after): (Vec<_>, Vec<_>) = plan
-                .stages()
-                .into_iter()
-                .zip(shared)
-                .partition(|(_, shared)| *shared);
-            let before: Vec<&dyn Stage> = before.into_iter().map(|(s, _)| s).collect();
-            let after: Vec<&dyn Stage> = after.into_iter().map(|(s, _)| s).collect();
-            let mut work = work;
-            let tailoring = run.shared_tailoring();
-            let mut ctx = run.context(None, &tailoring, &mut results, None);
-            stages::run_all(&before, &mut work, &mut ctx);
-            if results.iter().any(KrmResult::is_error) {
-                return failed(results);
-            }
-            let (items, cluster_results) = fan_out::fan_out(&run, &after, &work, many);
-            results.extend(cluster_results);
-            items
-        }
+        many => match fan_out::tailor_each(&run, work, many, &mut results) {
+            Some(items) => items,
+            None => return failed(results),
+        },
     };
+    if plan.strict {
+        for r in results
+            .iter_mut()
+            .filter(|r| r.severity == Severity::Warning)
+        {
+            r.severity = Severity::Error;
+            r.message = format!("{} (a warning, an error under strict)", r.message);
+        }
+    }
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
@@ -223,26 +210,5 @@ impl<'a> Run<'a> {
                 None
             }
         }
-    }
-}
-
-/// Fan-out: each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart.
-fn prefix_path(item: &mut Resource, cluster: &str) {
-    item.set_cluster(cluster);
-    let path = item
-        .annotation(annotations::PATH)
-        .or_else(|| item.annotation(annotations::LEGACY_PATH))
-        .map(str::to_string);
-    if let Some(p) = path {
-        let prefixed = format!("{cluster}/{p}");
-        item.set_annotation(annotations::PATH, &prefixed);
-        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
-    } else if !matches!(
-        item.origin(),
-        crate::krm::Origin::Document { file: Some(_), .. }
-    ) {
-        let prefixed = format!("{cluster}/{}", item.default_path());
-        item.set_annotation(annotations::PATH, &prefixed);
-        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
     }
 }

@@ -126,7 +126,7 @@ mod tests {
     fn the_functionconfig_read_ahead_is_the_one_read() {
         for text in [
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: x}\n",
-            "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- kind: A\n",
+            "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n",
             "kind: ResourceList\nitems: []\nfunctionConfig: {apiVersion: v1, kind: ConfigMap}\n",
         ] {
             let ahead = read_ahead(text).expect("read ahead");
@@ -134,7 +134,7 @@ mod tests {
             assert!(ahead.is_for(input.function_config.as_ref()), "{text}");
         }
         // Not the functionConfig: a quoted scalar holding the key.
-        let text = "kind: ResourceList\nitems:\n- kind: A\n  x: \"a\nfunctionConfig: {\"\n";
+        let text = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  x: \"a\nfunctionConfig: {\"\n";
         let input = read_input(text, &parse_options()).unwrap();
         assert!(read_ahead(text).is_none_or(|a| !a.is_for(input.function_config.as_ref())));
     }

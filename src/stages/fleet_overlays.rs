@@ -54,6 +54,7 @@ fn yaml_overlays(
     if names.is_empty() {
         return;
     }
+    unused_overlay_names(names, overlay_files, results);
     let mut order: Vec<String> = Vec::new();
     let mut by_path: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
@@ -115,6 +116,30 @@ fn yaml_overlays(
         return;
     }
     rebuild(items, &order, &by_path, files);
+}
+
+/// A warning for each overlay name no file under `overlays/NAME/` has: Fleet passes over it
+/// silently, and a misspelt name would leave the base unchanged.
+fn unused_overlay_names(names: &[String], files: &[BundleFile], results: &mut Vec<KrmResult>) {
+    let sets: std::collections::BTreeSet<&str> = files
+        .iter()
+        .filter_map(|f| f.path.strip_prefix("overlays/"))
+        .filter_map(|rest| rest.split_once('/').map(|(set, _)| set))
+        .collect();
+    let sets: Vec<&str> = sets.into_iter().collect();
+    for name in names.iter().filter(|n| !sets.contains(&n.as_str())) {
+        let hint = match tailor_kube::json::suggest(name, &sets) {
+            Some(near) => format!(" (did you mean {near:?}?)"),
+            None if sets.is_empty() => " (there are no overlay files)".to_string(),
+            None => format!(" (overlay sets: {})", sets.join(", ")),
+        };
+        results.push(
+            KrmResult::warning(format!(
+                "overlay {name:?}: no file under overlays/{name}/; it changes nothing{hint}"
+            ))
+            .at_field("yaml.overlays"),
+        );
+    }
 }
 
 /// Puts the overlaid files back in the item list, in the original order; files the overlays

@@ -10,7 +10,7 @@ use tailor_kustomize::patch::{apply_patches, PatchSpec, ResId};
 use tailor_yaml::Node;
 
 use super::nodes::Work;
-use super::{Context, Reads, Scope, Stage};
+use super::{unmatched, Context, Reads, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 pub struct FluxOverlays {
@@ -52,7 +52,7 @@ impl Stage for FluxOverlays {
         let prefix = flux.name_prefix.as_deref().unwrap_or("");
         let suffix = flux.name_suffix.as_deref().unwrap_or("");
         let mut work = Work::of(items);
-        let removed = match patches(specs, &mut work) {
+        let removed = match patches(specs, &mut work, ctx.results) {
             Ok(removed) => removed,
             Err(e) => {
                 work.write_back(items);
@@ -102,12 +102,44 @@ impl Stage for FluxOverlays {
 /// Applies the patches one entry at a time, so objects a `$patch: delete` removes are known by
 /// position and every other object keeps its identity. Returns the positions (in `items`) of
 /// the removed objects, sorted; they are gone from `work`.
-fn patches(specs: &[PatchSpec], work: &mut Work) -> Result<Vec<usize>, String> {
+/// A patch whose target selects nothing gets a warning.
+fn patches(
+    specs: &[PatchSpec],
+    work: &mut Work,
+    results: &mut Vec<KrmResult>,
+) -> Result<Vec<usize>, String> {
     let mut removed: Vec<usize> = Vec::new();
-    for spec in specs {
+    for (i, spec) in specs.iter().enumerate() {
         let before: Vec<ResId> = work.nodes.iter().map(ResId::of).collect();
         let report = apply_patches(&mut work.nodes, std::slice::from_ref(spec))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| format!("spec.patches[{i}]: {e}"))?;
+        if let (false, Some(t)) = (report.unmatched.is_empty(), &spec.target) {
+            let selector = unmatched::selector_text(&[
+                ("group", &t.group),
+                ("version", &t.version),
+                ("kind", &t.kind),
+                ("name", &t.name),
+                ("namespace", &t.namespace),
+                ("labelSelector", &t.label_selector),
+                ("annotationSelector", &t.annotation_selector),
+            ]);
+            let hint = unmatched::near_miss(
+                &t.kind,
+                &t.name,
+                work.nodes.iter().map(|n| {
+                    (
+                        tailor_kube::resid::scalar_field(n, "kind"),
+                        tailor_kube::resid::meta_field(n, "name"),
+                    )
+                }),
+            );
+            results.push(
+                KrmResult::warning(format!(
+                    "patch target {selector} selects no object; nothing patched{hint}"
+                ))
+                .at_field(format!("spec.patches[{i}].target")),
+            );
+        }
         if report.deleted.is_empty() {
             continue;
         }

@@ -20,6 +20,7 @@ pub mod strip;
 pub mod substitution;
 pub mod targets;
 pub mod templates;
+mod unmatched;
 
 use tailor_cluster::Cluster;
 use tailor_kubestellar::strip::CustomTransform;

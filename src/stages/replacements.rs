@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use tailor_kustomize::replacements::{apply_reporting, Replacement};
 use tailor_yaml::Node;
 
-use super::{Context, Reads, Scope, Stage};
+use super::{unmatched, Context, Reads, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 /// Where the stage's replacements come from.
@@ -61,30 +61,77 @@ impl Stage for Replacements {
         // which ones it wrote to, so nothing is cloned to find what changed. A failed run's
         // output is re-read from the input, so trees left half edited are never written.
         let mut nodes: Vec<Node> = items.iter_mut().map(Resource::take_node).collect();
-        let written = apply_reporting(&mut nodes, list, &props);
+        let applied = apply_reporting(&mut nodes, list, &props);
         for (k, (node, item)) in nodes.into_iter().zip(items.iter_mut()).enumerate() {
-            let changed = written.as_ref().is_ok_and(|w| w.contains(&k));
+            let changed = applied.as_ref().is_ok_and(|a| a.written.contains(&k));
             item.put_node(node, changed);
         }
-        match written {
-            Err(e) => ctx
-                .results
-                .push(KrmResult::error(e.to_string()).at_field(field)),
-            Ok(written) => {
-                // kustomize reads every object back with its metadata validated.
-                for &k in &written {
-                    if items[k].name().is_empty() {
-                        ctx.results.push(
-                            KrmResult::error(format!(
-                                "missing metadata.name in object {} after replacements",
-                                items[k].display_id()
-                            ))
-                            .about(&items[k])
-                            .at_field("metadata.name"),
-                        );
-                    }
-                }
+        let applied = match applied {
+            Ok(applied) => applied,
+            Err(e) => {
+                let at = e
+                    .replacement()
+                    .map_or_else(|| field.to_string(), |i| format!("{field}[{i}]"));
+                ctx.results
+                    .push(KrmResult::error(e.to_string()).at_field(at));
+                return;
+            }
+        };
+        for &(r, t) in &applied.unmatched {
+            let select = list[r]
+                .targets
+                .as_ref()
+                .and_then(|ts| ts[t].select.as_ref());
+            ctx.results.push(unmatched_target(
+                &format!("{field}[{r}].targets[{t}].select"),
+                select,
+                items,
+            ));
+        }
+        // kustomize reads every object back with its metadata validated.
+        for &k in &applied.written {
+            if items[k].name().is_empty() {
+                ctx.results.push(
+                    KrmResult::error(format!(
+                        "missing metadata.name in object {} after replacements",
+                        items[k].display_id()
+                    ))
+                    .about(&items[k])
+                    .at_field("metadata.name"),
+                );
             }
         }
     }
+}
+
+/// The warning for a target whose `select` chose nothing (kustomize passes over it silently),
+/// with the kind or name meant when one among the objects is a near miss.
+fn unmatched_target(
+    at: &str,
+    select: Option<&tailor_kustomize::replacements::Selector>,
+    items: &[Resource],
+) -> KrmResult {
+    let Some(s) = select else {
+        return KrmResult::warning("replacement target selects no object; nothing replaced")
+            .at_field(at);
+    };
+    let id = &s.id;
+    let selector = unmatched::selector_text(&[
+        ("group", &id.gvk.group),
+        ("version", &id.gvk.version),
+        ("kind", &id.gvk.kind),
+        ("name", &id.name),
+        ("namespace", &id.namespace),
+        ("labelSelector", &s.label_selector),
+        ("annotationSelector", &s.annotation_selector),
+    ]);
+    let hint = unmatched::near_miss(
+        &id.gvk.kind,
+        &id.name,
+        items.iter().map(|r| (r.kind(), r.name())),
+    );
+    KrmResult::warning(format!(
+        "replacement target {selector} selects no object; nothing replaced{hint}"
+    ))
+    .at_field(at)
 }

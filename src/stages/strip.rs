@@ -1,9 +1,11 @@
 //! Strip stage: KubeStellar's WEC-independent removals and CustomTransforms
 //! (`tailor_kubestellar::strip` does the work; this adapts it to resources and results).
 
+use std::collections::BTreeSet;
+
 use tailor_kubestellar::strip::{
-    duplicate_transform_warnings, may_need_builtin_strip, strip_object, CustomTransform,
-    ResourceMapper, StripOptions,
+    duplicate_transform_warnings, may_need_builtin_strip, strip_object,
+    unmatched_transform_warnings, CustomTransform, ResourceMapper, StripOptions,
 };
 
 use super::{Context, Reads, Scope, Stage};
@@ -82,6 +84,18 @@ impl Stage for Strip {
                     ctx.results.push(KrmResult::from(f).about(item));
                 }
             }
+        }
+        if !transforms.is_empty() {
+            let present: BTreeSet<(String, String)> = items
+                .iter()
+                .filter(|i| !i.is_meta_or_local())
+                .filter_map(|i| mapper.resource_for(i.api_version(), i.kind()))
+                .collect();
+            ctx.results.extend(
+                unmatched_transform_warnings(&transforms, &present, &mapper)
+                    .into_iter()
+                    .map(KrmResult::from),
+            );
         }
         let opts = StripOptions {
             builtin: self.builtin,

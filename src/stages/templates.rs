@@ -3,7 +3,9 @@
 //! string; the run then fails as a whole (`docs/design.md`).
 
 use tailor_go::ExecOptions;
-use tailor_kubestellar::templates::{expand, has_templates, wants_expansion, ObjectName};
+use tailor_kubestellar::templates::{
+    expand, expansion_refused, has_templates, wants_expansion, ObjectName,
+};
 
 pub use tailor_kubestellar::templates::EXPAND_ANNOTATION;
 
@@ -39,11 +41,20 @@ fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
     for item in items.iter_mut() {
         // The annotation lookup reads only what every object keeps at hand, so objects without
         // it are not parsed again when their trees were deferred.
-        if item.is_meta_or_local()
-            || item.annotation(EXPAND_ANNOTATION) != Some("true")
-            || !wants_expansion(item.node())
-            || !has_templates(item.node())
-        {
+        if item.is_meta_or_local() || item.annotation(EXPAND_ANNOTATION).is_none() {
+            continue;
+        }
+        if !wants_expansion(item.node()) {
+            if let Some(why) = expansion_refused(item.node()) {
+                ctx.results.push(
+                    KrmResult::warning(why)
+                        .about(item)
+                        .at_field(format!("metadata.annotations.{EXPAND_ANNOTATION}")),
+                );
+            }
+            continue;
+        }
+        if !has_templates(item.node()) {
             continue;
         }
         let Some(cluster) = ctx.cluster else {

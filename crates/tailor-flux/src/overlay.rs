@@ -272,9 +272,13 @@ fn read_replacements(list: &[Value], path: &str) -> Result<Vec<Replacement>, Dia
         return Ok(Vec::new());
     }
     let node = tailor_yaml::Node::sequence(list.iter().map(tailor_yaml::from_json).collect());
-    // kustomize's decoder does not say which entry is wrong: the field is the list.
-    parse_replacements_with(&node, Dialect::Tailor, &BTreeMap::new())
-        .map_err(|e| Diagnostic::new(path, e.to_string()))
+    // The field is the entry that is wrong (kustomize's own decoder names only the list).
+    parse_replacements_with(&node, Dialect::Tailor, &BTreeMap::new()).map_err(|e| {
+        let field = e
+            .replacement()
+            .map_or_else(|| path.to_string(), |i| format!("{path}[{i}]"));
+        Diagnostic::new(field, e.to_string())
+    })
 }
 
 #[cfg(test)]
@@ -302,7 +306,7 @@ mod tests {
             e[1].1,
             "spec.targetCustomizations[1].images[1]: must be a mapping"
         );
-        assert_eq!(e[2].0, "spec.targetCustomizations[1].replacements");
+        assert_eq!(e[2].0, "spec.targetCustomizations[1].replacements[0]");
         assert!(e[2].1.contains("cannot unmarshal string"), "{}", e[2].1);
         let e = read(json!({"commonMetadata": {"labels": {"a": 1}}}), "spec").unwrap_err();
         assert_eq!(e[0].0, "spec.commonMetadata.labels.a");

@@ -27,6 +27,57 @@ pub fn wants_expansion(object: &Node) -> bool {
         })
 }
 
+/// Why an object whose annotation looks meant to ask for expansion is not expanded: a boolean
+/// `true` or `"True"` instead of the string `"true"`, or another annotation that is not a
+/// string (KubeStellar then sees no annotations at all). `None` when it is expanded, or the
+/// annotation is absent or plainly says no.
+pub fn expansion_refused(object: &Node) -> Option<String> {
+    let pairs = object
+        .get_path(&["metadata", "annotations"])
+        .and_then(Node::pairs)?;
+    let value = pairs
+        .iter()
+        .find(|p| p.key.as_scalar() == Some(EXPAND_ANNOTATION))
+        .map(|p| &p.value)?;
+    let text = value.as_scalar()?;
+    let meant_yes = matches!(
+        text.to_ascii_lowercase().as_str(),
+        "true" | "yes" | "on" | "y" | "1"
+    );
+    if !meant_yes {
+        return None;
+    }
+    if value.scalar_kind() != Some(ScalarKind::Str) {
+        return Some(format!(
+            "{EXPAND_ANNOTATION} is {text} written as a {}, not the string \"true\": KubeStellar expands only the string \"true\" (and Kubernetes accepts only string annotations); quote it. Not expanded",
+            kind_name(value)
+        ));
+    }
+    if text != "true" {
+        return Some(format!(
+            "{EXPAND_ANNOTATION} is {text:?}: KubeStellar expands only the exact string \"true\". Not expanded"
+        ));
+    }
+    let other = pairs
+        .iter()
+        .find(|p| p.value.scalar_kind() != Some(ScalarKind::Str))?;
+    Some(format!(
+        "annotation {:?} is not a string, so KubeStellar reads no annotations of this object and does not expand it (Kubernetes accepts only string annotations); quote it. Not expanded",
+        other.key.as_scalar().unwrap_or_default()
+    ))
+}
+
+fn kind_name(n: &Node) -> &'static str {
+    match n.scalar_kind() {
+        Some(ScalarKind::Bool) => "boolean",
+        Some(ScalarKind::Int) => "number",
+        Some(ScalarKind::Float) => "number",
+        Some(ScalarKind::Null) => "null",
+        Some(_) => "string",
+        None => "collection",
+    }
+}
+
 /// Whether `object` holds any template string (so expanding it needs a destination).
 pub fn has_templates(object: &Node) -> bool {
     let mut found = Vec::new();

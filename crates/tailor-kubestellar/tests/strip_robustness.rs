@@ -65,6 +65,7 @@ fn transforms() -> Vec<CustomTransform> {
                             api_group: g.into(),
                             resource: r.into(),
                             remove: vec![p.clone()],
+                            at: "spec".into(),
                         });
                     }
                 }

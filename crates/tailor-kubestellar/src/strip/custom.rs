@@ -67,6 +67,9 @@ pub struct CustomTransform {
     /// Lowercase plural resource name, compared exactly (`jobs`, not `Jobs`).
     pub resource: String,
     pub remove: Vec<RemovePath>,
+    /// Where its spec was written (`spec`, `spec.customTransforms[2]`, `items[5].spec`), for
+    /// messages about it as a whole.
+    pub at: String,
 }
 
 /// Parses one `remove` entry. `Ok(None)` never happens; `$` alone is an error
@@ -348,38 +351,92 @@ pub fn parse_custom_transform_at(
             api_group,
             resource,
             remove,
+            at: prefix,
         })
     } else {
         Err(errors)
     }
 }
 
-/// KubeStellar's status warning for each GroupResource named by more than one transform:
-/// `multiple CustomTransform objects specify the same GroupResource; their names are map[a:{} b:{}]`.
+/// KubeStellar's status warning for each GroupResource named by more than one transform (its
+/// text is a Go map dump, `their names are map[a:{} b:{}]`; tailor names them plainly).
 pub fn duplicate_transform_warnings(transforms: &[CustomTransform]) -> Vec<Finding> {
-    let mut by_gr: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    let mut by_gr: BTreeMap<(&str, &str), Vec<&CustomTransform>> = BTreeMap::new();
     for t in transforms {
         by_gr
             .entry((t.api_group.as_str(), t.resource.as_str()))
             .or_default()
-            .push(t.name.as_str());
+            .push(t);
     }
     by_gr
         .into_values()
-        .filter(|names| names.len() > 1)
-        .map(|names| Diagnostic::warning(multiple_message(&names)).at_opt(None))
+        .filter(|same| same.len() > 1)
+        .map(|same| Diagnostic::warning(multiple_message(&same)).at_opt(None))
         .collect()
 }
 
-fn multiple_message(names: &[&str]) -> String {
-    let mut sorted: Vec<&str> = names.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let inner: Vec<String> = sorted.iter().map(|n| format!("{n}:{{}}")).collect();
+fn multiple_message(same: &[&CustomTransform]) -> String {
+    let mut names: Vec<String> = same
+        .iter()
+        .map(|t| {
+            if t.at.is_empty() || t.at == "spec" {
+                format!("{:?}", t.name)
+            } else {
+                format!("{:?} ({})", t.name, t.at)
+            }
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let group = if same[0].api_group.is_empty() {
+        "the core group".to_string()
+    } else {
+        format!("group {:?}", same[0].api_group)
+    };
     format!(
-        "multiple CustomTransform objects specify the same GroupResource; their names are map[{}]",
-        inner.join(" ")
+        "several CustomTransforms name resource {:?} of {group}: {}; all of them apply, in order",
+        same[0].resource,
+        names.join(", ")
     )
+}
+
+/// A warning for each transform whose (group, resource) no object of the run has (`present`,
+/// as `mapper` resolves the objects): it removes nothing. A resource that is not a lowercase
+/// plural tailor knows (`PersistentVolumeClaim`, `pvc`, `deployment`) gets the one it
+/// probably meant; KubeStellar compares the name exactly and would silently skip it too.
+pub fn unmatched_transform_warnings(
+    transforms: &[CustomTransform],
+    present: &std::collections::BTreeSet<(String, String)>,
+    mapper: &ResourceMapper,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for t in transforms {
+        if present.contains(&(t.api_group.clone(), t.resource.clone())) {
+            continue;
+        }
+        let field = if t.at.is_empty() {
+            "spec.resource".to_string()
+        } else {
+            format!("{}.resource", t.at)
+        };
+        let group = if t.api_group.is_empty() {
+            "the core group".to_string()
+        } else {
+            format!("group {:?}", t.api_group)
+        };
+        let message = match mapper.suggest_resource(&t.api_group, &t.resource) {
+            Some(meant) if meant != t.resource => format!(
+                "CustomTransform {:?}: resource {:?} is not a resource of {group} (resources are lowercase plurals, compared exactly; did you mean {meant:?}?); it removes nothing",
+                t.name, t.resource
+            ),
+            _ => format!(
+                "CustomTransform {:?}: no object of resource {:?} of {group} among the input; it removes nothing",
+                t.name, t.resource
+            ),
+        };
+        out.push(Diagnostic::warning(message).at_opt(Some(field)));
+    }
+    out
 }
 
 /// Applies every transform bound to the object's (group, resource), in the order given.
@@ -413,8 +470,7 @@ pub fn apply_custom_transforms(
         .filter(|t| t.api_group == group && t.resource == resource)
         .collect();
     if matching.len() > 1 {
-        let names: Vec<&str> = matching.iter().map(|t| t.name.as_str()).collect();
-        findings.push(Diagnostic::warning(multiple_message(&names)).at_opt(None));
+        findings.push(Diagnostic::warning(multiple_message(&matching)).at_opt(None));
     }
     for t in matching {
         for p in &t.remove {
@@ -722,6 +778,7 @@ mod tests {
                 .iter()
                 .map(|p| parse_remove_path(p, PathSyntax::Extended).unwrap())
                 .collect(),
+            at: "spec".into(),
         }
     }
 
@@ -992,7 +1049,7 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(
             f[0].message,
-            "multiple CustomTransform objects specify the same GroupResource; their names are map[alpha:{} zeta:{}]"
+            "several CustomTransforms name resource \"clusterroles\" of group \"rbac.authorization.k8s.io\": \"alpha\", \"zeta\"; all of them apply, in order"
         );
         assert_eq!(duplicate_transform_warnings(&[a, b]), f);
     }

@@ -24,8 +24,8 @@ pub use builtin::{
 };
 pub use custom::{
     apply_custom_transforms, duplicate_transform_warnings, parse_custom_transform,
-    parse_custom_transform_at, parse_custom_transform_with, parse_remove_path, CustomTransform,
-    PathSyntax, RemovePath,
+    parse_custom_transform_at, parse_custom_transform_with, parse_remove_path,
+    unmatched_transform_warnings, CustomTransform, PathSyntax, RemovePath,
 };
 pub use path::{decode_js_string_literal, parse_kubestellar_query, QueryError};
 pub use resources::ResourceMapper;

@@ -229,6 +229,40 @@ const BUILTIN: &[(&str, &str, &str)] = &[
 ];
 
 /// Maps (group, kind) to the plural resource name that CustomTransforms are keyed by.
+/// kubectl's short names of built-in resources (`kubectl api-resources`), which a
+/// CustomTransform does not accept but a user may write.
+const SHORT_NAMES: &[(&str, &str)] = &[
+    ("cs", "componentstatuses"),
+    ("cm", "configmaps"),
+    ("ep", "endpoints"),
+    ("ev", "events"),
+    ("limits", "limitranges"),
+    ("ns", "namespaces"),
+    ("no", "nodes"),
+    ("pvc", "persistentvolumeclaims"),
+    ("pv", "persistentvolumes"),
+    ("po", "pods"),
+    ("rc", "replicationcontrollers"),
+    ("quota", "resourcequotas"),
+    ("sa", "serviceaccounts"),
+    ("svc", "services"),
+    ("crd", "customresourcedefinitions"),
+    ("crds", "customresourcedefinitions"),
+    ("ds", "daemonsets"),
+    ("deploy", "deployments"),
+    ("rs", "replicasets"),
+    ("sts", "statefulsets"),
+    ("hpa", "horizontalpodautoscalers"),
+    ("cj", "cronjobs"),
+    ("csr", "certificatesigningrequests"),
+    ("ing", "ingresses"),
+    ("netpol", "networkpolicies"),
+    ("pdb", "poddisruptionbudgets"),
+    ("psp", "podsecuritypolicies"),
+    ("pc", "priorityclasses"),
+    ("sc", "storageclasses"),
+];
+
 #[derive(Clone, Debug, Default)]
 pub struct ResourceMapper {
     map: HashMap<(String, String), String>,
@@ -304,6 +338,37 @@ impl ResourceMapper {
         findings
     }
 
+    /// The lowercase plural of `group` that `written` probably means, when it is not one: the
+    /// kind (`PersistentVolumeClaim`), the singular (`deployment`), kubectl's short name
+    /// (`pvc`) or a near spelling (`deploymnets`). `Some(written)` when it is a plural of the
+    /// group.
+    pub fn suggest_resource(&self, group: &str, written: &str) -> Option<String> {
+        let plurals: Vec<(&str, &str)> = self
+            .map
+            .iter()
+            .filter(|((g, _), _)| g == group)
+            .map(|((_, k), p)| (k.as_str(), p.as_str()))
+            .collect();
+        if plurals.iter().any(|(_, p)| *p == written) {
+            return Some(written.to_string());
+        }
+        let lower = written.to_lowercase();
+        if let Some((_, p)) = plurals
+            .iter()
+            .find(|(k, p)| k.eq_ignore_ascii_case(written) || p.eq_ignore_ascii_case(written))
+        {
+            return Some(p.to_string());
+        }
+        if let Some((_, p)) = SHORT_NAMES
+            .iter()
+            .find(|(short, p)| *short == lower && plurals.iter().any(|(_, q)| q == p))
+        {
+            return Some(p.to_string());
+        }
+        let candidates: Vec<&str> = plurals.iter().map(|(_, p)| *p).collect();
+        tailor_kube::json::suggest(&lower, &candidates).map(str::to_string)
+    }
+
     /// (group, plural) for an object's `apiVersion` and `kind`; the version is ignored.
     pub fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, String)> {
         if api_version.is_empty() || kind.is_empty() {
@@ -327,6 +392,22 @@ mod tests {
 
     fn pair(g: &str, p: &str) -> Option<(String, String)> {
         Some((g.into(), p.into()))
+    }
+
+    #[test]
+    fn suggests_the_plural_meant() {
+        let m = ResourceMapper::builtin();
+        let s = |g: &str, w: &str| m.suggest_resource(g, w);
+        assert_eq!(
+            s("", "PersistentVolumeClaim").as_deref(),
+            Some("persistentvolumeclaims")
+        );
+        assert_eq!(s("", "pvc").as_deref(), Some("persistentvolumeclaims"));
+        assert_eq!(s("apps", "deployment").as_deref(), Some("deployments"));
+        assert_eq!(s("apps", "deploymnets").as_deref(), Some("deployments"));
+        assert_eq!(s("apps", "deployments").as_deref(), Some("deployments"));
+        assert_eq!(s("apps", "pvc"), None);
+        assert_eq!(s("example.com", "widgets"), None);
     }
 
     #[test]

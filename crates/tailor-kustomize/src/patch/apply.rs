@@ -51,10 +51,14 @@ impl PatchSpec {
     }
 }
 
-/// What applying patches did beyond editing: resources removed by `$patch: delete`.
+/// What applying patches did beyond editing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
+    /// Resources removed by `$patch: delete`.
     pub deleted: Vec<ResId>,
+    /// Indices of the patches whose `target` selected no resource: kustomize passes over
+    /// them silently, a caller may want to warn.
+    pub unmatched: Vec<usize>,
 }
 
 /// The outcome of one strategic merge.
@@ -86,9 +90,11 @@ pub fn apply_patches(resources: &mut Vec<Node>, patches: &[PatchSpec]) -> Result
     let mut report = Report::default();
     // earlier ids per resource (kustomize's previousNames/Namespaces/Kinds build annotations)
     let mut previous: Vec<Vec<ResId>> = vec![Vec::new(); resources.len()];
-    for spec in patches {
+    for (k, spec) in patches.iter().enumerate() {
         let mut deleted = Vec::new();
-        apply_one(resources, &mut previous, &mut deleted, spec)?;
+        if !apply_one(resources, &mut previous, &mut deleted, spec)? {
+            report.unmatched.push(k);
+        }
         if deleted.is_empty() {
             continue;
         }
@@ -119,7 +125,7 @@ fn apply_one(
     previous: &mut [Vec<ResId>],
     deleted: &mut Vec<usize>,
     spec: &PatchSpec,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     let label = source_label(&spec.source);
     match &spec.patch {
         Patch::Strategic(docs) => {
@@ -128,7 +134,7 @@ fn apply_one(
                     return Err(Error::new(format!("Multiple Strategic-Merge Patches in one `patches` entry is not allowed to set `patches.target` field: {label}")));
                 }
                 let Some(patch) = docs.first() else {
-                    return Ok(());
+                    return Ok(true);
                 };
                 let selected = select(resources, previous, deleted, target).map_err(|e| {
                     Error::new(format!(
@@ -136,6 +142,7 @@ fn apply_one(
                         tailor_go::strconv::quote(&target.id_string())
                     ))
                 })?;
+                let matched = !selected.is_empty();
                 for i in selected {
                     let mut copy = patch.clone();
                     copy_merge_metadata(&mut copy);
@@ -145,7 +152,7 @@ fn apply_one(
                     }
                     smp_resource(&mut resources[i], &copy, spec, &mut previous[i], i, deleted)?;
                 }
-                return Ok(());
+                return Ok(matched);
             }
             for patch in docs {
                 let id = ResId::of(patch);
@@ -171,7 +178,7 @@ fn apply_one(
                 };
                 smp_resource(&mut resources[i], patch, spec, &mut previous[i], i, deleted)?;
             }
-            Ok(())
+            Ok(true)
         }
         Patch::Json6902(ops) => {
             let Some(target) = &spec.target else {
@@ -179,7 +186,9 @@ fn apply_one(
                     "must specify a target for JSON patch {label}"
                 )));
             };
-            for i in select(resources, previous, deleted, target)? {
+            let selected = select(resources, previous, deleted, target)?;
+            let matched = !selected.is_empty();
+            for i in selected {
                 store_previous_id(&mut previous[i], &resources[i]);
                 let id = ResId::of(&resources[i]);
                 let res = &mut resources[i];
@@ -198,7 +207,7 @@ fn apply_one(
                     )));
                 }
             }
-            Ok(())
+            Ok(matched)
         }
         Patch::MergePatch(patch) => {
             let Some(target) = &spec.target else {
@@ -206,10 +215,12 @@ fn apply_one(
                     "must specify a target for JSON merge patch {label}"
                 )));
             };
-            for i in select(resources, previous, deleted, target)? {
+            let selected = select(resources, previous, deleted, target)?;
+            let matched = !selected.is_empty();
+            for i in selected {
                 merge_patch(&mut resources[i], patch);
             }
-            Ok(())
+            Ok(matched)
         }
     }
 }

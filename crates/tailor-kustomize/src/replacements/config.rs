@@ -154,6 +154,9 @@ struct Dec<'f> {
     dialect: Dialect,
     files: &'f BTreeMap<String, String>,
     first: Option<String>,
+    /// The list entry being decoded, and the one the first error came from.
+    index: Option<usize>,
+    first_at: Option<usize>,
     /// Fields a lenient reader skipped, with the names it accepts there.
     ignored: Vec<(String, Vec<&'static str>)>,
 }
@@ -182,6 +185,7 @@ impl Dec<'_> {
     fn fail(&mut self, e: String) {
         if self.first.is_none() {
             self.first = Some(e);
+            self.first_at = self.index;
         }
     }
 
@@ -195,18 +199,38 @@ impl Dec<'_> {
         ));
     }
 
-    /// Visits an object's fields by their canonical names; reports unknown ones if strict.
+    /// Visits an object's fields by their canonical names; reports unknown ones if strict
+    /// (tailor's own reader naming where, the near name and the accepted ones, as its other
+    /// unknown-field errors do; kustomize's with Go's bare `json: unknown field "x"`).
     fn fields<'v>(
         &mut self,
         obj: &'v Map<String, Json>,
         names: &[&'static str],
+        stack: &str,
     ) -> Vec<(&'static str, &'v Json)> {
         let mut out = Vec::new();
         for (k, v) in obj {
             match known(k, names) {
                 Some(f) => out.push((f, v)),
                 None => {
-                    if self.dialect.strict() {
+                    if self.dialect == Dialect::Tailor {
+                        let near = tailor_kube::json::suggest(k, names)
+                            .map(|n| format!(" (did you mean {n:?}?)"))
+                            .unwrap_or_default();
+                        let mut sorted = names.to_vec();
+                        sorted.sort_unstable();
+                        let at = stack.strip_prefix("replacements").unwrap_or(stack);
+                        let at = at.strip_prefix('.').unwrap_or(at);
+                        let within = if at.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" in {at}")
+                        };
+                        self.fail(format!(
+                            "unknown field {k:?}{within}{near}; accepted fields: {}",
+                            sorted.join(", ")
+                        ));
+                    } else if self.dialect.strict() {
                         self.fail(format!(
                             "json: unknown field {}",
                             tailor_go::strconv::quote(k)
@@ -243,7 +267,7 @@ impl Dec<'_> {
             }
         };
         let mut o = FieldOptions::default();
-        for (f, v) in self.fields(obj, &["delimiter", "index", "encoding", "create"]) {
+        for (f, v) in self.fields(obj, &["delimiter", "index", "encoding", "create"], stack) {
             let st = join(stack, f);
             match f {
                 "delimiter" => self.string(v, "FieldOptions", &st, &mut o.delimiter),
@@ -310,7 +334,7 @@ impl Dec<'_> {
             names.push("property");
         }
         let mut s = Source::default();
-        for (f, v) in self.fields(obj, &names) {
+        for (f, v) in self.fields(obj, &names, stack) {
             if self.resid_field(f, v, "SourceSelector", stack, &mut s.id) {
                 continue;
             }
@@ -357,7 +381,7 @@ impl Dec<'_> {
             "labelSelector",
             "annotationSelector",
         ];
-        for (f, v) in self.fields(obj, &names) {
+        for (f, v) in self.fields(obj, &names, stack) {
             if self.resid_field(f, v, "Selector", stack, &mut s.id) {
                 continue;
             }
@@ -382,7 +406,7 @@ impl Dec<'_> {
                 return t;
             }
         };
-        for (f, v) in self.fields(obj, &["select", "reject", "fieldPaths", "options"]) {
+        for (f, v) in self.fields(obj, &["select", "reject", "fieldPaths", "options"], stack) {
             let st = join(stack, f);
             match f {
                 "select" => t.select = self.selector(v, "TargetSelector", &st, "types.Selector"),
@@ -442,7 +466,7 @@ impl Dec<'_> {
         }
         let mut r = Replacement::default();
         let mut path = String::new();
-        for (f, v) in self.fields(obj, &names) {
+        for (f, v) in self.fields(obj, &names, stack) {
             let st = join(stack, f);
             match f {
                 "source" => r.source = self.source(v, &st),
@@ -549,13 +573,16 @@ fn decode_noting(
         dialect,
         files,
         first: None,
+        index: None,
+        first_at: None,
         ignored: Vec::new(),
     };
     let mut out = Vec::new();
     match json {
         Json::Null => {}
         Json::Array(items) => {
-            for item in items {
+            for (i, item) in items.iter().enumerate() {
+                d.index = Some(i);
                 d.replacement(item, "replacements", &mut out);
             }
         }
@@ -565,9 +592,13 @@ fn decode_noting(
             d.type_err(other, root, "replacements", &ty);
         }
     }
-    match d.first {
-        Some(e) if e.starts_with("json: ") => Err(Error::new(dialect.wrap(e))),
-        Some(e) => Err(Error::new(e)),
+    let located = |e: Error| match d.first_at {
+        Some(i) => e.in_replacement(i),
+        None => e,
+    };
+    match d.first.clone() {
+        Some(e) if e.starts_with("json: ") => Err(located(Error::new(dialect.wrap(e)))),
+        Some(e) => Err(located(Error::new(e))),
         None => {
             let notes = d
                 .ignored

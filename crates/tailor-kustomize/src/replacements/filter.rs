@@ -33,35 +33,59 @@ pub fn apply(
     apply_reporting(resources, replacements, props).map(drop)
 }
 
-/// [`apply`], returning the indices of the resources it wrote to, so that a caller can move its
-/// trees in and out instead of cloning every one to find what changed. On error some resources
-/// may be half edited: callers discard them.
+/// What [`apply_reporting`] did besides its edits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// The indices of the resources it wrote to.
+    pub written: BTreeSet<usize>,
+    /// `(replacement, target)` indices of the targets whose `select` chose no resource:
+    /// kustomize passes over them silently, a caller may want to warn.
+    pub unmatched: Vec<(usize, usize)>,
+}
+
+/// [`apply`], reporting which resources it wrote to (so that a caller can move its trees in and
+/// out instead of cloning every one to find what changed) and which targets matched nothing.
+/// On error some resources may be half edited: callers discard them. The error names the
+/// replacement it came from ([`Error::replacement`]).
 pub fn apply_reporting(
     resources: &mut [Node],
     replacements: &[Replacement],
     props: &BTreeMap<String, String>,
-) -> Result<BTreeSet<usize>, Error> {
-    let mut touched = BTreeSet::new();
+) -> Result<Applied, Error> {
+    let mut applied = Applied::default();
     let mut cache = RegexCache::default();
     let mut result = Ok(());
-    for r in replacements {
-        if let Err(e) = apply_one(resources, r, props, &mut touched, &mut cache) {
-            result = Err(Error::new(e));
-            break;
+    for (i, r) in replacements.iter().enumerate() {
+        let mut unmatched = Vec::new();
+        match apply_one(
+            resources,
+            r,
+            props,
+            &mut applied.written,
+            &mut unmatched,
+            &mut cache,
+        ) {
+            Ok(()) => applied
+                .unmatched
+                .extend(unmatched.into_iter().map(|t| (i, t))),
+            Err(e) => {
+                result = Err(Error::new(e).in_replacement(i));
+                break;
+            }
         }
     }
-    for &i in &touched {
+    for &i in &applied.written {
         if let Some(res) = resources.get_mut(i) {
             strip_untagged(res);
         }
     }
     result?;
-    for &i in &touched {
+    for &i in &applied.written {
         if let Some(res) = resources.get(i) {
             check_tags(res).map_err(Error::new)?;
         }
     }
-    Ok(touched)
+    Ok(applied)
 }
 
 /// Where the value of a replacement lives: in a resource (kyaml keeps a pointer to the live
@@ -85,6 +109,7 @@ fn apply_one(
     r: &Replacement,
     props: &BTreeMap<String, String>,
     touched: &mut BTreeSet<usize>,
+    unmatched: &mut Vec<usize>,
     cache: &mut RegexCache,
 ) -> Result<(), String> {
     if r.source.is_some() && r.source_value.is_some() {
@@ -100,8 +125,10 @@ fn apply_one(
             return Err("replacements must specify a source and at least one target".into())
         }
     };
-    for t in targets {
-        apply_target(resources, &mut value, t, touched, cache)?;
+    for (j, t) in targets.iter().enumerate() {
+        if !apply_target(resources, &mut value, t, touched, cache)? {
+            unmatched.push(j);
+        }
     }
     Ok(())
 }
@@ -252,7 +279,7 @@ fn apply_target(
     t: &TargetSelector,
     touched: &mut BTreeSet<usize>,
     cache: &mut RegexCache,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let Some(select) = &t.select else {
         return Err("target must specify resources to select".into());
     };
@@ -265,6 +292,7 @@ fn apply_target(
     let split: Vec<Vec<String>> = field_paths.iter().map(|p| split_path(p)).collect();
     let mut select_check = SelectorCheck::new(select);
     let mut rejects: Vec<SelectorCheck> = t.reject.iter().map(SelectorCheck::new).collect();
+    let mut matched = false;
     for i in 0..resources.len() {
         let res = &resources[i];
         let ids = Ids::of(res)?;
@@ -294,6 +322,7 @@ fn apply_target(
             continue;
         }
         drop(ids);
+        matched = true;
         for (fp, segs) in field_paths.iter().zip(&split) {
             copy_to_target(
                 resources,
@@ -307,7 +336,7 @@ fn apply_target(
             )?;
         }
     }
-    Ok(())
+    Ok(matched)
 }
 
 #[allow(clippy::too_many_arguments)]

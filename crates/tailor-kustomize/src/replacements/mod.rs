@@ -33,7 +33,7 @@ pub use config::{
     parse_config, parse_replacements, parse_replacements_noting, parse_replacements_with,
     ConfigKind, Dialect,
 };
-pub use filter::{apply, apply_reporting};
+pub use filter::{apply, apply_reporting, Applied};
 pub use path::split_path;
 pub use types::{
     FieldOptions, Replacement, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH,
@@ -43,17 +43,31 @@ pub use types::{
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     message: String,
+    replacement: Option<usize>,
 }
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Error {
         Error {
             message: message.into(),
+            replacement: None,
         }
+    }
+
+    /// The error came from the replacement at `index` of the list.
+    pub fn in_replacement(mut self, index: usize) -> Error {
+        self.replacement = Some(index);
+        self
     }
 
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The index of the replacement that failed, when one did (a later check of every
+    /// written resource names none).
+    pub fn replacement(&self) -> Option<usize> {
+        self.replacement
     }
 }
 

@@ -1,0 +1,149 @@
+//! The standalone command line: `tailor CONFIG [FILE|DIR|-]... [options]`.
+
+use std::path::PathBuf;
+
+/// Where standalone mode writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// A multi-document YAML stream on stdout.
+    Stream,
+    /// A ResourceList on stdout (paths recorded as `kpt fn source` does).
+    ResourceList,
+    /// Each object back to its file under a directory.
+    Dir(PathBuf),
+}
+
+/// The standalone command line, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Args {
+    /// The functionConfig file (`-`: stdin).
+    pub config: String,
+    /// Files, directories, or `-` for stdin (the default).
+    pub inputs: Vec<String>,
+    pub output: Output,
+    /// `--clean`: empty the output directory first.
+    pub clean: bool,
+    /// `--cluster NAME`: render only this destination of `spec.clusters`.
+    pub cluster: Option<String>,
+    /// `--strict`: warnings are errors.
+    pub strict: bool,
+}
+
+/// Parses standalone arguments; an error is a usage error (exit 2).
+pub fn parse(args: &[String]) -> Result<Args, String> {
+    let mut output: Option<Output> = None;
+    let mut set_output = |o: Output, flag: &str| -> Result<(), String> {
+        match &output {
+            Some(prev) if *prev != o => Err(format!(
+                "{flag} conflicts with an earlier output option: choose one of -o stream, -o resource-list, --output-dir DIR"
+            )),
+            _ => {
+                output = Some(o);
+                Ok(())
+            }
+        }
+    };
+    let mut parsed = Args {
+        config: String::new(),
+        inputs: Vec::new(),
+        output: Output::Stream,
+        clean: false,
+        cluster: None,
+        strict: false,
+    };
+    let mut positional = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = &inline {
+                return Ok(v.clone());
+            }
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag {
+            "--output" | "-o" => {
+                let o = match value()?.as_str() {
+                    "stream" | "yaml" => Output::Stream,
+                    "resource-list" => Output::ResourceList,
+                    other => {
+                        return Err(format!(
+                            "--output must be stream or resource-list, not {other:?}"
+                        ))
+                    }
+                };
+                set_output(o, flag)?;
+            }
+            "--output-dir" => set_output(Output::Dir(PathBuf::from(value()?)), flag)?,
+            "--clean" => parsed.clean = true,
+            "--cluster" => parsed.cluster = Some(value()?),
+            "--strict" => parsed.strict = true,
+            s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s:?}")),
+            _ => positional.push(arg.clone()),
+        }
+        i += 1;
+    }
+    parsed.output = output.unwrap_or(Output::Stream);
+    if parsed.clean && !matches!(parsed.output, Output::Dir(_)) {
+        return Err("--clean empties the --output-dir: give one".into());
+    }
+    let mut it = positional.into_iter();
+    parsed.config = it.next().ok_or("missing CONFIG file")?;
+    parsed.inputs = it.collect();
+    if parsed.inputs.is_empty() {
+        parsed.inputs.push("-".into());
+    }
+    if parsed.config == "-" && parsed.inputs.iter().any(|i| i == "-") {
+        return Err(
+            "the CONFIG is read from stdin (-): give the manifests as files or directories".into(),
+        );
+    }
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Args, String> {
+        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn reads_flags_anywhere() {
+        let a = p(&[
+            "cfg.yaml",
+            "dir",
+            "--output-dir=out",
+            "--clean",
+            "--cluster",
+            "dev",
+            "--strict",
+        ])
+        .unwrap();
+        assert_eq!(a.config, "cfg.yaml");
+        assert_eq!(a.inputs, ["dir"]);
+        assert_eq!(a.output, Output::Dir("out".into()));
+        assert!(a.clean && a.strict);
+        assert_eq!(a.cluster.as_deref(), Some("dev"));
+        assert_eq!(p(&["cfg.yaml"]).unwrap().inputs, ["-"]);
+    }
+
+    #[test]
+    fn conflicts_are_usage_errors() {
+        assert!(p(&["c", "d", "--output-dir", "o", "-o", "resource-list"])
+            .unwrap_err()
+            .contains("conflicts"));
+        assert!(p(&["c", "d", "--clean"]).is_err());
+        assert!(p(&["-", "-"]).is_err());
+        assert!(p(&["c", "--bogus"]).unwrap_err().contains("unknown flag"));
+        assert!(p(&[]).unwrap_err().contains("missing CONFIG"));
+    }
+}
