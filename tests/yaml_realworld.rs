@@ -338,7 +338,7 @@ fn check_stream(dir: &Path, config: &Path) -> Result<(), String> {
         return Err(format!("the run failed: {}", run.stderr.trim()));
     }
     let mut want = Vec::new();
-    for (path, rel) in tailor::krm::standalone::yaml_files(dir).expect("walk") {
+    for (path, rel) in tailor::krm::files::yaml_files(dir).expect("walk") {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for doc in document_texts(&text).map_err(|e| format!("{rel}: {e}"))? {
             want.push((rel.clone(), doc));
@@ -680,7 +680,7 @@ fn surrogates() -> Result<(), String> {
 fn scaling() -> Result<(), String> {
     let pad = "x".repeat(1_000_000);
     let items: Vec<String> = (0..8_000)
-        .map(|i| format!(r#"{{"kind":"A","metadata":{{"name":"c{i}"}}}}"#))
+        .map(|i| format!(r#"{{"apiVersion":"v1","kind":"A","metadata":{{"name":"c{i}"}}}}"#))
         .collect();
     let one_line = format!(
         r#"{{"kind":"ResourceList","pad":"{pad}","items":[{}]}}"#,
