@@ -20,6 +20,27 @@ pub fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// The word Go's `encoding/json` uses for a value's JSON type in its type errors (kustomize and
+/// Flux pass those on).
+pub fn go_type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Go's `json: cannot unmarshal <type of v> into Go value of type <go_type>`.
+pub fn go_unmarshal_error(v: &Value, go_type: &str) -> String {
+    format!(
+        "json: cannot unmarshal {} into Go value of type {go_type}",
+        go_type_name(v)
+    )
+}
+
 /// `path.key`, or just `key` at the root.
 pub fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
@@ -264,6 +285,29 @@ fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn go_type_errors_use_encoding_json_words() {
+        let words: Vec<_> = [
+            json!(null),
+            json!(true),
+            json!(1),
+            json!("s"),
+            json!([]),
+            json!({}),
+        ]
+        .iter()
+        .map(go_type_name)
+        .collect();
+        assert_eq!(
+            words,
+            ["null", "bool", "number", "string", "array", "object"]
+        );
+        assert_eq!(
+            go_unmarshal_error(&json!([1]), "jsonpatch.Operation"),
+            "json: cannot unmarshal array into Go value of type jsonpatch.Operation"
+        );
+    }
 
     #[test]
     fn type_names() {

@@ -29,35 +29,10 @@ mod filter;
 mod path;
 mod types;
 
+pub use crate::Error;
 pub use config::{parse_config, parse_replacements, parse_replacements_with, ConfigKind, Dialect};
 pub use filter::{apply, apply_reporting};
 pub use path::split_path;
 pub use types::{
     FieldOptions, Replacement, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH,
 };
-
-/// A replacement error; `Display` is kustomize's message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    message: String,
-}
-
-impl Error {
-    pub fn new(message: impl Into<String>) -> Error {
-        Error {
-            message: message.into(),
-        }
-    }
-
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
