@@ -41,6 +41,27 @@ pub fn go_unmarshal_error(v: &Value, go_type: &str) -> String {
     )
 }
 
+/// Two field lists laid end to end, at compile time, so a list that extends another names
+/// the shared fields once: `const ALL: &[&str] = &concat_fields::<2, 1, 3>(BASE, ["c"]);`.
+/// `N` must be `A + B` (checked when the constant is evaluated).
+pub const fn concat_fields<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "concat_fields: N must be A + B");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}
+
 /// `path.key`, or just `key` at the root.
 pub fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
@@ -285,6 +306,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn field_lists_concatenate_at_compile_time() {
+        const BASE: [&str; 2] = ["a", "b"];
+        const ALL: &[&str] = &concat_fields::<2, 1, 3>(BASE, ["c"]);
+        assert_eq!(ALL, ["a", "b", "c"]);
+    }
 
     #[test]
     fn go_type_errors_use_encoding_json_words() {

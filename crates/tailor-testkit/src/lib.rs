@@ -17,3 +17,11 @@ pub mod rng;
 pub mod yaml;
 
 pub use rng::Rng;
+
+/// A string map (labels, annotations, properties) written as pairs.
+pub fn string_map(pairs: &[(&str, &str)]) -> std::collections::BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
