@@ -11,7 +11,7 @@ use crate::merge::{self, merge_by_key, merge_maps};
 use crate::Dialect;
 
 /// Option fields Fleet merges or carries (`BundleDeploymentOptions`).
-pub const FLEET_OPTION_FIELDS: &[&str] = &json::concat_fields::<11, 8, 19>(MERGED, NOT_MERGED);
+pub const FLEET_OPTION_FIELDS: &[&str] = &json::concat_names::<11, 8, 19>(MERGED, NOT_MERGED);
 
 /// Fields of `BundleDeploymentOptions` that `Merge` takes from a customization.
 const MERGED: [&str; 11] = [

@@ -41,14 +41,14 @@ pub fn go_unmarshal_error(v: &Value, go_type: &str) -> String {
     )
 }
 
-/// Two field lists laid end to end, at compile time, so a list that extends another names
-/// the shared fields once: `const ALL: &[&str] = &concat_fields::<2, 1, 3>(BASE, ["c"]);`.
-/// `N` must be `A + B` (checked when the constant is evaluated).
-pub const fn concat_fields<const A: usize, const B: usize, const N: usize>(
+/// Two lists of names (fields, kinds) laid end to end, at compile time, so a list that extends
+/// another names the shared ones once: `const ALL: &[&str] = &concat_names::<2, 1, 3>(BASE,
+/// ["c"]);`. `N` must be `A + B` (checked when the constant is evaluated).
+pub const fn concat_names<const A: usize, const B: usize, const N: usize>(
     a: [&'static str; A],
     b: [&'static str; B],
 ) -> [&'static str; N] {
-    assert!(A + B == N, "concat_fields: N must be A + B");
+    assert!(A + B == N, "concat_names: N must be A + B");
     let mut out = [""; N];
     let mut i = 0;
     while i < A {
@@ -308,9 +308,9 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn field_lists_concatenate_at_compile_time() {
+    fn name_lists_concatenate_at_compile_time() {
         const BASE: [&str; 2] = ["a", "b"];
-        const ALL: &[&str] = &concat_fields::<2, 1, 3>(BASE, ["c"]);
+        const ALL: &[&str] = &concat_names::<2, 1, 3>(BASE, ["c"]);
         assert_eq!(ALL, ["a", "b", "c"]);
     }
 
