@@ -126,30 +126,38 @@ fn sh(script: &str) -> String {
     run_ok(Command::new("bash").args(["-o", "pipefail", "-c", script]))
 }
 
+/// A sunk package: file path → bytes.
+type Tree = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// The trees `kpt fn source PKG | cat | kpt fn sink` and `kpt fn source PKG | tailor | kpt fn
+/// sink` write, tailor given `--fn-config CONFIG` when there is one.
+fn source_pipe_sink(tag: &str, pkg: &Path, config: Option<&Path>) -> (Tree, Tree) {
+    let base = temp_dir(tag);
+    let (a, b) = (base.join("cat"), base.join("tailor"));
+    let p = pkg.display();
+    sh(&format!(
+        "kpt fn source {p} | cat | kpt fn sink {}",
+        a.display()
+    ));
+    let fn_config = config.map_or(String::new(), |c| format!("--fn-config {} ", c.display()));
+    sh(&format!(
+        "kpt fn source {fn_config}{p} | {} | kpt fn sink {}",
+        tailor_bin(),
+        b.display()
+    ));
+    let trees = (read_tree(&a), read_tree(&b));
+    let _ = std::fs::remove_dir_all(&base);
+    trees
+}
+
 #[test]
 fn kpt_source_pipe_sink() {
     let Some(_kpt) = tool("kpt") else { return };
     // With a config that changes nothing, every package comes back byte for byte.
     for (name, pkg) in packages() {
-        let base = temp_dir(&format!("pipe-{name}"));
-        let (a, b) = (base.join("cat"), base.join("tailor"));
-        let p = pkg.display();
-        sh(&format!(
-            "kpt fn source {p} | cat | kpt fn sink {}",
-            a.display()
-        ));
-        sh(&format!(
-            "kpt fn source --fn-config {} {p} | {} | kpt fn sink {}",
-            empty_config().display(),
-            tailor_bin(),
-            b.display()
-        ));
-        assert_eq!(
-            read_tree(&a),
-            read_tree(&b),
-            "{name}: source | tailor | sink differs"
-        );
-        let _ = std::fs::remove_dir_all(&base);
+        let (cat, tailored) =
+            source_pipe_sink(&format!("pipe-{name}"), &pkg, Some(&empty_config()));
+        assert_eq!(cat, tailored, "{name}: source | tailor | sink differs");
     }
 }
 
@@ -162,19 +170,7 @@ fn kpt_source_pipe_sink_without_config_strips_only_what_kubestellar_strips() {
         eprintln!("\n*** SKIPPED: ../shared/corpus is not beside the repo ***\n");
         return;
     };
-    let base = temp_dir("pipe-strip");
-    let (a, b) = (base.join("cat"), base.join("tailor"));
-    let p = pkg.display();
-    sh(&format!(
-        "kpt fn source {p} | cat | kpt fn sink {}",
-        a.display()
-    ));
-    sh(&format!(
-        "kpt fn source {p} | {} | kpt fn sink {}",
-        tailor_bin(),
-        b.display()
-    ));
-    let (cat, tailored) = (read_tree(&a), read_tree(&b));
+    let (cat, tailored) = source_pipe_sink("pipe-strip", &pkg, None);
     assert_eq!(
         cat.keys().collect::<Vec<_>>(),
         tailored.keys().collect::<Vec<_>>()
@@ -195,7 +191,6 @@ fn kpt_source_pipe_sink_without_config_strips_only_what_kubestellar_strips() {
         changed,
         ["alertmanager-service.yaml", "prometheus-service.yaml"]
     );
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]

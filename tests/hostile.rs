@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use tailor_testkit::yaml::indent;
 use tailor_yaml::{parse_stream, Node};
 
 /// How a row's stdin is built.
@@ -113,20 +114,6 @@ use Input::*;
 
 const CM_ITEM: &str =
     "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: app}\n  data: {a: b}\n";
-
-fn indent(text: &str, by: &str) -> String {
-    text.lines()
-        .map(|l| {
-            if l.is_empty() {
-                String::new()
-            } else {
-                format!("{by}{l}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
 
 fn with_fc(fc: &str) -> String {
     format!(

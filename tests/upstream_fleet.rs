@@ -156,6 +156,23 @@ enum Got {
     Error(String),
 }
 
+/// What a run of tailor gave: its objects as `read` finds them in the output (`what` it
+/// should be), without tailor's bookkeeping annotations, or the failure.
+fn got(run: common::Run, read: fn(&str) -> Result<Vec<Json>, String>, what: &str) -> Got {
+    if run.code != 0 {
+        return Got::Error(format!(
+            "exit {}: {}{}",
+            run.code,
+            run.stderr.trim(),
+            run.stdout.trim()
+        ));
+    }
+    match read(&run.stdout) {
+        Ok(objects) => Got::Objects(objects.into_iter().map(without_bookkeeping).collect()),
+        Err(e) => Got::Error(format!("output is not {what}: {e}\n{}", run.stdout)),
+    }
+}
+
 fn run_case(case: &Json, mode: Mode, dir: &Path) -> Result<(), String> {
     let files = bundle_files(case);
     let mut problems = Vec::new();
@@ -421,18 +438,7 @@ fn run_standalone(
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = common::run_tailor(&args, "");
-    if run.code != 0 {
-        return Got::Error(format!(
-            "exit {}: {}{}",
-            run.code,
-            run.stderr.trim(),
-            run.stdout.trim()
-        ));
-    }
-    match stream_to_json(&run.stdout) {
-        Ok(objects) => Got::Objects(objects.into_iter().map(without_bookkeeping).collect()),
-        Err(e) => Got::Error(format!("output is not YAML: {e}\n{}", run.stdout)),
-    }
+    got(run, stream_to_json, "YAML")
 }
 
 /// The Fleet fields of fleet.yaml a `Tailor` spec carries.
@@ -514,18 +520,7 @@ fn run_krm(case: &Json, files: &BTreeMap<String, String>, cluster: &Cluster) -> 
         Some(&json!(yaml_to_json(&tailor_config(spec)).unwrap())),
     );
     let run = common::run_tailor(&[], &input);
-    if run.code != 0 {
-        return Got::Error(format!(
-            "exit {}: {}{}",
-            run.code,
-            run.stderr.trim(),
-            run.stdout.trim()
-        ));
-    }
-    match resource_list_items(&run.stdout) {
-        Ok(items) => Got::Objects(items.into_iter().map(without_bookkeeping).collect()),
-        Err(e) => Got::Error(format!("output is not a ResourceList: {e}\n{}", run.stdout)),
-    }
+    got(run, resource_list_items, "a ResourceList")
 }
 
 /// Every overlay name fleet.yaml mentions (the bundle's and the customizations').

@@ -26,8 +26,7 @@
 //! check evaluation.
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::upstream::*;
 use serde_json::Value as Json;
@@ -402,27 +401,11 @@ fn tool_case(case: &Json) -> Result<(), String> {
 /// Runs the binary with only `env` in its environment (upstream sets the variables it
 /// means; anything else in the test's environment must not leak into `${...}`).
 fn run_clean_env(args: &[&str], env: &[(String, String)], stdin: &str) -> common::Run {
-    let mut child = Command::new(common::tailor_bin())
-        .args(args)
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tailor");
-    if let Err(e) = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-    {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    let out = child.wait_with_output().expect("wait");
-    common::Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
+    common::run_command(
+        Command::new(common::tailor_bin())
+            .args(args)
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v))),
+        stdin,
+    )
 }

@@ -11,10 +11,7 @@ use tailor_fleet::TargetCriteria;
 use tailor_kratix::DestinationSelector;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let Ok(docs) = tailor_yaml::parse_stream(text) else {
+    let Some(docs) = tailor_fuzz::yaml_docs(data) else {
         return;
     };
     let mut items: Vec<Value> = docs.iter().filter_map(|d| d.root.to_json().ok()).collect();

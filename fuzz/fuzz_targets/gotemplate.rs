@@ -8,10 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use tailor_go::{ExecOptions, MissingKey, Template, Value};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else {
-        return;
-    };
-    let Ok(text) = std::str::from_utf8(rest) else {
+    let Some((flags, text)) = tailor_fuzz::flags_and_text(data) else {
         return;
     };
     let Ok(t) = Template::parse("fuzz", text) else {

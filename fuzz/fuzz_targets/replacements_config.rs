@@ -9,10 +9,7 @@ use tailor_fuzz::fixture_nodes;
 use tailor_kustomize::replacements::{apply, parse_replacements, parse_replacements_with, Dialect};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let Ok(docs) = tailor_yaml::parse_stream(text) else {
+    let Some(docs) = tailor_fuzz::yaml_docs(data) else {
         return;
     };
     let Some(doc) = docs.into_iter().next() else {

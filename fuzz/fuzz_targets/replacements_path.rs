@@ -13,10 +13,7 @@ use tailor_fuzz::{fixture_nodes, split_first_line};
 use tailor_kustomize::replacements::{apply, parse_replacements, split_path};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else {
-        return;
-    };
-    let Ok(text) = std::str::from_utf8(rest) else {
+    let Some((flags, text)) = tailor_fuzz::flags_and_text(data) else {
         return;
     };
     let (target_path, source_path) = split_first_line(text);

@@ -18,10 +18,7 @@ use tailor_kubestellar::strip::{
 
 fuzz_target!(|data: &[u8]| {
     tailor_fuzz::allow_caught_panics();
-    let Some((&flags, rest)) = data.split_first() else {
-        return;
-    };
-    let Ok(text) = std::str::from_utf8(rest) else {
+    let Some((flags, text)) = tailor_fuzz::flags_and_text(data) else {
         return;
     };
     let paths: Vec<&str> = text.split('\n').take(16).collect();

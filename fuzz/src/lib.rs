@@ -200,6 +200,19 @@ pub fn fixture_nodes() -> Vec<Node> {
         .collect()
 }
 
+/// The common prologue of the targets that take a flags byte: the first byte, and the rest as
+/// UTF-8 text. `None` (nothing to test) when the input is empty or the rest is not UTF-8.
+pub fn flags_and_text(data: &[u8]) -> Option<(u8, &str)> {
+    let (&flags, rest) = data.split_first()?;
+    Some((flags, std::str::from_utf8(rest).ok()?))
+}
+
+/// The common prologue of the targets that read YAML: the input as UTF-8 text parsed into
+/// documents. `None` when it is not UTF-8 or does not parse.
+pub fn yaml_docs(data: &[u8]) -> Option<Vec<tailor_yaml::Document>> {
+    tailor_yaml::parse_stream(std::str::from_utf8(data).ok()?).ok()
+}
+
 /// Splits fuzz input into a first line (parameters) and the rest.
 pub fn split_first_line(s: &str) -> (&str, &str) {
     match s.find('\n') {

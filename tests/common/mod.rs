@@ -24,9 +24,17 @@ pub fn run_tailor(args: &[&str], stdin: &str) -> Run {
 
 /// [`run_tailor`] with extra environment variables (`TAILOR_THREADS`, limits).
 pub fn run_tailor_env(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Run {
-    let mut child = Command::new(tailor_bin())
-        .args(args)
-        .envs(env.iter().copied())
+    run_command(
+        Command::new(tailor_bin())
+            .args(args)
+            .envs(env.iter().copied()),
+        stdin,
+    )
+}
+
+/// Runs `cmd` with `stdin` written to it and both outputs captured.
+pub fn run_command(cmd: &mut Command, stdin: &str) -> Run {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

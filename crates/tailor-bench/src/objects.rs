@@ -44,6 +44,65 @@ fn uid(i: usize, salt: u64) -> String {
     )
 }
 
+/// The time object `i` was created (and last applied), at `hour`.
+fn timestamp(i: usize, hour: u32) -> String {
+    format!("2024-03-{:02}T{hour}:{:02}:07Z", 1 + i % 28, i % 60)
+}
+
+/// `kubectl apply`'s managedFields entry up to its `metadata` fields: the last-applied
+/// annotation and the `labels` (the entry's other fields follow).
+fn client_side_apply_fields(api_version: &str, labels: &[&str]) -> String {
+    let mut s = format!(
+        r#"  - apiVersion: {api_version}
+    fieldsType: FieldsV1
+    fieldsV1:
+      f:metadata:
+        f:annotations:
+          .: {{}}
+          f:kubectl.kubernetes.io/last-applied-configuration: {{}}
+        f:labels:
+          .: {{}}
+"#
+    );
+    for l in labels {
+        let _ = writeln!(s, "          f:{l}: {{}}");
+    }
+    s
+}
+
+/// The managedFields of a Deployment status condition of type `ty`.
+fn condition_fields(ty: &str) -> String {
+    let mut s = format!("          k:{{\"type\":\"{ty}\"}}:\n            .: {{}}\n");
+    for f in [
+        "lastTransitionTime",
+        "lastUpdateTime",
+        "message",
+        "reason",
+        "status",
+        "type",
+    ] {
+        let _ = writeln!(s, "            f:{f}: {{}}");
+    }
+    s
+}
+
+/// The end of a managedFields entry written by `manager` when object `i` was created.
+fn managed_by(manager: &str, i: usize) -> String {
+    format!(
+        "    manager: {manager}\n    operation: Update\n    time: \"{}\"\n",
+        timestamp(i, 10)
+    )
+}
+
+/// What every export's metadata ends with: name, namespace, resourceVersion and uid.
+fn identity(name: &str, ns: &str, i: usize, salt: u64) -> String {
+    format!(
+        "  name: {name}\n  namespace: {ns}\n  resourceVersion: \"{}\"\n  uid: {}\n",
+        100_000 + i * 7,
+        uid(i, salt)
+    )
+}
+
 /// Object `i` of an export, as one YAML document (no `---`), block style, kubectl's layout.
 pub fn exported_object(i: usize) -> String {
     match ObjectKind::cycle(i) {
@@ -82,18 +141,7 @@ metadata:
     app: {name}
     tier: backend
   managedFields:
-  - apiVersion: apps/v1
-    fieldsType: FieldsV1
-    fieldsV1:
-      f:metadata:
-        f:annotations:
-          .: {{}}
-          f:kubectl.kubernetes.io/last-applied-configuration: {{}}
-        f:labels:
-          .: {{}}
-          f:app: {{}}
-          f:tier: {{}}
-      f:spec:
+{apply_fields}      f:spec:
         f:progressDeadlineSeconds: {{}}
         f:replicas: {{}}
         f:revisionHistoryLimit: {{}}
@@ -151,10 +199,7 @@ metadata:
             f:schedulerName: {{}}
             f:securityContext: {{}}
             f:terminationGracePeriodSeconds: {{}}
-    manager: kubectl-client-side-apply
-    operation: Update
-    time: "2024-03-{day:02}T10:{min:02}:07Z"
-  - apiVersion: apps/v1
+{applied_by}  - apiVersion: apps/v1
     fieldsType: FieldsV1
     fieldsV1:
       f:metadata:
@@ -164,23 +209,7 @@ metadata:
         f:availableReplicas: {{}}
         f:conditions:
           .: {{}}
-          k:{{"type":"Available"}}:
-            .: {{}}
-            f:lastTransitionTime: {{}}
-            f:lastUpdateTime: {{}}
-            f:message: {{}}
-            f:reason: {{}}
-            f:status: {{}}
-            f:type: {{}}
-          k:{{"type":"Progressing"}}:
-            .: {{}}
-            f:lastTransitionTime: {{}}
-            f:lastUpdateTime: {{}}
-            f:message: {{}}
-            f:reason: {{}}
-            f:status: {{}}
-            f:type: {{}}
-        f:observedGeneration: {{}}
+{conditions}        f:observedGeneration: {{}}
         f:readyReplicas: {{}}
         f:replicas: {{}}
         f:updatedReplicas: {{}}
@@ -188,11 +217,7 @@ metadata:
     operation: Update
     subresource: status
     time: "2024-03-{day:02}T11:{min:02}:41Z"
-  name: {name}
-  namespace: {ns}
-  resourceVersion: "{rv}"
-  uid: {uid}
-spec:
+{identity}spec:
   progressDeadlineSeconds: 600
   replicas: 3
   revisionHistoryLimit: 10
@@ -261,9 +286,11 @@ status:
         day = 1 + i % 28,
         min = i % 60,
         v = i % 17,
-        rv = 100_000 + i * 7,
-        uid = uid(i, 1),
         rs = i % 0xfffff,
+        conditions = ["Available", "Progressing"].map(condition_fields).concat(),
+        apply_fields = client_side_apply_fields("apps/v1", &["app", "tier"]),
+        applied_by = managed_by("kubectl-client-side-apply", i),
+        identity = identity(&name, &ns, i, 1),
     );
     s
 }
@@ -279,21 +306,11 @@ metadata:
   annotations:
     kubectl.kubernetes.io/last-applied-configuration: |
       {{"apiVersion":"v1","kind":"Service","metadata":{{"annotations":{{}},"labels":{{"app":"{name}"}},"name":"{name}","namespace":"{ns}"}},"spec":{{"ports":[{{"name":"http","port":80,"targetPort":"http"}}],"selector":{{"app":"{name}"}}}}}}
-  creationTimestamp: "2024-03-{day:02}T10:{min:02}:07Z"
+  creationTimestamp: "{created}"
   labels:
     app: {name}
   managedFields:
-  - apiVersion: v1
-    fieldsType: FieldsV1
-    fieldsV1:
-      f:metadata:
-        f:annotations:
-          .: {{}}
-          f:kubectl.kubernetes.io/last-applied-configuration: {{}}
-        f:labels:
-          .: {{}}
-          f:app: {{}}
-      f:spec:
+{apply_fields}      f:spec:
         f:internalTrafficPolicy: {{}}
         f:ports:
           .: {{}}
@@ -306,14 +323,7 @@ metadata:
         f:selector: {{}}
         f:sessionAffinity: {{}}
         f:type: {{}}
-    manager: kubectl-client-side-apply
-    operation: Update
-    time: "2024-03-{day:02}T10:{min:02}:07Z"
-  name: {name}
-  namespace: {ns}
-  resourceVersion: "{rv}"
-  uid: {uid}
-spec:
+{applied_by}{identity}spec:
   clusterIP: 10.96.{a}.{b}
   clusterIPs:
   - 10.96.{a}.{b}
@@ -333,12 +343,12 @@ spec:
 status:
   loadBalancer: {{}}
 "#,
-        day = 1 + i % 28,
-        min = i % 60,
-        rv = 100_000 + i * 7,
-        uid = uid(i, 2),
+        created = timestamp(i, 10),
         a = (i / 250) % 250,
         b = 1 + i % 250,
+        apply_fields = client_side_apply_fields("v1", &["app"]),
+        applied_by = managed_by("kubectl-client-side-apply", i),
+        identity = identity(&name, &ns, i, 2),
     )
 }
 
@@ -361,7 +371,7 @@ data:
       cache: {cache}
 kind: ConfigMap
 metadata:
-  creationTimestamp: "2024-03-{day:02}T10:{min:02}:07Z"
+  creationTimestamp: "{created}"
   managedFields:
   - apiVersion: v1
     fieldsType: FieldsV1
@@ -372,20 +382,12 @@ metadata:
         f:image: {{}}
         f:port: {{}}
         f:settings.yaml: {{}}
-    manager: kubectl-create
-    operation: Update
-    time: "2024-03-{day:02}T10:{min:02}:07Z"
-  name: {name}
-  namespace: {ns}
-  resourceVersion: "{rv}"
-  uid: {uid}
-"#,
+{created_by}{identity}"#,
         v = i % 13,
         cache = matches!(i % 2, 0),
-        day = 1 + i % 28,
-        min = i % 60,
-        rv = 100_000 + i * 7,
-        uid = uid(i, 3),
+        created = timestamp(i, 10),
+        created_by = managed_by("kubectl-create", i),
+        identity = identity(&name, &ns, i, 3),
     )
 }
 

@@ -78,7 +78,8 @@ pub struct ClusterSpec {
     pub strict_match_labels: Option<bool>,
 }
 
-const CLUSTER_FIELDS: &[&str] = &[
+/// The fields of `spec.cluster` (and of a `spec.clusters` entry).
+pub(crate) const CLUSTER_FIELDS: &[&str] = &[
     "name",
     "labels",
     "annotations",
@@ -214,12 +215,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn m(pairs: &[(&str, &str)]) -> StringMap {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use tailor_testkit::string_map as m;
 
     #[test]
     fn parses_the_full_shape() {

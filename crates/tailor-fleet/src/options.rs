@@ -11,7 +11,10 @@ use crate::merge::{self, merge_by_key, merge_maps};
 use crate::Dialect;
 
 /// Option fields Fleet merges or carries (`BundleDeploymentOptions`).
-pub const FLEET_OPTION_FIELDS: &[&str] = &[
+pub const FLEET_OPTION_FIELDS: &[&str] = &json::concat_names::<11, 8, 19>(MERGED, NOT_MERGED);
+
+/// Fields of `BundleDeploymentOptions` that `Merge` takes from a customization.
+const MERGED: [&str; 11] = [
     "namespace",
     "defaultNamespace",
     "serviceAccount",
@@ -23,19 +26,11 @@ pub const FLEET_OPTION_FIELDS: &[&str] = &[
     "keepResources",
     "correctDrift",
     "downstreamResources",
-    // Not merged: the base value is kept and a customization's value is ignored.
-    "deleteNamespace",
-    "ignore",
-    "deleteCRDResources",
-    "createNamespace",
-    "overwrites",
-    "allowedTargetNamespaceSelector",
-    "namespaceLabels",
-    "namespaceAnnotations",
 ];
 
-/// Fields of `BundleDeploymentOptions` that `Merge` never takes from a customization.
-const NOT_MERGED: &[&str] = &[
+/// Fields of `BundleDeploymentOptions` that `Merge` never takes from a customization: the
+/// base value is kept and a customization's value is ignored.
+const NOT_MERGED: [&str; 8] = [
     "deleteNamespace",
     "ignore",
     "deleteCRDResources",
@@ -226,7 +221,7 @@ impl<E: Extra> Options<E> {
             ("downstreamResources", !self.downstream_resources.is_empty()),
         ];
         out.extend(checks.iter().filter(|(_, set)| *set).map(|(n, _)| *n));
-        for k in NOT_MERGED {
+        for k in &NOT_MERGED {
             if self.not_merged.contains_key(*k) {
                 out.push(k);
             }

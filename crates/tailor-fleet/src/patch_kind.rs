@@ -14,6 +14,7 @@
 //! group-version also registers the meta kinds (`Status`, `WatchEvent`, `DeleteOptions`, ...),
 //! which never appear as manifests and are left out.
 
+use tailor_kube::json::concat_names;
 use tailor_yaml::Node;
 
 /// How a `_patch.` file is applied.
@@ -66,12 +67,16 @@ const APPS: &[&str] = &[
     "StatefulSet",
 ];
 const RBAC: &[&str] = &["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"];
-const WEBHOOKS: &[&str] = &[
+const WEBHOOKS: [&str; 4] = [
     "MutatingWebhookConfiguration",
     "ValidatingWebhookConfiguration",
     "ValidatingAdmissionPolicy",
     "ValidatingAdmissionPolicyBinding",
 ];
+const WEBHOOKS_V1BETA1: &[&str] = &concat_names::<4, 2, 6>(
+    WEBHOOKS,
+    ["MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"],
+);
 const STORAGE_V1: &[&str] = &[
     "CSIDriver",
     "CSINode",
@@ -80,6 +85,7 @@ const STORAGE_V1: &[&str] = &[
     "VolumeAttachment",
     "VolumeAttributesClass",
 ];
+const FLOW_CONTROL: &[&str] = &["FlowSchema", "PriorityLevelConfiguration"];
 const DRA: &[&str] = &[
     "DeviceClass",
     "ResourceClaim",
@@ -132,43 +138,17 @@ const SCHEME: &[(&str, &[&str])] = &[
     ("rbac.authorization.k8s.io/v1beta1", RBAC),
     ("rbac.authorization.k8s.io/v1alpha1", RBAC),
     ("storage.k8s.io/v1", STORAGE_V1),
-    (
-        "storage.k8s.io/v1beta1",
-        &[
-            "CSIDriver",
-            "CSINode",
-            "CSIStorageCapacity",
-            "StorageClass",
-            "VolumeAttachment",
-            "VolumeAttributesClass",
-        ],
-    ),
+    ("storage.k8s.io/v1beta1", STORAGE_V1),
     ("scheduling.k8s.io/v1", &["PriorityClass"]),
     ("node.k8s.io/v1", &["RuntimeClass"]),
-    ("admissionregistration.k8s.io/v1", WEBHOOKS),
-    (
-        "admissionregistration.k8s.io/v1beta1",
-        &[
-            "MutatingWebhookConfiguration",
-            "ValidatingWebhookConfiguration",
-            "ValidatingAdmissionPolicy",
-            "ValidatingAdmissionPolicyBinding",
-            "MutatingAdmissionPolicy",
-            "MutatingAdmissionPolicyBinding",
-        ],
-    ),
+    ("admissionregistration.k8s.io/v1", &WEBHOOKS),
+    ("admissionregistration.k8s.io/v1beta1", WEBHOOKS_V1BETA1),
     ("certificates.k8s.io/v1", &["CertificateSigningRequest"]),
     ("coordination.k8s.io/v1", &["Lease"]),
     ("discovery.k8s.io/v1", &["EndpointSlice"]),
     ("events.k8s.io/v1", &["Event"]),
-    (
-        "flowcontrol.apiserver.k8s.io/v1",
-        &["FlowSchema", "PriorityLevelConfiguration"],
-    ),
-    (
-        "flowcontrol.apiserver.k8s.io/v1beta3",
-        &["FlowSchema", "PriorityLevelConfiguration"],
-    ),
+    ("flowcontrol.apiserver.k8s.io/v1", FLOW_CONTROL),
+    ("flowcontrol.apiserver.k8s.io/v1beta3", FLOW_CONTROL),
     ("resource.k8s.io/v1", DRA),
     ("resource.k8s.io/v1beta1", DRA),
     ("resource.k8s.io/v1beta2", DRA),
@@ -247,50 +227,50 @@ mod tests {
         );
     }
 
-    #[test]
-    fn built_in_kinds_get_strategic_merge() {
+    /// A strategic-merge-looking patch gets `expected` for each (apiVersion, kind).
+    fn assert_kinds(cases: &[(&str, &str)], expected: PatchKind) {
         let p = node("spec: {replicas: 3}\n");
-        for (av, k) in [
-            ("apps/v1", "Deployment"),
-            ("v1", "Service"),
-            ("v1", "ConfigMap"),
-            ("batch/v1", "CronJob"),
-            ("networking.k8s.io/v1", "Ingress"),
-            ("rbac.authorization.k8s.io/v1", "ClusterRole"),
-            ("apps/v1beta2", "StatefulSet"),
-            ("extensions/v1beta1", "Deployment"),
-            ("v1", "List"),
-            ("apps/v1", "DeploymentList"),
-        ] {
-            assert_eq!(
-                fleet_patch_kind(&p, av, k),
-                PatchKind::Strategic,
-                "{av} {k}"
-            );
+        for (av, k) in cases {
+            assert_eq!(fleet_patch_kind(&p, av, k), expected, "{av} {k}");
         }
     }
 
     #[test]
+    fn built_in_kinds_get_strategic_merge() {
+        assert_kinds(
+            &[
+                ("apps/v1", "Deployment"),
+                ("v1", "Service"),
+                ("v1", "ConfigMap"),
+                ("batch/v1", "CronJob"),
+                ("networking.k8s.io/v1", "Ingress"),
+                ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+                ("apps/v1beta2", "StatefulSet"),
+                ("extensions/v1beta1", "Deployment"),
+                ("v1", "List"),
+                ("apps/v1", "DeploymentList"),
+            ],
+            PatchKind::Strategic,
+        );
+    }
+
+    #[test]
     fn everything_else_gets_json_merge_patch() {
-        let p = node("spec: {replicas: 3}\n");
-        for (av, k) in [
-            ("", "Deployment"),
-            ("apps/v1", ""),
-            ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
-            ("apiregistration.k8s.io/v1", "APIService"),
-            ("fleet.cattle.io/v1alpha1", "Bundle"),
-            ("apps/v2", "Deployment"),
-            ("apps/v1", "Service"),
-            ("v1", "Deployment"),
-            ("v1", "Lis"),
-            ("apps/v1", "List"),
-        ] {
-            assert_eq!(
-                fleet_patch_kind(&p, av, k),
-                PatchKind::MergePatch,
-                "{av} {k}"
-            );
-        }
+        assert_kinds(
+            &[
+                ("", "Deployment"),
+                ("apps/v1", ""),
+                ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+                ("apiregistration.k8s.io/v1", "APIService"),
+                ("fleet.cattle.io/v1alpha1", "Bundle"),
+                ("apps/v2", "Deployment"),
+                ("apps/v1", "Service"),
+                ("v1", "Deployment"),
+                ("v1", "Lis"),
+                ("apps/v1", "List"),
+            ],
+            PatchKind::MergePatch,
+        );
     }
 
     #[test]

@@ -16,7 +16,9 @@ use tailor_kustomize::replacements::{parse_replacements_with, Dialect, Replaceme
 
 /// The fields of a Flux Kustomization's spec that change manifests (Flux's own; tailor's
 /// `replacements` is not among them).
-pub const FLUX_FIELDS: &[&str] = &[
+pub const FLUX_FIELDS: &[&str] = &FLUX;
+
+const FLUX: [&str; 6] = [
     "targetNamespace",
     "namePrefix",
     "nameSuffix",
@@ -27,15 +29,7 @@ pub const FLUX_FIELDS: &[&str] = &[
 
 /// [`FLUX_FIELDS`] and `replacements`: what a `Tailor` spec and each of its target
 /// customizations may carry.
-pub const TAILOR_FIELDS: &[&str] = &[
-    "targetNamespace",
-    "namePrefix",
-    "nameSuffix",
-    "commonMetadata",
-    "patches",
-    "images",
-    "replacements",
-];
+pub const TAILOR_FIELDS: &[&str] = &json::concat_names::<6, 1, 7>(FLUX, ["replacements"]);
 
 /// `commonMetadata`: labels and annotations in the order written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

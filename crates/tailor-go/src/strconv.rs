@@ -496,12 +496,17 @@ fn fmt_e(dst: &mut Vec<u8>, neg: bool, d: &Digits, prec: i64, fmt: u8) {
     if d.d.is_empty() {
         exp = 0;
     }
+    push_exponent(dst, exp);
+}
+
+/// The exponent after `e`/`p`: its sign, then at least two digits (`e+07`, `p-10`).
+fn push_exponent(dst: &mut Vec<u8>, exp: i64) {
     if exp < 0 {
         dst.push(b'-');
-        exp = -exp;
     } else {
         dst.push(b'+');
     }
+    let exp = exp.unsigned_abs();
     if exp < 10 {
         dst.push(b'0');
     }
@@ -548,14 +553,7 @@ pub fn append_float(dst: &mut Vec<u8>, v: f64, fmt: u8, prec: i64) {
     let neg = v.is_sign_negative();
     match fmt {
         b'b' => {
-            let bits = v.to_bits();
-            let mut exp = ((bits >> 52) & 0x7FF) as i64;
-            let mut mant = bits & ((1u64 << 52) - 1);
-            if exp == 0 {
-                exp += 1;
-            } else {
-                mant |= 1u64 << 52;
-            }
+            let (mut exp, mant) = exponent_and_mantissa(v.to_bits());
             exp -= 1023 + 52;
             if neg {
                 dst.push(b'-');
@@ -625,16 +623,22 @@ pub fn append_float(dst: &mut Vec<u8>, v: f64, fmt: u8, prec: i64) {
     }
 }
 
+/// A float64's biased exponent and its mantissa with the implicit leading bit (a subnormal's
+/// exponent taken as 1), as Go's `%b` and `%x` start.
+fn exponent_and_mantissa(bits: u64) -> (i64, u64) {
+    let exp = ((bits >> 52) & 0x7FF) as i64;
+    let mant = bits & ((1u64 << 52) - 1);
+    if exp == 0 {
+        (1, mant)
+    } else {
+        (exp, mant | 1u64 << 52)
+    }
+}
+
 fn fmt_x(dst: &mut Vec<u8>, v: f64, prec: i64, fmt: u8) {
     let bits = v.to_bits();
     let neg = bits >> 63 != 0;
-    let mut exp = ((bits >> 52) & 0x7FF) as i64;
-    let mut mant = bits & ((1u64 << 52) - 1);
-    if exp == 0 {
-        exp += 1;
-    } else {
-        mant |= 1u64 << 52;
-    }
+    let (mut exp, mut mant) = exponent_and_mantissa(bits);
     exp -= 1023;
     if mant == 0 {
         exp = 0;
@@ -683,16 +687,7 @@ fn fmt_x(dst: &mut Vec<u8>, v: f64, prec: i64, fmt: u8) {
         }
     }
     dst.push(if fmt == b'x' { b'p' } else { b'P' });
-    if exp < 0 {
-        dst.push(b'-');
-        exp = -exp;
-    } else {
-        dst.push(b'+');
-    }
-    if exp < 10 {
-        dst.push(b'0');
-    }
-    dst.extend_from_slice(exp.to_string().as_bytes());
+    push_exponent(dst, exp);
 }
 
 /// `strconv.Atoi`: optional sign, ASCII digits only, must fit in a 64-bit int.

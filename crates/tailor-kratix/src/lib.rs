@@ -194,12 +194,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn m(pairs: &[(&str, &str)]) -> StringMap {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use tailor_testkit::string_map as m;
 
     fn dest(labels: &[(&str, &str)], strict: bool) -> Cluster {
         Cluster {

@@ -20,6 +20,48 @@ pub fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// The word Go's `encoding/json` uses for a value's JSON type in its type errors (kustomize and
+/// Flux pass those on).
+pub fn go_type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Go's `json: cannot unmarshal <type of v> into Go value of type <go_type>`.
+pub fn go_unmarshal_error(v: &Value, go_type: &str) -> String {
+    format!(
+        "json: cannot unmarshal {} into Go value of type {go_type}",
+        go_type_name(v)
+    )
+}
+
+/// Two lists of names (fields, kinds) laid end to end, at compile time, so a list that extends
+/// another names the shared ones once: `const ALL: &[&str] = &concat_names::<2, 1, 3>(BASE,
+/// ["c"]);`. `N` must be `A + B` (checked when the constant is evaluated).
+pub const fn concat_names<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "concat_names: N must be A + B");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}
+
 /// `path.key`, or just `key` at the root.
 pub fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
@@ -264,6 +306,36 @@ fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn name_lists_concatenate_at_compile_time() {
+        const BASE: [&str; 2] = ["a", "b"];
+        const ALL: &[&str] = &concat_names::<2, 1, 3>(BASE, ["c"]);
+        assert_eq!(ALL, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn go_type_errors_use_encoding_json_words() {
+        let words: Vec<_> = [
+            json!(null),
+            json!(true),
+            json!(1),
+            json!("s"),
+            json!([]),
+            json!({}),
+        ]
+        .iter()
+        .map(go_type_name)
+        .collect();
+        assert_eq!(
+            words,
+            ["null", "bool", "number", "string", "array", "object"]
+        );
+        assert_eq!(
+            go_unmarshal_error(&json!([1]), "jsonpatch.Operation"),
+            "json: cannot unmarshal array into Go value of type jsonpatch.Operation"
+        );
+    }
 
     #[test]
     fn type_names() {

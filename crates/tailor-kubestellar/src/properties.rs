@@ -38,14 +38,8 @@ pub fn collect(
 #[cfg(test)]
 mod tests {
     use super::collect as collect_properties;
-    use super::*;
 
-    fn m(pairs: &[(&str, &str)]) -> StringMap {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use tailor_testkit::string_map as m;
 
     #[test]
     fn precedence_each_level_overrides_the_previous() {

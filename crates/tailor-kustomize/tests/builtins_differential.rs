@@ -6,12 +6,13 @@
 //! Skips, loudly, only when `kubectl` is not installed. `TAILOR_DIFF_CASES` overrides the
 //! number of cases (default 200); `TAILOR_DIFF_SEED` the seed.
 
-use std::path::Path;
-
 use serde_json::Value as Json;
 use tailor_kustomize::builtins::{apply_overlay, Image, Overlay};
+use tailor_testkit::differential::{Cases, Outcome};
+use tailor_testkit::json::numbers_as_f64;
+use tailor_testkit::yaml::docs;
 use tailor_testkit::Rng;
-use tailor_yaml::{parse_stream, Node};
+use tailor_yaml::Node;
 
 const NAMES: &[&str] = &["a", "b", "c"];
 const NAMESPACES: &[&str] = &["", "", "default", "ns1", "ns2"];
@@ -173,7 +174,8 @@ const CLUSTER_KINDS: &[&str] = &[
     "CustomResourceDefinition",
 ];
 
-const KINDS: &[&str] = &[
+/// The namespaced kinds a case draws from; [`CLUSTER_KINDS`] follow them in the draw.
+const NAMESPACED_KINDS: &[&str] = &[
     "Deployment",
     "Deployment",
     "StatefulSet",
@@ -196,16 +198,6 @@ const KINDS: &[&str] = &[
     "HorizontalPodAutoscaler",
     "PersistentVolumeClaim",
     "Widget",
-    "ClusterRole",
-    "ClusterRoleBinding",
-    "Namespace",
-    "PersistentVolume",
-    "StorageClass",
-    "PriorityClass",
-    "ValidatingWebhookConfiguration",
-    "MutatingWebhookConfiguration",
-    "APIService",
-    "CustomResourceDefinition",
 ];
 
 fn resource(rng: &mut Rng, kind: &str, name: &str, ns: &str) -> String {
@@ -350,7 +342,7 @@ fn generate(rng: &mut Rng) -> (String, String) {
     let mut ids: Vec<(String, String, String)> = Vec::new();
     let mut docs = Vec::new();
     for _ in 0..3 + rng.below(8) {
-        let kind = rng.pick(KINDS);
+        let kind = rng.pick_across(&[NAMESPACED_KINDS, CLUSTER_KINDS]);
         let name = rng.pick(NAMES);
         let cluster = CLUSTER_KINDS.contains(&kind);
         let ns = if cluster {
@@ -409,20 +401,11 @@ fn generate(rng: &mut Rng) -> (String, String) {
     (docs.join("---\n"), k)
 }
 
-fn normalize(v: Json) -> Json {
-    match v {
-        Json::Number(n) => serde_json::json!(n.as_f64().unwrap_or(0.0)),
-        Json::Array(a) => Json::Array(a.into_iter().map(normalize).collect()),
-        Json::Object(o) => Json::Object(o.into_iter().map(|(k, v)| (k, normalize(v))).collect()),
-        other => other,
-    }
-}
-
 /// The resources as a sorted list of canonical JSON texts: order-independent comparison.
 fn as_set(nodes: &[Node]) -> Vec<String> {
     let mut out: Vec<String> = nodes
         .iter()
-        .map(|n| canonical(&normalize(n.to_json().unwrap())))
+        .map(|n| canonical(&numbers_as_f64(n.to_json().unwrap())))
         .collect();
     out.sort();
     out
@@ -448,34 +431,7 @@ fn canonical(v: &Json) -> String {
     }
 }
 
-#[derive(Debug)]
-enum Outcome {
-    Data(Vec<String>),
-    Error(String),
-    Hang,
-}
-
-fn docs(text: &str) -> Vec<Node> {
-    parse_stream(text)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect()
-}
-
-fn kubectl(dir: &Path) -> Outcome {
-    let out = tailor_testkit::kubectl::kustomize(dir);
-    if out.timed_out() {
-        return Outcome::Hang;
-    }
-    if !out.success() {
-        return Outcome::Error(out.stderr);
-    }
-    Outcome::Data(as_set(&docs(&out.stdout)))
-}
-
-fn ours(resources: &str, kustomization: &str) -> Outcome {
+fn ours(resources: &str, kustomization: &str) -> Outcome<Vec<String>> {
     let mut nodes = docs(resources);
     let k = docs(kustomization).remove(0);
     let text = |key: &str| k.get_str(key).unwrap_or_default().to_string();
@@ -505,51 +461,44 @@ fn same_failure(theirs: &str, ours: &str) -> bool {
 
 #[test]
 fn differential_against_kubectl_kustomize() {
-    if !tailor_testkit::kubectl::require("differential_against_kubectl_kustomize") {
+    let Some(mut cases) = Cases::start(
+        "differential_against_kubectl_kustomize",
+        "kbuiltins",
+        0x9e37_79b9_7f4a_7c15,
+    ) else {
         return;
-    }
-    let cases: usize = std::env::var("TAILOR_DIFF_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("TAILOR_DIFF_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .filter(|&s| s != 0) // a zero seed is refused (xorshift never leaves 0)
-        .unwrap_or(0x9e37_79b9_7f4a_7c15);
-    let mut rng = Rng::xorshift64(seed);
-    let base = std::env::temp_dir().join(format!("tailor-kbuiltins-diff-{}", std::process::id()));
+    };
     let (mut data, mut errors, mut hangs) = (0, 0, 0);
-    let mut mismatches = Vec::new();
-    for case in 0..cases {
-        let (res, kust) = generate(&mut rng);
-        let dir = base.join(format!("case{case}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("res.yaml"), &res).unwrap();
-        std::fs::write(dir.join("kustomization.yaml"), &kust).unwrap();
-        let theirs = kubectl(&dir);
+    for case in 0..cases.count {
+        let (res, kust) = generate(&mut cases.rng);
+        let (dir, build) = cases.build(case, &[("res.yaml", &res), ("kustomization.yaml", &kust)]);
+        let theirs = Outcome::of_kubectl(build, |out| as_set(&docs(out)));
         let mine = ours(&res, &kust);
-        match (&theirs, &mine) {
-            (Outcome::Hang, _) => hangs += 1,
-            (Outcome::Data(a), Outcome::Data(b)) if a == b => data += 1,
-            (Outcome::Error(a), Outcome::Error(b)) if same_failure(a, b) => errors += 1,
-            _ => {
-                mismatches.push(format!(
-                    "case {case} ({}):\n--- kustomization\n{kust}--- resources\n{res}--- kubectl\n{theirs:?}\n--- ours\n{mine:?}\n",
-                    dir.display()
-                ));
-                continue;
+        let mismatch = match (&theirs, &mine) {
+            (Outcome::Hang, _) => {
+                hangs += 1;
+                None
             }
-        }
-        let _ = std::fs::remove_dir_all(&dir);
+            (Outcome::Data(a), Outcome::Data(b)) if a == b => {
+                data += 1;
+                None
+            }
+            (Outcome::Error(a), Outcome::Error(b)) if same_failure(a, b) => {
+                errors += 1;
+                None
+            }
+            _ => Some(format!(
+                "--- kustomization\n{kust}--- resources\n{res}--- kubectl\n{theirs:?}\n--- ours\n{mine:?}\n"
+            )),
+        };
+        cases.verdict(case, &dir, mismatch);
     }
-    eprintln!(
-        "differential: {cases} cases, {data} equal data, {errors} both errors, {hangs} kubectl timeouts, {} mismatches",
-        mismatches.len()
+    let summary = format!(
+        "differential: {} cases, {data} equal data, {errors} both errors, {hangs} kubectl timeouts, {} mismatches",
+        cases.count,
+        cases.mismatches()
     );
-    for m in mismatches.iter().take(3) {
-        eprintln!("{m}");
-    }
-    assert!(mismatches.is_empty(), "{} mismatches", mismatches.len());
-    assert!(data >= cases * 3 / 4, "too few data cases: {data}");
+    let enough = cases.count * 3 / 4;
+    cases.finish(&summary);
+    assert!(data >= enough, "too few data cases: {data}");
 }

@@ -5,16 +5,8 @@ use tailor_kustomize::builtins::{
     add_prefix_suffix, apply_overlay, set_common_metadata, set_images, set_namespace, Image,
     Overlay,
 };
+use tailor_testkit::yaml::docs;
 use tailor_yaml::{emit_document, parse_stream, EmitOptions, Node};
-
-fn docs(text: &str) -> Vec<Node> {
-    parse_stream(text)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect()
-}
 
 fn emit(nodes: &[Node]) -> String {
     nodes

@@ -5,10 +5,11 @@
 //! Skips, loudly, only when `kubectl` is not installed. `TAILOR_DIFF_CASES` overrides the
 //! number of cases (default 200); `TAILOR_DIFF_SEED` the seed.
 
-use std::path::Path;
-
 use serde_json::Value as Json;
 use tailor_kustomize::patch::{apply_patches, PatchSpec, PatchTarget};
+use tailor_testkit::differential::{difference, verbose, Cases, Outcome};
+use tailor_testkit::json::numbers_as_f64;
+use tailor_testkit::yaml::{docs, indent};
 use tailor_testkit::Rng;
 use tailor_yaml::{parse_stream, Node};
 
@@ -98,20 +99,6 @@ fn resource(rng: &mut Rng, kind: &str, name: &str, ns: &str) -> String {
         }
         k => workload(rng, k, name, ns),
     }
-}
-
-fn indent(text: &str, by: &str) -> String {
-    text.lines()
-        .map(|l| {
-            if l.is_empty() {
-                String::new()
-            } else {
-                format!("{by}{l}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
 }
 
 /// A strategic-merge patch body (below `spec:` etc.) for a kind.
@@ -458,15 +445,6 @@ fn generate(rng: &mut Rng) -> Case {
     }
 }
 
-fn normalize(v: Json) -> Json {
-    match v {
-        Json::Number(n) => serde_json::json!(n.as_f64().unwrap_or(0.0)),
-        Json::Array(a) => Json::Array(a.into_iter().map(normalize).collect()),
-        Json::Object(o) => Json::Object(o.into_iter().map(|(k, v)| (k, normalize(v))).collect()),
-        other => other,
-    }
-}
-
 /// kustomize drops an empty `metadata.annotations` at the end of every build (its internal
 /// annotations were the last entries); that is the build's doing, not the patch's.
 fn drop_empty_annotations(mut v: Json) -> Json {
@@ -483,36 +461,12 @@ fn drop_empty_annotations(mut v: Json) -> Json {
 fn to_data(nodes: &[Node]) -> Vec<Json> {
     nodes
         .iter()
-        .map(|n| drop_empty_annotations(normalize(n.to_json().unwrap())))
+        .map(|n| drop_empty_annotations(numbers_as_f64(n.to_json().unwrap())))
         .collect()
 }
 
-enum Outcome {
-    Data(Vec<Json>),
-    Error(String),
-}
-
-fn kubectl(dir: &Path) -> Outcome {
-    let out = tailor_testkit::kubectl::kustomize(dir);
-    if !out.success() {
-        return Outcome::Error(out.stderr);
-    }
-    let docs: Vec<Node> = parse_stream(&out.stdout)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect();
-    Outcome::Data(to_data(&docs))
-}
-
-fn ours(case: &Case) -> Outcome {
-    let mut docs: Vec<Node> = parse_stream(&case.resources)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect();
+fn ours(case: &Case) -> Outcome<Vec<Json>> {
+    let mut docs = docs(&case.resources);
     let mut specs = Vec::new();
     for (text, target) in &case.specs {
         let target = match target {
@@ -535,28 +489,24 @@ fn ours(case: &Case) -> Outcome {
 
 #[test]
 fn differential_against_kubectl_kustomize() {
-    if !tailor_testkit::kubectl::require("differential_against_kubectl_kustomize") {
+    let Some(mut cases) = Cases::start(
+        "differential_against_kubectl_kustomize",
+        "patch",
+        0x9A7C_4E11_D00D_5EED,
+    ) else {
         return;
-    }
-    let n: usize = std::env::var("TAILOR_DIFF_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("TAILOR_DIFF_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x9A7C_4E11_D00D_5EED);
-    let mut rng = Rng::xorshift64(seed);
-    let base = std::env::temp_dir().join(format!("tailor-patch-diff-{}", std::process::id()));
+    };
     let (mut same_data, mut same_error, mut same_message, mut build_only) = (0, 0, 0, 0);
-    let mut failures = Vec::new();
-    for i in 0..n {
-        let case = generate(&mut rng);
-        let dir = base.join(format!("case-{i:03}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("resources.yaml"), &case.resources).unwrap();
-        std::fs::write(dir.join("kustomization.yaml"), &case.kustomization).unwrap();
-        let theirs = kubectl(&dir);
+    for i in 0..cases.count {
+        let case = generate(&mut cases.rng);
+        let (dir, build) = cases.build(
+            i,
+            &[
+                ("resources.yaml", &case.resources),
+                ("kustomization.yaml", &case.kustomization),
+            ],
+        );
+        let theirs = Outcome::of_kubectl(build, |out| to_data(&docs(out)));
         let mine = ours(&case);
         let verdict = match (&theirs, &mine) {
             (Outcome::Data(a), Outcome::Data(b)) if a == b => {
@@ -569,9 +519,14 @@ fn differential_against_kubectl_kustomize() {
                 if a.contains(core) || a.contains(&core.replace('"', "\\\"")) {
                     same_message += 1;
                 }
-                if std::env::var("TAILOR_DIFF_VERBOSE").is_ok() {
+                if verbose() {
                     println!("error case {i}:\n kubectl: {}\n ours:    {b}", a.trim());
                 }
+                None
+            }
+            // kustomize looped where ours failed: both refuse the case.
+            (Outcome::Hang, Outcome::Error(_)) => {
+                same_error += 1;
                 None
             }
             (Outcome::Error(a), Outcome::Data(_)) if a.contains("updating name reference") => {
@@ -580,36 +535,20 @@ fn differential_against_kubectl_kustomize() {
                 build_only += 1;
                 None
             }
-            (Outcome::Data(a), Outcome::Data(b)) => Some(format!(
-                "data differs:\n kubectl: {}\n ours:    {}",
-                serde_json::to_string(a).unwrap(),
-                serde_json::to_string(b).unwrap()
-            )),
-            (Outcome::Data(_), Outcome::Error(b)) => Some(format!("kubectl ok, ours failed: {b}")),
-            (Outcome::Error(a), Outcome::Data(_)) => Some(format!("kubectl failed: {a}, ours ok")),
+            _ => Some(difference(&theirs, &mine)),
         };
-        if let Some(v) = verdict {
-            failures.push(format!(
-                "case {i} ({}):\n{v}\n--- kustomization:\n{}\n--- resources:\n{}",
-                dir.display(),
-                case.kustomization,
-                case.resources
-            ));
-        } else {
-            let _ = std::fs::remove_dir_all(&dir);
-        }
+        let verdict = verdict.map(|v| {
+            format!(
+                "{v}\n--- kustomization:\n{}\n--- resources:\n{}",
+                case.kustomization, case.resources
+            )
+        });
+        cases.verdict(i, &dir, verdict);
     }
-    println!(
-        "differential: {n} cases: {same_data} same data, {same_error} both failed ({same_message} with kustomize's message), {build_only} failed later in kustomize's nameReference stage, {} mismatches",
-        failures.len()
+    let summary = format!(
+        "differential: {} cases: {same_data} same data, {same_error} both failed ({same_message} with kustomize's message), {build_only} failed later in kustomize's nameReference stage, {} mismatches",
+        cases.count,
+        cases.mismatches()
     );
-    if failures.is_empty() {
-        let _ = std::fs::remove_dir_all(&base);
-    }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n========\n")
-    );
+    cases.finish(&summary);
 }

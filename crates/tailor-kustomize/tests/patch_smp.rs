@@ -40,10 +40,15 @@ fn patched(patch_spec: &str) -> Node {
     target
 }
 
-fn names(n: &Node) -> Vec<String> {
+/// The Deployment's containers.
+fn containers(n: &Node) -> &[Node] {
     n.get_path(&["spec", "template", "spec", "containers"])
         .and_then(Node::items)
         .unwrap()
+}
+
+fn names(n: &Node) -> Vec<String> {
+    containers(n)
         .iter()
         .map(|c| c.get_str("name").unwrap_or("").to_string())
         .collect()
@@ -53,11 +58,7 @@ fn names(n: &Node) -> Vec<String> {
 fn new_elements_come_first_then_the_rest() {
     let out = patched("      - name: new\n        image: x\n      - name: web\n        image: y\n");
     assert_eq!(names(&out), ["new", "web", "side"]);
-    let web = &out
-        .get_path(&["spec", "template", "spec", "containers"])
-        .unwrap()
-        .items()
-        .unwrap()[1];
+    let web = &containers(&out)[1];
     assert_eq!(web.get_str("image"), Some("y"));
     assert!(web.get("ports").is_some(), "merged, not replaced");
 }
@@ -66,11 +67,7 @@ fn new_elements_come_first_then_the_rest() {
 fn list_replace_directive_replaces_the_list() {
     let out = patched("      - name: web\n        image: X\n      - $patch: replace\n");
     assert_eq!(names(&out), ["web"]);
-    let web = &out
-        .get_path(&["spec", "template", "spec", "containers"])
-        .unwrap()
-        .items()
-        .unwrap()[0];
+    let web = &containers(&out)[0];
     assert!(web.get("ports").is_none());
 }
 
@@ -84,11 +81,7 @@ fn element_without_merge_key_removes_keyed_elements() {
 fn element_replace_is_undone_and_delete_removes() {
     let out = patched("      - name: side\n        $patch: delete\n      - name: web\n        $patch: replace\n        image: repl\n");
     assert_eq!(names(&out), ["web"]);
-    let web = &out
-        .get_path(&["spec", "template", "spec", "containers"])
-        .unwrap()
-        .items()
-        .unwrap()[0];
+    let web = &containers(&out)[0];
     assert_eq!(web.get_str("image"), Some("reg.io/app:v2"));
 }
 
@@ -99,11 +92,7 @@ fn ports_merge_on_port_and_protocol() {
     let out = patched(
         "      - name: side\n        ports:\n        - containerPort: 80\n          name: http\n",
     );
-    let side = &out
-        .get_path(&["spec", "template", "spec", "containers"])
-        .unwrap()
-        .items()
-        .unwrap()[0];
+    let side = &containers(&out)[0];
     let ports = side.get("ports").unwrap().to_json().unwrap();
     assert_eq!(
         ports,

@@ -5,16 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 use tailor_kustomize::replacements::{apply, parse_replacements};
-use tailor_yaml::{parse_stream, Node};
-
-fn docs(s: &str) -> Vec<Node> {
-    parse_stream(s)
-        .expect("fixture parses")
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect()
-}
+use tailor_testkit::yaml::docs;
+use tailor_yaml::parse_stream;
 
 fn field<'a>(case: &'a Json, k: &str) -> Option<&'a str> {
     case.get(k).and_then(Json::as_str)

@@ -6,11 +6,13 @@
 //! number of cases (default 200); `TAILOR_DIFF_SEED` the seed.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value as Json;
 use tailor_kustomize::replacements::{apply, parse_replacements_with, Dialect};
+use tailor_testkit::differential::{difference, verbose, Cases, Outcome};
+use tailor_testkit::json::numbers_as_f64;
+use tailor_testkit::yaml::docs;
 use tailor_testkit::Rng;
 use tailor_yaml::{parse_stream, Node};
 
@@ -64,70 +66,88 @@ fn resource(rng: &mut Rng, kind: &str, name: &str, ns: &str) -> String {
     }
 }
 
-const SOURCE_PATHS: &[&str] = &[
+/// The ConfigMap data a source may read (every ConfigMap has these keys).
+const CM_DATA_SOURCES: &[&str] = &[
     "data.host",
     "data.port",
     "data.num",
     "data.flag",
     "data.path",
     "data.image",
-    "data.missing",
-    "data",
-    "metadata.name",
-    "",
-    "metadata.labels",
-    "metadata.annotations.a\\.b/c",
-    "spec.replicas",
-    "spec.template.spec.containers.0.image",
-    "spec.template.spec.containers.[name=app].image",
-    "spec.template.spec.containers",
-    "spec.template.spec.containers.-.name",
-    "spec.template.spec.containers.0.env.[name=PORT].value",
-    "spec.template.spec.containers.*.image",
-    "spec.template.spec.containers.5.image",
-    "spec.template.spec.containers.0.args",
-    "spec.ports.0.port",
-    "spec.ports.[name=http].targetPort",
-    "spec.selector",
-    "spec.ports.-1",
 ];
 
-const TARGET_PATHS: &[&str] = &[
-    "metadata.labels.app",
-    "metadata.annotations.note",
-    "metadata.annotations.[a.b/c]",
-    "metadata.annotations.a\\.b/c",
+/// The ConfigMap data fields a target may write.
+const CM_DATA_TARGETS: &[&str] = &[
     "data.host",
     "data.num",
     "data.new",
     "data.port",
     "data.path",
     "data",
-    "spec.replicas",
-    "spec.template.spec.containers.[name=app].image",
-    "spec.template.spec.containers.[name=^app$].image",
-    "spec.template.spec.containers.[name=app-.*].image",
-    "spec.template.spec.containers.[name=new].image",
-    "spec.template.spec.containers.*.image",
-    "spec.template.spec.containers.*.env.[name=PORT].value",
-    "spec.template.spec.containers.*.env.[name=X].value",
-    "spec.template.spec.containers.1.image",
-    "spec.template.spec.containers.3.image",
-    "spec.template.spec.containers.0.args.[=--port]",
-    "spec.template.spec.containers.0.args.1",
-    "spec.template.spec.containers.0.args.2",
-    "spec.template.spec.containers.0.ports.0.containerPort",
-    "spec.template.spec.containers",
-    "spec.template.metadata.labels.app",
-    "spec.ports.[name=http].port",
-    "spec.ports.[name=(].port",
-    "spec.ports.0.targetPort",
-    "spec.ports.-1",
-    "spec.selector",
-    "spec.selector.app",
-    "spec.new.deep.x",
-    "spec.list.0",
-    "spec..x",
+];
+
+/// Any source path, for any kind; a draw picks across the lists as if they were one.
+const SOURCE_PATHS: &[&[&str]] = &[
+    CM_DATA_SOURCES,
+    &[
+        "data.missing",
+        "data",
+        "metadata.name",
+        "",
+        "metadata.labels",
+        "metadata.annotations.a\\.b/c",
+        "spec.replicas",
+        "spec.template.spec.containers.0.image",
+        "spec.template.spec.containers.[name=app].image",
+        "spec.template.spec.containers",
+        "spec.template.spec.containers.-.name",
+        "spec.template.spec.containers.0.env.[name=PORT].value",
+        "spec.template.spec.containers.*.image",
+        "spec.template.spec.containers.5.image",
+        "spec.template.spec.containers.0.args",
+        "spec.ports.0.port",
+        "spec.ports.[name=http].targetPort",
+        "spec.selector",
+        "spec.ports.-1",
+    ],
+];
+
+/// Any target path, for any kind.
+const TARGET_PATHS: &[&[&str]] = &[
+    &[
+        "metadata.labels.app",
+        "metadata.annotations.note",
+        "metadata.annotations.[a.b/c]",
+        "metadata.annotations.a\\.b/c",
+    ],
+    CM_DATA_TARGETS,
+    &[
+        "spec.replicas",
+        "spec.template.spec.containers.[name=app].image",
+        "spec.template.spec.containers.[name=^app$].image",
+        "spec.template.spec.containers.[name=app-.*].image",
+        "spec.template.spec.containers.[name=new].image",
+        "spec.template.spec.containers.*.image",
+        "spec.template.spec.containers.*.env.[name=PORT].value",
+        "spec.template.spec.containers.*.env.[name=X].value",
+        "spec.template.spec.containers.1.image",
+        "spec.template.spec.containers.3.image",
+        "spec.template.spec.containers.0.args.[=--port]",
+        "spec.template.spec.containers.0.args.1",
+        "spec.template.spec.containers.0.args.2",
+        "spec.template.spec.containers.0.ports.0.containerPort",
+        "spec.template.spec.containers",
+        "spec.template.metadata.labels.app",
+        "spec.ports.[name=http].port",
+        "spec.ports.[name=(].port",
+        "spec.ports.0.targetPort",
+        "spec.ports.-1",
+        "spec.selector",
+        "spec.selector.app",
+        "spec.new.deep.x",
+        "spec.list.0",
+        "spec..x",
+    ],
 ];
 
 fn opt_line(rng: &mut Rng, indent: &str, allow_create: bool) -> String {
@@ -158,25 +178,17 @@ fn rng_kind<'a>(rng: &mut Rng, kinds: &[&'a str]) -> &'a str {
     rng.pick(kinds)
 }
 
-fn source_paths_for(kind: &str) -> &'static [&'static str] {
+/// The source paths that fit `kind`, as lists a draw picks across.
+fn source_paths_for(kind: &str) -> &'static [&'static [&'static str]] {
     match kind {
-        "ConfigMap" => &[
-            "data.host",
-            "data.port",
-            "data.num",
-            "data.flag",
-            "data.path",
-            "data.image",
-            "metadata.name",
-            "metadata.labels",
-        ],
-        "Service" => &[
+        "ConfigMap" => &[CM_DATA_SOURCES, &["metadata.name", "metadata.labels"]],
+        "Service" => &[&[
             "spec.ports.0.port",
             "spec.ports.[name=http].targetPort",
             "spec.selector",
             "metadata.name",
-        ],
-        _ => &[
+        ]],
+        _ => &[&[
             "spec.replicas",
             "spec.template.spec.containers.0.image",
             "spec.template.spec.containers.[name=app].image",
@@ -184,24 +196,22 @@ fn source_paths_for(kind: &str) -> &'static [&'static str] {
             "spec.template.spec.containers.0.env.[name=PORT].value",
             "spec.template.spec.containers.0.args",
             "metadata.labels.app",
-        ],
+        ]],
     }
 }
 
-fn paths_for(kind: &str) -> &'static [&'static str] {
+/// The target paths that fit `kind`, as lists a draw picks across.
+fn paths_for(kind: &str) -> &'static [&'static [&'static str]] {
     match kind {
         "ConfigMap" => &[
-            "data.host",
-            "data.num",
-            "data.new",
-            "data.port",
-            "data.path",
-            "data",
-            "metadata.labels.app",
-            "metadata.annotations.note",
-            "metadata.annotations.[a.b/c]",
+            CM_DATA_TARGETS,
+            &[
+                "metadata.labels.app",
+                "metadata.annotations.note",
+                "metadata.annotations.[a.b/c]",
+            ],
         ],
-        "Service" => &[
+        "Service" => &[&[
             "spec.ports.[name=http].port",
             "spec.ports.0.targetPort",
             "spec.selector",
@@ -209,8 +219,8 @@ fn paths_for(kind: &str) -> &'static [&'static str] {
             "spec.ports.*.port",
             "spec.ports.[name=.*s].name",
             "spec.ports.2.port",
-        ],
-        _ => &[
+        ]],
+        _ => &[&[
             "spec.replicas",
             "spec.template.spec.containers.[name=app].image",
             "spec.template.spec.containers.[name=app-.*].image",
@@ -223,7 +233,7 @@ fn paths_for(kind: &str) -> &'static [&'static str] {
             "spec.template.spec.containers.[name=new].image",
             "spec.template.spec.containers.1.image",
             "spec.template.metadata.labels.app",
-        ],
+        ]],
     }
 }
 
@@ -299,9 +309,9 @@ fn generate(rng: &mut Rng) -> (String, String) {
                 }
             }
             let fp = if rng.chance(70) {
-                rng.pick(source_paths_for(skind))
+                rng.pick_across(source_paths_for(skind))
             } else {
-                rng.pick(SOURCE_PATHS)
+                rng.pick_across(SOURCE_PATHS)
             };
             if !fp.is_empty() {
                 src += &format!("    fieldPath: {fp}\n");
@@ -323,9 +333,9 @@ fn generate(rng: &mut Rng) -> (String, String) {
             repl += "    fieldPaths:\n";
             for _ in 0..1 + rng.below(2) {
                 let p = if rng.chance(75) {
-                    rng.pick(paths_for(tkind))
+                    rng.pick_across(paths_for(tkind))
                 } else {
-                    rng.pick(TARGET_PATHS)
+                    rng.pick_across(TARGET_PATHS)
                 };
                 repl += &format!("    - {}\n", serde_json::to_string(p).unwrap());
             }
@@ -335,19 +345,10 @@ fn generate(rng: &mut Rng) -> (String, String) {
     (docs.join("---\n"), repl)
 }
 
-fn normalize(v: Json) -> Json {
-    match v {
-        Json::Number(n) => serde_json::json!(n.as_f64().unwrap_or(0.0)),
-        Json::Array(a) => Json::Array(a.into_iter().map(normalize).collect()),
-        Json::Object(o) => Json::Object(o.into_iter().map(|(k, v)| (k, normalize(v))).collect()),
-        other => other,
-    }
-}
-
 fn to_data(nodes: &[Node]) -> Vec<Json> {
     nodes
         .iter()
-        .map(|n| normalize(n.to_json().unwrap()))
+        .map(|n| numbers_as_f64(n.to_json().unwrap()))
         .collect()
 }
 
@@ -366,27 +367,8 @@ fn as_kustomize_prints(mut data: Vec<Json>) -> Vec<Json> {
     data
 }
 
-enum Outcome {
-    Data(Vec<Json>),
-    Error(String),
-    Hang,
-}
-
-fn kubectl(dir: &Path) -> Outcome {
-    let out = tailor_testkit::kubectl::kustomize(dir);
-    if out.timed_out() {
-        return Outcome::Hang;
-    }
-    if !out.success() {
-        return Outcome::Error(klog_err(&out.stderr));
-    }
-    let docs: Vec<Node> = parse_stream(&out.stdout)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect();
-    Outcome::Data(to_data(&docs))
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
 }
 
 /// The `err="..."` value of kubectl's klog line, unquoted; the whole text if there is none.
@@ -411,13 +393,8 @@ fn klog_err(stderr: &str) -> String {
     out
 }
 
-fn ours(resources: &str, kustomization: &str) -> Outcome {
-    let mut docs: Vec<Node> = parse_stream(resources)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect();
+fn ours(resources: &str, kustomization: &str) -> Outcome<Vec<Json>> {
+    let mut docs = docs(resources);
     let k = parse_stream(kustomization).unwrap().remove(0).root;
     let list = k.get("replacements").unwrap();
     let r = parse_replacements_with(list, Dialect::Kustomization, &BTreeMap::new())
@@ -430,47 +407,41 @@ fn ours(resources: &str, kustomization: &str) -> Outcome {
 
 #[test]
 fn differential_against_kubectl_kustomize() {
-    if !tailor_testkit::kubectl::require("differential_against_kubectl_kustomize") {
+    let Some(mut cases) = Cases::start(
+        "differential_against_kubectl_kustomize",
+        "repl",
+        0x5EED_CAFE_F00D_1234,
+    ) else {
         return;
-    }
-    let n: usize = std::env::var("TAILOR_DIFF_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("TAILOR_DIFF_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x5EED_CAFE_F00D_1234);
-    let mut rng = Rng::xorshift64(seed);
-    let base = std::env::temp_dir().join(format!("tailor-repl-diff-{}", std::process::id()));
+    };
     let (mut same_data, mut same_error, mut hangs, mut build_only) = (0, 0, 0, 0);
-    let mut failures = Vec::new();
-    for i in 0..n {
-        let (resources, repl) = generate(&mut rng);
+    for i in 0..cases.count {
+        let (resources, repl) = generate(&mut cases.rng);
         let kustomization =
             format!("resources:\n- resources.yaml\nsortOptions:\n  order: fifo\n{repl}");
-        let dir = base.join(format!("case-{i:03}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("resources.yaml"), &resources).unwrap();
-        std::fs::write(dir.join("kustomization.yaml"), &kustomization).unwrap();
-        let theirs = kubectl(&dir);
+        let (dir, build) = cases.build(
+            i,
+            &[
+                ("resources.yaml", &resources),
+                ("kustomization.yaml", &kustomization),
+            ],
+        );
+        let theirs = match Outcome::of_kubectl(build, |out| to_data(&docs(out))) {
+            Outcome::Error(stderr) => Outcome::Error(klog_err(&stderr)),
+            other => other,
+        };
         let mine = ours(&resources, &kustomization);
         let verdict = match (&theirs, &mine) {
             (Outcome::Data(a), Outcome::Data(b)) if a == b => {
                 same_data += 1;
                 None
             }
-            (Outcome::Error(a), Outcome::Error(b)) => {
-                let first = b.lines().next().unwrap_or("");
-                if a.contains(first) {
-                    if std::env::var("TAILOR_DIFF_VERBOSE").is_ok() {
-                        println!("same error: {first}");
-                    }
-                    same_error += 1;
-                    None
-                } else {
-                    Some(format!("errors differ:\n kubectl: {a}\n ours:    {b}"))
+            (Outcome::Error(a), Outcome::Error(b)) if a.contains(first_line(b)) => {
+                if verbose() {
+                    println!("same error: {}", first_line(b));
                 }
+                same_error += 1;
+                None
             }
             (Outcome::Error(a), Outcome::Data(_)) if a.starts_with("updating name reference") => {
                 // kustomize's later nameReference stage choked on the result; not the filter
@@ -481,34 +452,18 @@ fn differential_against_kubectl_kustomize() {
                 hangs += 1;
                 None
             }
-            (Outcome::Data(a), Outcome::Data(b)) => Some(format!(
-                "data differs:\n kubectl: {}\n ours:    {}",
-                serde_json::to_string(a).unwrap(),
-                serde_json::to_string(b).unwrap()
-            )),
-            (Outcome::Data(_), Outcome::Error(b)) => Some(format!("kubectl ok, ours failed: {b}")),
-            (Outcome::Error(a), Outcome::Data(_)) => Some(format!("kubectl failed: {a}, ours ok")),
-            (Outcome::Hang, _) => Some("kubectl hung, ours did not report the loop".into()),
-            (_, Outcome::Hang) => Some("impossible: ours hung".into()),
+            _ => Some(difference(&theirs, &mine)),
         };
-        if let Some(v) = verdict {
-            failures.push(format!("case {i} ({}):\n{v}\n--- kustomization:\n{kustomization}\n--- resources:\n{resources}", dir.display()));
-        } else {
-            let _ = std::fs::remove_dir_all(&dir);
-        }
+        let verdict = verdict.map(|v| {
+            format!("{v}\n--- kustomization:\n{kustomization}\n--- resources:\n{resources}")
+        });
+        cases.verdict(i, &dir, verdict);
         std::thread::sleep(Duration::from_millis(1));
     }
-    println!(
-        "differential: {n} cases: {same_data} same data, {same_error} same error, {hangs} kustomize hangs reported as errors, {build_only} failed later in kustomize's nameReference stage (filter output not comparable), {} mismatches",
-        failures.len()
+    let summary = format!(
+        "differential: {} cases: {same_data} same data, {same_error} same error, {hangs} kustomize hangs reported as errors, {build_only} failed later in kustomize's nameReference stage (filter output not comparable), {} mismatches",
+        cases.count,
+        cases.mismatches()
     );
-    if failures.is_empty() {
-        let _ = std::fs::remove_dir_all(&base);
-    }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n========\n")
-    );
+    cases.finish(&summary);
 }

@@ -6,27 +6,16 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 use tailor_kustomize::replacements::{apply, parse_replacements, Error};
+use tailor_testkit::string_map;
+use tailor_testkit::yaml::docs;
 use tailor_testkit::Rng;
-use tailor_yaml::{emit_node, parse_stream, EmitOptions, Node};
-
-fn docs(s: &str) -> Vec<Node> {
-    parse_stream(s)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect()
-}
+use tailor_yaml::{emit_node, EmitOptions, Node};
 
 fn run_with(resources: &str, config: &str, props: &[(&str, &str)]) -> Result<Vec<Node>, Error> {
     let mut res = docs(resources);
     let list = docs(config).remove(0);
     let r = parse_replacements(&list)?;
-    let props: BTreeMap<String, String> = props
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    apply(&mut res, &r, &props)?;
+    apply(&mut res, &r, &string_map(props))?;
     Ok(res)
 }
 

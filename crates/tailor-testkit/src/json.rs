@@ -32,3 +32,16 @@ fn value(rng: &mut Rng, keys: &[&str], strings: &[&str], depth: u32) -> Value {
         }
     }
 }
+
+/// `v` with every number as an `f64`, so `8080` and `8080.0` (one side's integer, the other's
+/// float) compare equal, as they do once printed as YAML.
+pub fn numbers_as_f64(v: Value) -> Value {
+    match v {
+        Value::Number(n) => json!(n.as_f64().unwrap_or(0.0)),
+        Value::Array(a) => Value::Array(a.into_iter().map(numbers_as_f64).collect()),
+        Value::Object(o) => {
+            Value::Object(o.into_iter().map(|(k, v)| (k, numbers_as_f64(v))).collect())
+        }
+        other => other,
+    }
+}

@@ -92,11 +92,35 @@ impl Rng {
     pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.below(xs.len())]
     }
+
+    /// One element of the lists `parts` laid end to end, drawn as [`Rng::pick`] draws from
+    /// their concatenation (the same draw gives the same element), so a test can write a
+    /// sublist it shares with another list once.
+    pub fn pick_across<T: Copy>(&mut self, parts: &[&[T]]) -> T {
+        let mut i = self.below(parts.iter().map(|p| p.len()).sum());
+        for part in parts {
+            match part.get(i) {
+                Some(&x) => return x,
+                None => i -= part.len(),
+            }
+        }
+        unreachable!("the index is below the total length")
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pick_across_draws_as_pick_over_the_concatenation() {
+        let (a, b, c): (&[u32], &[u32], &[u32]) = (&[1, 2, 3], &[], &[4, 5]);
+        let joined = [1, 2, 3, 4, 5];
+        let (mut x, mut y) = (Rng::xorshift64(7), Rng::xorshift64(7));
+        for _ in 0..1000 {
+            assert_eq!(x.pick_across(&[a, b, c]), y.pick(&joined));
+        }
+    }
 
     // Reference values recorded from verbatim copies of the generators this crate replaced
     // (`struct Rng(u64)` in the differential, robustness and random tests), for the seeds

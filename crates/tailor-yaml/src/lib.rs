@@ -51,6 +51,7 @@ mod json;
 mod node;
 mod parse;
 pub mod resolve;
+pub mod scalar_style;
 mod seqindent;
 
 pub use emit::{

@@ -1,12 +1,7 @@
 use super::*;
 use serde_json::json;
 
-fn m(pairs: &[(&str, &str)]) -> StringMap {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
+use tailor_testkit::string_map as m;
 
 fn managed(name: &str, labels: Value, annotations: Value) -> Value {
     json!({"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster",

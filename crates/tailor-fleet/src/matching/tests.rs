@@ -2,12 +2,7 @@ use super::*;
 use serde_json::json;
 use tailor_cluster::ClusterGroup;
 
-fn m(pairs: &[(&str, &str)]) -> StringMap {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
+use tailor_testkit::string_map as m;
 
 fn cluster(name: &str, labels: &[(&str, &str)], groups: &[(&str, &[(&str, &str)])]) -> Cluster {
     Cluster {

@@ -289,7 +289,7 @@ fn downstream_resources_by_kind_case_insensitive_and_name() {
 
 #[test]
 fn not_merged_fields_keep_the_base_and_ignore_custom() {
-    for k in NOT_MERGED {
+    for k in &NOT_MERGED {
         let v = match *k {
             "namespaceLabels" | "namespaceAnnotations" => json!({"a": "b"}),
             "ignore" => json!({"conditions": []}),

@@ -1,13 +1,5 @@
 use super::*;
-
-fn docs(src: &str) -> Vec<Node> {
-    tailor_yaml::parse_stream(src)
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.empty)
-        .map(|d| d.root)
-        .collect()
-}
+use tailor_testkit::yaml::docs;
 
 fn file(path: &str, src: &str) -> BundleFile {
     BundleFile {

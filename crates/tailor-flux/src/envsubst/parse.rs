@@ -126,6 +126,16 @@ impl Parser<'_> {
         }
     }
 
+    /// The function once its arguments are read: the closing `}` must follow.
+    fn func(&mut self, name: String, op: String, args: Vec<Node>) -> Result<Func, Error> {
+        self.consume_rbrack()?;
+        Ok(Func {
+            param: name,
+            op,
+            args,
+        })
+    }
+
     fn parse_substr_func(&mut self, name: String, depth: usize) -> Result<Func, Error> {
         let op = self.scan_op(Accept::OneColon, Error::BadSubstitution)?;
         let mut args = vec![self.parse_param(Accept::RejectColonClose, SCAN_IDENT, depth)?];
@@ -143,12 +153,7 @@ impl Parser<'_> {
             _ => return Err(Error::BadSubstitution),
         }
         args.push(self.parse_param(Accept::NotClosing, SCAN_IDENT, depth)?);
-        self.consume_rbrack()?;
-        Ok(Func {
-            param: name,
-            op,
-            args,
-        })
+        self.func(name, op, args)
     }
 
     fn parse_remove_func(
@@ -159,12 +164,7 @@ impl Parser<'_> {
     ) -> Result<Func, Error> {
         let op = self.scan_op(accept, Error::BadSubstitution)?;
         let args = vec![self.parse_param(Accept::NotClosing, SCAN_IDENT, depth)?];
-        self.consume_rbrack()?;
-        Ok(Func {
-            param: name,
-            op,
-            args,
-        })
+        self.func(name, op, args)
     }
 
     fn parse_replace_func(&mut self, name: String, depth: usize) -> Result<Func, Error> {
@@ -175,12 +175,7 @@ impl Parser<'_> {
         if self.sc.peek() != '}' {
             args.push(self.parse_param(Accept::NotClosing, SCAN_IDENT | SCAN_ESCAPE, depth)?);
         }
-        self.consume_rbrack()?;
-        Ok(Func {
-            param: name,
-            op,
-            args,
-        })
+        self.func(name, op, args)
     }
 
     fn parse_default_func(&mut self, name: String, depth: usize) -> Result<Func, Error> {
@@ -194,12 +189,7 @@ impl Parser<'_> {
         while self.sc.peek() != '}' {
             args.push(self.parse_param(Accept::NotClosing, SCAN_IDENT, depth)?);
         }
-        self.consume_rbrack()?;
-        Ok(Func {
-            param: name,
-            op,
-            args,
-        })
+        self.func(name, op, args)
     }
 
     fn parse_casing_func(&mut self, name: String) -> Result<Func, Error> {

@@ -19,6 +19,7 @@ pub mod v2resolve;
 
 use crate::envsubst::{flux::yaml_to_json_error, Options, Vars};
 use serde_json::Value as Json;
+use tailor_kube::json::go_unmarshal_error;
 use tailor_yaml::Node;
 
 /// The data a resource had and the data Flux's substitution gives it.
@@ -91,23 +92,12 @@ pub fn substitute_resource_outcome(
     if !after.is_object() {
         // kustomize's UnmarshalJSON into a map fails the same way.
         return Err(format!(
-            "UnmarshalJSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
-            json_type_name(&after)
+            "UnmarshalJSON: {}",
+            go_unmarshal_error(&after, "map[string]interface {}")
         ));
     }
     Ok(Outcome {
         change: (!merge::same_data(&before, &after)).then_some(Change { before, after }),
         used_variables,
     })
-}
-
-fn json_type_name(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "bool",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
-    }
 }

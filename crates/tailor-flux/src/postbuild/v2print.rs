@@ -7,6 +7,11 @@
 use std::cmp::Ordering;
 
 use serde_json::Value as Json;
+use tailor_yaml::scalar_style::{
+    chomping_indicator, is_line_break as is_break, needs_escape, push_escape, push_literal_lines,
+    select_style, Context, Printer as Rules,
+};
+use tailor_yaml::Style;
 
 use crate::postbuild::numbers::v2_number_text;
 use crate::postbuild::v2resolve::can_use_plain;
@@ -38,14 +43,6 @@ struct Printer {
     /// The characters of the scalar being written, kept between scalars to save an allocation
     /// per scalar.
     chars: Vec<char>,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Style {
-    Plain,
-    Single,
-    Double,
-    Literal,
 }
 
 impl Printer {
@@ -146,74 +143,62 @@ impl Printer {
         } else if can_use_plain(s) {
             Style::Plain
         } else {
-            Style::Double
+            Style::DoubleQuoted
         };
         let mut chars = std::mem::take(&mut self.chars);
         chars.clear();
         chars.extend(s.chars());
-        let style = select_style(s, &chars, requested, simple_key);
+        let ctx = if simple_key {
+            Context::SimpleKey
+        } else {
+            Context::Block
+        };
         let allow_breaks = !simple_key;
-        match style {
-            Style::Plain => self.plain(&chars, indent, allow_breaks),
-            Style::Single => self.single(&chars, indent, allow_breaks),
-            Style::Double => self.double(&chars, indent, allow_breaks),
+        match select_style(s, requested, ctx, Rules::YamlV2) {
+            Style::Plain => self.plain_or_single(&chars, indent, allow_breaks, false),
+            Style::SingleQuoted => self.plain_or_single(&chars, indent, allow_breaks, true),
             Style::Literal => self.literal(s, &chars, indent),
+            _ => self.double(&chars, indent, allow_breaks),
         }
         self.chars = chars;
     }
 
-    fn plain(&mut self, chars: &[char], indent: usize, allow_breaks: bool) {
-        let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
-            if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks && !spaces && !next_space && self.column() > BEST_WIDTH {
-                    self.newline_indent(indent);
-                } else {
-                    self.out.push(c);
-                }
-                spaces = true;
-            } else {
-                self.out.push(c);
-                spaces = false;
-            }
+    /// libyaml's `write_plain_scalar`, and with `single` its `write_single_quoted`: a space
+    /// past column 80 becomes a line break (in quotes, not the first or last character), unless
+    /// another space follows it.
+    fn plain_or_single(&mut self, chars: &[char], indent: usize, allow_breaks: bool, single: bool) {
+        if single {
+            self.out.push('\'');
         }
-    }
-
-    fn single(&mut self, chars: &[char], indent: usize, allow_breaks: bool) {
-        self.out.push('\'');
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
                 let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks
-                    && !spaces
-                    && self.column() > BEST_WIDTH
-                    && i > 0
-                    && i + 1 < chars.len()
-                    && !next_space
-                {
+                let inside = !single || (i > 0 && i + 1 < chars.len());
+                if allow_breaks && !spaces && inside && !next_space && self.column() > BEST_WIDTH {
                     self.newline_indent(indent);
                 } else {
                     self.out.push(c);
                 }
                 spaces = true;
             } else {
-                if c == '\'' {
+                if single && c == '\'' {
                     self.out.push('\'');
                 }
                 self.out.push(c);
                 spaces = false;
             }
         }
-        self.out.push('\'');
+        if single {
+            self.out.push('\'');
+        }
     }
 
     fn double(&mut self, chars: &[char], indent: usize, allow_breaks: bool) {
         self.out.push('"');
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
-            if !is_printable(c) || c == '\u{feff}' || is_break(c) || c == '"' || c == '\\' {
+            if needs_escape(c) {
                 push_escape(&mut self.out, c);
                 spaces = false;
             } else if c == ' ' {
@@ -244,26 +229,9 @@ impl Printer {
         if s.starts_with(' ') || s.starts_with(is_break) {
             self.out.push(char::from(b'0' + BEST_INDENT as u8));
         }
-        let n = chars.len();
-        if n == 0 || !is_break(chars[n - 1]) {
-            self.out.push('-');
-        } else if n == 1 || is_break(chars[n - 2]) {
-            self.out.push('+');
-        }
+        self.out.extend(chomping_indicator(chars));
         self.out.push('\n');
-        let mut breaks = true;
-        for &c in chars {
-            if is_break(c) {
-                self.out.push('\n');
-                breaks = true;
-            } else {
-                if breaks {
-                    self.out.extend(std::iter::repeat_n(' ', indent));
-                }
-                self.out.push(c);
-                breaks = false;
-            }
-        }
+        push_literal_lines(&mut self.out, chars, indent);
         // The caller ends the line; a value ending in a break already did.
         if self.out.ends_with('\n') {
             self.out.pop();
@@ -341,159 +309,6 @@ fn natural_less<C: Copy + Into<char>>(x: &[C], y: &[C]) -> bool {
         return xc < yc;
     }
     x(i).is_none() && y(i).is_some()
-}
-
-fn is_break(c: char) -> bool {
-    matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
-}
-
-/// libyaml's `is_printable`: tabs, CR and characters above U+FFFF are not printable to it, so
-/// yaml.v2 double-quotes and escapes them.
-fn is_printable(c: char) -> bool {
-    let v = c as u32;
-    v == 0x0A
-        || (0x20..=0x7E).contains(&v)
-        || (0xA0..=0xD7FF).contains(&v)
-        || ((0xE000..=0xFFFD).contains(&v) && v != 0xFEFF)
-}
-
-fn push_escape(out: &mut String, c: char) {
-    out.push('\\');
-    match c {
-        '\0' => out.push('0'),
-        '\x07' => out.push('a'),
-        '\x08' => out.push('b'),
-        '\t' => out.push('t'),
-        '\n' => out.push('n'),
-        '\x0b' => out.push('v'),
-        '\x0c' => out.push('f'),
-        '\r' => out.push('r'),
-        '\x1b' => out.push('e'),
-        '"' => out.push('"'),
-        '\\' => out.push('\\'),
-        '\u{85}' => out.push('N'),
-        '\u{a0}' => out.push('_'),
-        '\u{2028}' => out.push('L'),
-        '\u{2029}' => out.push('P'),
-        _ => {
-            let v = c as u32;
-            if v <= 0xFF {
-                out.push_str(&format!("x{v:02X}"));
-            } else if v <= 0xFFFF {
-                out.push_str(&format!("u{v:04X}"));
-            } else {
-                out.push_str(&format!("U{v:08X}"));
-            }
-        }
-    }
-}
-
-/// libyaml's `analyze_scalar` + `select_scalar_style`, block context.
-fn select_style(s: &str, chars: &[char], requested: Style, simple_key: bool) -> Style {
-    let a = analyze(s, chars);
-    let mut style = requested;
-    if simple_key && a.multiline {
-        style = Style::Double;
-    }
-    if style == Style::Plain && (!a.block_plain || (s.is_empty() && simple_key)) {
-        style = Style::Single;
-    }
-    if style == Style::Single && !a.single_quoted {
-        style = Style::Double;
-    }
-    if style == Style::Literal && (!a.block || simple_key) {
-        style = Style::Double;
-    }
-    style
-}
-
-struct Analysis {
-    multiline: bool,
-    block_plain: bool,
-    single_quoted: bool,
-    block: bool,
-}
-
-fn analyze(value: &str, chars: &[char]) -> Analysis {
-    if value.is_empty() {
-        return Analysis {
-            multiline: false,
-            block_plain: true,
-            single_quoted: true,
-            block: false,
-        };
-    }
-    let mut block_ind = value.starts_with("---") || value.starts_with("...");
-    let (mut line_breaks, mut special) = (false, false);
-    let (mut leading_space, mut leading_break) = (false, false);
-    let (mut trailing_space, mut trailing_break) = (false, false);
-    let (mut break_space, mut space_break) = (false, false);
-    let (mut prev_space, mut prev_break) = (false, false);
-    let mut preceded_by_ws = true;
-    for (i, &c) in chars.iter().enumerate() {
-        let followed_by_ws = chars
-            .get(i + 1)
-            .is_none_or(|&n| n == ' ' || n == '\t' || is_break(n));
-        if i == 0 {
-            match c {
-                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
-                | '%' | '@' | '`' => block_ind = true,
-                '?' | ':' | '-' if followed_by_ws => block_ind = true,
-                _ => {}
-            }
-        } else {
-            match c {
-                ':' if followed_by_ws => block_ind = true,
-                '#' if preceded_by_ws => block_ind = true,
-                _ => {}
-            }
-        }
-        // yaml.v2 predates v3's separate tab handling: a tab is a special character.
-        if !is_printable(c) {
-            special = true;
-        }
-        if c == ' ' {
-            leading_space |= i == 0;
-            trailing_space |= i + 1 == chars.len();
-            break_space |= prev_break;
-            prev_space = true;
-            prev_break = false;
-        } else if is_break(c) {
-            line_breaks = true;
-            leading_break |= i == 0;
-            trailing_break |= i + 1 == chars.len();
-            space_break |= prev_space;
-            prev_space = false;
-            prev_break = true;
-        } else {
-            prev_space = false;
-            prev_break = false;
-        }
-        preceded_by_ws = c == ' ' || c == '\t' || is_break(c);
-    }
-    let mut a = Analysis {
-        multiline: line_breaks,
-        block_plain: true,
-        single_quoted: true,
-        block: true,
-    };
-    if leading_space || leading_break || trailing_space || trailing_break {
-        a.block_plain = false;
-    }
-    if trailing_space {
-        a.block = false;
-    }
-    if break_space || space_break || special {
-        a.block_plain = false;
-        a.single_quoted = false;
-    }
-    if space_break || special {
-        a.block = false;
-    }
-    if line_breaks || block_ind {
-        a.block_plain = false;
-    }
-    a
 }
 
 #[cfg(test)]

@@ -1,12 +1,7 @@
 use super::*;
 use serde_json::json;
 
-fn labels(pairs: &[(&str, &str)]) -> StringMap {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
+use tailor_testkit::string_map as labels;
 
 fn sel(v: Value) -> LabelSelector {
     from_json(&v, "sel").unwrap()

@@ -87,24 +87,80 @@ pub fn strip_builtin(obj: &mut Node) -> Vec<Finding> {
     findings
 }
 
-/// §1.1 steps 1 and 2.
-fn strip_metadata(obj: &mut Node, findings: &mut Vec<Finding>) {
-    let Some(meta) = obj.get_mut("metadata") else {
-        return;
-    };
-    if !meta.is_mapping() {
-        // RemoveNestedField/SetAnnotations do nothing when metadata is not a map.
-        if !meta.is_null() {
-            findings.push(
-                Diagnostic::warning(format!(
-                    "metadata is {}, not a mapping; metadata fields not stripped",
-                    type_name(meta)
-                ))
-                .at_opt(Some("metadata".into())),
+/// A warning about the field at `path`.
+fn warn(findings: &mut Vec<Finding>, path: &str, message: impl Into<String>) {
+    findings.push(Diagnostic::warning(message).at(path));
+}
+
+/// `obj[key]` when it is a mapping. Absent or null, it is `None` (KubeStellar's unstructured
+/// helpers do nothing there); of any other type, `None` with a warning at `key`:
+/// "`what` is <type>, not a mapping; `consequence`".
+fn mapping_field<'a>(
+    obj: &'a mut Node,
+    key: &str,
+    findings: &mut Vec<Finding>,
+    what: &str,
+    consequence: &str,
+) -> Option<&'a mut Node> {
+    let node = obj.get_mut(key)?;
+    if node.is_mapping() {
+        return Some(node);
+    }
+    if !node.is_null() {
+        let ty = type_name(node);
+        warn(
+            findings,
+            key,
+            format!("{what} is {ty}, not a mapping; {consequence}"),
+        );
+    }
+    None
+}
+
+/// The items of the list at `spec[key]`. Absent or null, it is `None`; of any other type,
+/// `None` with a warning at `spec.<key>`: "spec.<key> is <type>, not a list; `consequence`".
+fn list_field<'a>(
+    spec: &'a mut Node,
+    key: &str,
+    findings: &mut Vec<Finding>,
+    consequence: &str,
+) -> Option<&'a mut Vec<Node>> {
+    let node = spec.get_mut(key)?;
+    if !node.is_sequence() {
+        if !node.is_null() {
+            let ty = type_name(node);
+            warn(
+                findings,
+                &format!("spec.{key}"),
+                format!("spec.{key} is {ty}, not a list; {consequence}"),
             );
         }
-        return;
+        return None;
     }
+    node.items_mut()
+}
+
+/// Removes each of `keys` from `parent[field]` when that is there.
+fn remove_keys_in(parent: &mut Node, field: &str, keys: &[&str]) {
+    if let Some(node) = parent.get_mut(field) {
+        for key in keys {
+            remove_key(node, key);
+        }
+    }
+}
+
+/// §1.1 steps 1 and 2.
+fn strip_metadata(obj: &mut Node, findings: &mut Vec<Finding>) {
+    // RemoveNestedField/SetAnnotations do nothing when metadata is not a map.
+    let Some(meta) = mapping_field(
+        obj,
+        "metadata",
+        findings,
+        "metadata",
+        "metadata fields not stripped",
+    ) else {
+        return;
+    };
     for field in METADATA_FIELDS {
         remove_key(meta, field);
     }
@@ -114,16 +170,12 @@ fn strip_metadata(obj: &mut Node, findings: &mut Vec<Finding>) {
     // GetAnnotations (NestedStringMap) is nil for null, a non-map, or any non-string value;
     // SetAnnotations(nil) then removes the key.
     match string_map_problem(annotations) {
-        None => {
-            if let Some(a) = meta.get_mut("annotations") {
-                remove_key(a, LAST_APPLIED_ANNOTATION);
-            }
-        }
+        None => remove_keys_in(meta, "annotations", &[LAST_APPLIED_ANNOTATION]),
         Some(problem) => {
             if !annotations.is_null() {
-                findings.push(Diagnostic::warning(format!(
-                        "metadata.annotations {problem}; as KubeStellar does, the whole annotations field is removed"
-                    )).at_opt(Some("metadata.annotations".into())));
+                warn(findings, "metadata.annotations", format!(
+                    "metadata.annotations {problem}; as KubeStellar does, the whole annotations field is removed"
+                ));
             }
             remove_key(meta, "annotations");
         }
@@ -161,21 +213,9 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
     let preserve_node_port = [PRESERVE_ANNOTATION, PRESERVE_ANNOTATION_OLD]
         .iter()
         .any(|k| string_annotation(obj, k) == Some("nodeport"));
-    let Some(spec) = obj.get_mut("spec") else {
+    let Some(spec) = mapping_field(obj, "spec", findings, "Service spec", "not cleaned") else {
         return;
     };
-    if !spec.is_mapping() {
-        if !spec.is_null() {
-            findings.push(
-                Diagnostic::warning(format!(
-                    "Service spec is {}, not a mapping; not cleaned",
-                    type_name(spec)
-                ))
-                .at_opt(Some("spec".into())),
-            );
-        }
-        return;
-    }
     for field in SERVICE_SPEC_FIELDS {
         remove_key(spec, field);
     }
@@ -187,39 +227,27 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
                 remove_key(spec, "clusterIP");
             }
         } else if !ip.is_null() {
-            findings.push(
-                Diagnostic::warning(format!(
-                    "spec.clusterIP is {}, not a string; left as it is",
-                    type_name(ip)
-                ))
-                .at_opt(Some("spec.clusterIP".into())),
+            let ty = type_name(ip);
+            warn(
+                findings,
+                "spec.clusterIP",
+                format!("spec.clusterIP is {ty}, not a string; left as it is"),
             );
         }
     }
 
     // clusterIPs: only a list of strings counts; keep its "None" entries.
     let mut drop_ips = false;
-    if let Some(ips) = spec.get_mut("clusterIPs") {
-        let is_null = ips.is_null();
-        let ty = type_name(ips);
-        match ips.items_mut() {
-            Some(items) if items.iter().all(|i| i.as_str().is_some()) => {
-                items.retain(|i| i.as_str() == Some("None"));
-                drop_ips = items.is_empty();
-            }
-            Some(_) => findings.push(
-                Diagnostic::warning(
-                    "spec.clusterIPs has an element that is not a string; left as it is",
-                )
-                .at_opt(Some("spec.clusterIPs".into())),
-            ),
-            None if is_null => {}
-            None => findings.push(
-                Diagnostic::warning(format!(
-                    "spec.clusterIPs is {ty}, not a list; left as it is"
-                ))
-                .at_opt(Some("spec.clusterIPs".into())),
-            ),
+    if let Some(items) = list_field(spec, "clusterIPs", findings, "left as it is") {
+        if items.iter().all(|i| i.as_str().is_some()) {
+            items.retain(|i| i.as_str() == Some("None"));
+            drop_ips = items.is_empty();
+        } else {
+            warn(
+                findings,
+                "spec.clusterIPs",
+                "spec.clusterIPs has an element that is not a string; left as it is",
+            );
         }
     }
     if drop_ips {
@@ -229,22 +257,9 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
     if preserve_node_port {
         return;
     }
-    if let Some(ports) = spec.get_mut("ports") {
-        let is_null = ports.is_null();
-        let ty = type_name(ports);
-        match ports.items_mut() {
-            Some(items) => {
-                for port in items.iter_mut() {
-                    remove_key(port, "nodePort");
-                }
-            }
-            None if is_null => {}
-            None => findings.push(
-                Diagnostic::warning(format!(
-                    "spec.ports is {ty}, not a list; nodePorts not removed"
-                ))
-                .at_opt(Some("spec.ports".into())),
-            ),
+    if let Some(ports) = list_field(spec, "ports", findings, "nodePorts not removed") {
+        for port in ports.iter_mut() {
+            remove_key(port, "nodePort");
         }
     }
 }
@@ -252,35 +267,15 @@ fn clean_service(obj: &mut Node, findings: &mut Vec<Finding>) {
 /// §1.3: `filtering/job.go`, plus `spec.suspended`.
 fn clean_job(obj: &mut Node, findings: &mut Vec<Finding>) {
     if let Some(meta) = obj.get_mut("metadata") {
-        if let Some(a) = meta.get_mut("annotations") {
-            remove_key(a, JOB_TRACKING_ANNOTATION);
-        }
-        if let Some(labels) = meta.get_mut("labels") {
-            for l in CONTROLLER_UID_LABELS {
-                remove_key(labels, l);
-            }
-        }
+        remove_keys_in(meta, "annotations", &[JOB_TRACKING_ANNOTATION]);
+        remove_keys_in(meta, "labels", &CONTROLLER_UID_LABELS);
     }
-    if let Some(spec) = obj.get_mut("spec") {
-        if !spec.is_mapping() {
-            if !spec.is_null() {
-                findings.push(
-                    Diagnostic::warning(format!(
-                        "Job spec is {}, not a mapping; not cleaned",
-                        type_name(spec)
-                    ))
-                    .at_opt(Some("spec".into())),
-                );
-            }
-        } else {
-            remove_key(spec, "selector");
-            remove_key(spec, "suspend");
-            remove_key(spec, "suspended");
-            if let Some(labels) = spec.get_path_mut(&["template", "metadata", "labels"]) {
-                for l in CONTROLLER_UID_LABELS {
-                    remove_key(labels, l);
-                }
-            }
+    if let Some(spec) = mapping_field(obj, "spec", findings, "Job spec", "not cleaned") {
+        remove_key(spec, "selector");
+        remove_key(spec, "suspend");
+        remove_key(spec, "suspended");
+        if let Some(meta) = spec.get_path_mut(&["template", "metadata"]) {
+            remove_keys_in(meta, "labels", &CONTROLLER_UID_LABELS);
         }
     }
     remove_key(obj, "status");
@@ -728,22 +723,16 @@ spec:
 status:
   loadBalancer: {}
 ";
-        let expected = "\
-# head comment
-apiVersion: v1 # line
-kind: Service
-metadata:
-  name: 'web' # quoted
-  labels:
-    # about app
-    app: \"web\"
-spec:
-  # the type
-  type: NodePort
-  ports: # ports
-  - name: http
-    port: 80 # eighty
-";
+        // The output is the input without the stripped lines, every other byte kept.
+        let stripped = [
+            "  uid: abc\n",
+            "  clusterIP: 10.0.0.1\n",
+            "    nodePort: 30080\n",
+            "status:\n  loadBalancer: {}\n",
+        ];
+        let expected = stripped
+            .iter()
+            .fold(src.to_string(), |s, line| s.replacen(line, "", 1));
         assert_eq!(out(src), expected);
     }
 }

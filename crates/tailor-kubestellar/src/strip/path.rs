@@ -41,6 +41,13 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
         return Err(QueryError("EOF".into()));
     }
     let err = |pos: usize, msg: String| QueryError(format!("syntax error at {pos}: {msg}"));
+    // What stands at `pos` (NUL at the end) is not what the grammar wants there.
+    let unexpected = |(pos, c): (usize, char), wanted: &str| {
+        err(
+            pos,
+            format!("{wanted}, got {}", tailor_go::strconv::quote_char(c)),
+        )
+    };
     let mut chars = src.char_indices().peekable();
     match chars.next() {
         Some((_, '$')) => {}
@@ -55,13 +62,7 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
             '.' => {
                 let (npos, nc) = chars.peek().copied().unwrap_or((end, '\0'));
                 if !is_name_first(nc) {
-                    return Err(err(
-                        npos,
-                        format!(
-                            "expected member-name-shorthand, got {}",
-                            tailor_go::strconv::quote_char(nc)
-                        ),
-                    ));
+                    return Err(unexpected((npos, nc), "expected member-name-shorthand"));
                 }
                 let mut stop = end;
                 while let Some(&(p, ch)) = chars.peek() {
@@ -76,13 +77,7 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
             '[' => {
                 let (qpos, qc) = chars.peek().copied().unwrap_or((end, '\0'));
                 if qc != '"' {
-                    return Err(err(
-                        qpos,
-                        format!(
-                            "expected open quote, got {}",
-                            tailor_go::strconv::quote_char(qc)
-                        ),
-                    ));
+                    return Err(unexpected((qpos, qc), "expected open quote"));
                 }
                 chars.next();
                 // Scan to the next unescaped quote; a backslash skips one rune.
@@ -104,15 +99,9 @@ pub fn parse_kubestellar_query(src: &str) -> Result<Vec<String>, QueryError> {
                         "lexical error at {close_end} from goja: SyntaxError: lit: Line 1:1 {msg}"
                     ))
                 })?;
-                let (bpos, bc) = chars.peek().copied().unwrap_or((end, '\0'));
-                if bc != ']' {
-                    return Err(err(
-                        bpos,
-                        format!(
-                            "missing close bracket, got {}",
-                            tailor_go::strconv::quote_char(bc)
-                        ),
-                    ));
+                let next = chars.peek().copied().unwrap_or((end, '\0'));
+                if next.1 != ']' {
+                    return Err(unexpected(next, "missing close bracket"));
                 }
                 chars.next();
                 members.push(name);
@@ -153,7 +142,34 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
         let mut buf = [0u16; 2];
         units.extend_from_slice(c.encode_utf16(&mut buf));
     };
-    let rest_str = |i: usize| -> String { body.get(i..).unwrap_or_default().iter().collect() };
+    // `body[from..to]` (clipped to its end) as Go's `%q` prints it, for goja's messages.
+    let quoted = |from: usize, to: usize| -> String {
+        let s: String = body
+            .get(from..to.min(body.len()))
+            .unwrap_or_default()
+            .iter()
+            .collect();
+        tailor_go::strconv::quote(&s)
+    };
+    // `\xHH` and `\uHHHH`: exactly `width` hex digits at `at`.
+    let fixed_hex = |at: usize, width: usize, letter: char| -> Result<u16, String> {
+        let Some(digits) = body.get(at..at + width) else {
+            return Err(format!(
+                "invalid escape: \\{letter}: len({}) != {width}",
+                quoted(at, body.len())
+            ));
+        };
+        if !digits.iter().all(char::is_ascii_hexdigit) {
+            return Err(format!(
+                "invalid escape: \\{letter}: {}",
+                quoted(at, at + width)
+            ));
+        }
+        let value = digits
+            .iter()
+            .fold(0, |v, d| (v << 4) | d.to_digit(16).unwrap_or(0));
+        Ok(value as u16)
+    };
     let mut i = 0;
     while let Some(&c) = body.get(i) {
         i += 1;
@@ -179,28 +195,8 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                     }
                     '\n' | '\u{2028}' | '\u{2029}' => {}
                     'x' => {
-                        let digits: String =
-                            body.get(i..i + 2).unwrap_or_default().iter().collect();
-                        if digits.chars().count() < 2 {
-                            return Err(format!(
-                                "invalid escape: \\x: len({}) != 2",
-                                tailor_go::strconv::quote(&rest_str(i))
-                            ));
-                        }
-                        let v = u32::from_str_radix(&digits, 16).map_err(|_| {
-                            format!(
-                                "invalid escape: \\x: {}",
-                                tailor_go::strconv::quote(&digits)
-                            )
-                        })?;
-                        if !digits.chars().all(|d| d.is_ascii_hexdigit()) {
-                            return Err(format!(
-                                "invalid escape: \\x: {}",
-                                tailor_go::strconv::quote(&digits)
-                            ));
-                        }
+                        units.push(fixed_hex(i, 2, 'x')?);
                         i += 2;
-                        units.push(v as u16);
                     }
                     'u' if body.get(i) == Some(&'{') => {
                         let start = i + 1;
@@ -211,7 +207,7 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                                 None => {
                                     return Err(format!(
                                         "unterminated \\u{{: {}",
-                                        tailor_go::strconv::quote(&rest_str(start))
+                                        quoted(start, body.len())
                                     ))
                                 }
                                 Some('}') => {
@@ -222,26 +218,16 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                                 }
                                 Some(&d) => {
                                     let Some(v) = d.to_digit(16) else {
-                                        let s: String = body
-                                            .get(start..=j)
-                                            .unwrap_or_default()
-                                            .iter()
-                                            .collect();
                                         return Err(format!(
                                             "invalid escape: \\u: {}",
-                                            tailor_go::strconv::quote(&s)
+                                            quoted(start, j + 1)
                                         ));
                                     };
                                     val = (val << 4) | v;
                                     if val > 0x10FFFF {
-                                        let s: String = body
-                                            .get(start..=j)
-                                            .unwrap_or_default()
-                                            .iter()
-                                            .collect();
                                         return Err(format!(
                                             "undefined Unicode code-point: {}",
-                                            tailor_go::strconv::quote(&s)
+                                            quoted(start, j + 1)
                                         ));
                                     }
                                     j += 1;
@@ -256,28 +242,8 @@ pub fn decode_js_string_literal(raw: &str) -> Result<String, String> {
                         }
                     }
                     'u' => {
-                        let digits: String =
-                            body.get(i..i + 4).unwrap_or_default().iter().collect();
-                        if digits.chars().count() < 4 {
-                            return Err(format!(
-                                "invalid escape: \\u: len({}) != 4",
-                                tailor_go::strconv::quote(&rest_str(i))
-                            ));
-                        }
-                        if !digits.chars().all(|d| d.is_ascii_hexdigit()) {
-                            return Err(format!(
-                                "invalid escape: \\u: {}",
-                                tailor_go::strconv::quote(&digits)
-                            ));
-                        }
-                        let v = u32::from_str_radix(&digits, 16).map_err(|_| {
-                            format!(
-                                "invalid escape: \\u: {}",
-                                tailor_go::strconv::quote(&digits)
-                            )
-                        })?;
+                        units.push(fixed_hex(i, 4, 'u')?);
                         i += 4;
-                        units.push(v as u16);
                     }
                     '0' if !body.get(i).is_some_and(|d| ('0'..='7').contains(d)) => units.push(0),
                     '0'..='7' => {

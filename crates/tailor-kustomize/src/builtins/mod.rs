@@ -27,56 +27,13 @@ mod tracker;
 
 use tailor_yaml::Node;
 
+pub use crate::Error;
 pub use common_metadata::set_common_metadata;
 pub use config::string_map_from_node;
 pub use images::{set_images, split as split_image, Image};
 pub use namespace::set_namespace_tracked;
 pub use prefix_suffix::add_prefix_suffix_tracked;
 pub use tracker::NameTracker;
-
-/// An error that names the resource and field it concerns.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    message: String,
-    /// The configuration field it is about (`spec.images[2].newTag`), when it is about one;
-    /// the message then starts with it.
-    field: Option<String>,
-}
-
-impl Error {
-    pub fn new(message: impl Into<String>) -> Error {
-        Error {
-            message: message.into(),
-            field: None,
-        }
-    }
-
-    /// An error about the configuration field `field`: the message is `field: what`.
-    pub fn at(field: impl Into<String>, what: impl std::fmt::Display) -> Error {
-        let field = field.into();
-        Error {
-            message: format!("{field}: {what}"),
-            field: Some(field),
-        }
-    }
-
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The configuration field the error is about, for errors made by [`Error::at`].
-    pub fn field(&self) -> Option<&str> {
-        self.field.as_deref()
-    }
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// The kustomization fields Flux generates from a Kustomization's overlay settings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

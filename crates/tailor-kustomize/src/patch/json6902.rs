@@ -4,6 +4,7 @@
 //! `value` means `null`, and the error texts are that library's.
 
 use serde_json::{Map, Value as Json};
+use tailor_kube::json::go_unmarshal_error;
 use tailor_yaml::{from_json, Node, Value};
 
 use crate::patch::Error;
@@ -22,41 +23,25 @@ impl Op {
     }
 
     fn path(&self) -> Result<&str, String> {
-        match self.0.get("path") {
-            Some(Json::String(s)) => Ok(s),
-            Some(Json::Null) | None => Err("operation missing path field: missing value".into()),
-            Some(other) => Err(format!(
-                "json: cannot unmarshal {} into Go value of type string",
-                json_type(other)
-            )),
-        }
+        self.string_field("path", "operation missing path field: missing value")
     }
 
     fn from(&self) -> Result<&str, String> {
-        match self.0.get("from") {
+        self.string_field("from", "operation, missing from field: missing value")
+    }
+
+    /// A string field; absent and `null` are `missing`.
+    fn string_field(&self, name: &str, missing: &str) -> Result<&str, String> {
+        match self.0.get(name) {
             Some(Json::String(s)) => Ok(s),
-            Some(Json::Null) | None => Err("operation, missing from field: missing value".into()),
-            Some(other) => Err(format!(
-                "json: cannot unmarshal {} into Go value of type string",
-                json_type(other)
-            )),
+            Some(Json::Null) | None => Err(missing.into()),
+            Some(other) => Err(go_unmarshal_error(other, "string")),
         }
     }
 
     /// The value to write: absent and `null` both write `null`.
     fn value_node(&self) -> Node {
         from_json(self.0.get("value").unwrap_or(&Json::Null))
-    }
-}
-
-fn json_type(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "bool",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
     }
 }
 
@@ -69,16 +54,10 @@ pub fn decode_ops(json: &Json) -> Result<Vec<Op>, Error> {
             .map(|i| match i {
                 Json::Object(m) => Ok(Op(m.clone())),
                 Json::Null => Ok(Op(Map::new())),
-                other => Err(Error::new(format!(
-                    "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
-                    json_type(other)
-                ))),
+                other => Err(Error::new(go_unmarshal_error(other, "jsonpatch.Operation"))),
             })
             .collect(),
-        other => Err(Error::new(format!(
-            "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
-            json_type(other)
-        ))),
+        other => Err(Error::new(go_unmarshal_error(other, "jsonpatch.Patch"))),
     }
 }
 
@@ -143,44 +122,37 @@ fn apply_op(doc: &mut Node, op: &Op) -> Result<(), String> {
             set(con, &key, op.value_node())
                 .map_err(|e| format!("error in remove for path: '{path}': {e}"))
         }
-        "move" => {
+        // The library's move and copy differ only in removing the source and in some texts.
+        kind @ ("move" | "copy") => {
+            let moving = kind == "move";
             let from = op
                 .from()
-                .map_err(|e| format!("move operation failed to decode from: {e}"))?;
+                .map_err(|e| format!("{kind} operation failed to decode from: {e}"))?;
             let (con, key) = find_object(doc, from).ok_or_else(|| {
-                format!("move operation does not apply: doc is missing from path: {from}: missing value")
+                format!("{kind} operation does not apply: doc is missing from path: {from}: missing value")
             })?;
-            let val = get(con, &key)
-                .map_err(|e| format!("error in move for path: '{key}': {e}"))?
-                .cloned();
-            remove(con, &key).map_err(|e| format!("error in move for path: '{key}': {e}"))?;
-            let path = op
-                .path()
-                .map_err(|e| format!("move operation failed to decode path: {e}"))?;
+            let val = match get(con, &key) {
+                Ok(v) => v.cloned(),
+                Err(e) if moving => return Err(format!("error in move for path: '{key}': {e}")),
+                Err(e) => return Err(format!("error in copy for from: '{from}': {e}")),
+            };
+            if moving {
+                remove(con, &key).map_err(|e| format!("error in move for path: '{key}': {e}"))?;
+            }
+            let path = op.path().map_err(|e| {
+                let reason = if moving { e.as_str() } else { "missing value" };
+                format!("{kind} operation failed to decode path: {reason}")
+            })?;
             let (con, key) = find_object(doc, path).ok_or_else(|| {
-                format!("move operation does not apply: doc is missing destination path: {path}: missing value")
+                format!("{kind} operation does not apply: doc is missing destination path: {path}: missing value")
             })?;
-            add(con, &key, val.unwrap_or_else(Node::null))
-                .map_err(|e| format!("error in move for path: '{path}': {e}"))
-        }
-        "copy" => {
-            let from = op
-                .from()
-                .map_err(|e| format!("copy operation failed to decode from: {e}"))?;
-            let (con, key) = find_object(doc, from).ok_or_else(|| {
-                format!("copy operation does not apply: doc is missing from path: {from}: missing value")
-            })?;
-            let val = get(con, &key)
-                .map_err(|e| format!("error in copy for from: '{from}': {e}"))?
-                .cloned();
-            let path = op
-                .path()
-                .map_err(|_| "copy operation failed to decode path: missing value".to_string())?;
-            let (con, key) = find_object(doc, path).ok_or_else(|| {
-                format!("copy operation does not apply: doc is missing destination path: {path}: missing value")
-            })?;
-            add(con, &key, val.unwrap_or_else(Node::null))
-                .map_err(|e| format!("error while adding value during copy: {e}"))
+            add(con, &key, val.unwrap_or_else(Node::null)).map_err(|e| {
+                if moving {
+                    format!("error in move for path: '{path}': {e}")
+                } else {
+                    format!("error while adding value during copy: {e}")
+                }
+            })
         }
         "test" => {
             let path = op
@@ -291,20 +263,24 @@ fn index_in(idx: i64, len: usize) -> Option<usize> {
     (idx >= 0 && (idx as usize) < len).then_some(idx as usize)
 }
 
+/// `key` as the index of one of `len` items (negative ones count from the end), or the
+/// library's error naming the index it rejected (as get and set check it).
+fn existing_index(key: &str, len: usize) -> Result<usize, String> {
+    let i = atoi(key)?;
+    let len = len as i64;
+    if i < -len {
+        return Err(invalid_index(i));
+    }
+    let idx = if i < 0 { i + len } else { i };
+    if idx >= len {
+        return Err(invalid_index(idx));
+    }
+    Ok(idx as usize)
+}
+
 fn get<'a>(con: &'a Node, key: &str) -> Result<Option<&'a Node>, String> {
     match &con.value {
-        Value::Sequence(items) => {
-            let i = atoi(key)?;
-            let len = items.len() as i64;
-            if i < -len {
-                return Err(invalid_index(i));
-            }
-            let idx = if i < 0 { i + len } else { i };
-            if idx >= len {
-                return Err(invalid_index(idx));
-            }
-            Ok(items.get(idx as usize))
-        }
+        Value::Sequence(items) => Ok(items.get(existing_index(key, items.len())?)),
         Value::Mapping(_) => Ok(con.get(key)),
         _ => Ok(None),
     }
@@ -342,19 +318,9 @@ fn add(con: &mut Node, key: &str, val: Node) -> Result<(), String> {
 fn set(con: &mut Node, key: &str, val: Node) -> Result<(), String> {
     match &mut con.value {
         Value::Sequence(items) => {
-            let i = atoi(key)?;
-            let len = items.len() as i64;
-            if i < -len {
-                return Err(invalid_index(i));
-            }
-            let idx = if i < 0 { i + len } else { i };
-            match items.get_mut(idx as usize) {
-                Some(slot) => {
-                    *slot = val;
-                    Ok(())
-                }
-                None => Err(invalid_index(idx)),
-            }
+            let idx = existing_index(key, items.len())?;
+            items[idx] = val;
+            Ok(())
         }
         Value::Mapping(_) => {
             con.set(key, val);

@@ -189,14 +189,7 @@ impl Walker {
             }
             return Ok(origin.cloned());
         }
-        if origin.is_some_and(ynode::is_null) {
-            return Ok(None);
-        }
-        match directive(origin)? {
-            Directive::Delete => Ok(None),
-            Directive::Replace => Ok(origin.cloned()),
-            Directive::Merge => Ok(dest.cloned()),
-        }
+        by_directive(dest, origin)
     }
 
     fn visit_scalar(&self) -> Res {
@@ -213,14 +206,7 @@ impl Walker {
         if ynode::missing_or_null(dest) {
             return Ok(origin.cloned());
         }
-        if origin.is_some_and(ynode::is_null) {
-            return Ok(None);
-        }
-        match directive(origin)? {
-            Directive::Delete => Ok(None),
-            Directive::Replace => Ok(origin.cloned()),
-            Directive::Merge => Ok(dest.cloned()),
-        }
+        by_directive(dest, origin)
     }
 
     /// `Merger.SetComments` and `SetStyle`: the patch's comments win; an empty destination
@@ -393,6 +379,19 @@ impl Walker {
 }
 
 /// `determineSmpDirective`: reads and removes `$patch` from a map patch.
+/// How kyaml's VisitMap and VisitList end once the destination is there: a null patch
+/// deletes it; otherwise the patch's `$patch` directive decides.
+fn by_directive(dest: Option<&N>, origin: Option<&N>) -> Res {
+    if origin.is_some_and(ynode::is_null) {
+        return Ok(None);
+    }
+    match directive(origin)? {
+        Directive::Delete => Ok(None),
+        Directive::Replace => Ok(origin.cloned()),
+        Directive::Merge => Ok(dest.cloned()),
+    }
+}
+
 fn directive(patch: Option<&N>) -> Result<Directive, String> {
     let Some(patch) = patch else {
         return Ok(Directive::Merge);

@@ -34,9 +34,7 @@ mod mergepatch;
 mod parse;
 mod target;
 mod ynode;
-
-use std::fmt;
-
+pub use crate::Error;
 pub use apply::{apply_patches, strategic_merge, Merged, PatchSpec, Report};
 pub use json6902::{decode_ops, json6902, Op};
 pub use mergepatch::merge_patch;
@@ -44,29 +42,3 @@ pub use parse::{parse_patch, Patch};
 pub use tailor_kube::resid::ResId;
 pub use tailor_kube::schema::{is_builtin_kind, is_cluster_scoped};
 pub use target::PatchTarget;
-
-/// A patching error; the message names the resource and the field where it can.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    message: String,
-}
-
-impl Error {
-    pub fn new(message: impl Into<String>) -> Error {
-        Error {
-            message: message.into(),
-        }
-    }
-
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}

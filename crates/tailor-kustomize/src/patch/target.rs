@@ -147,19 +147,15 @@ fn selector_matches(text: &str, res: &Node, field: &str) -> Result<bool, Error> 
 
 /// `metadata.labels` / `metadata.annotations` as kyaml reads them: raw text, later keys win.
 pub(crate) fn meta_map(res: &Node, field: &str) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    if let Some(pairs) = res
-        .get("metadata")
-        .and_then(|m| m.get(field))
-        .and_then(Node::pairs)
-    {
-        for p in pairs {
-            if let (Some(k), Some(v)) = (p.key.as_scalar(), p.value.as_scalar()) {
-                out.insert(k.to_string(), v.to_string());
-            }
-        }
-    }
-    out
+    crate::metadata_entries(res, field)
+        .iter()
+        .filter_map(|p| {
+            Some((
+                p.key.as_scalar()?.to_string(),
+                p.value.as_scalar()?.to_string(),
+            ))
+        })
+        .collect()
 }
 
 /// kustomize's `anchorRegex` compiled with Go's RE2 semantics (ASCII Perl classes).

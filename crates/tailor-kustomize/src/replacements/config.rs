@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
+use tailor_kube::json::go_type_name;
 use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
@@ -161,17 +162,6 @@ struct Dec<'f> {
     ignored: Vec<(String, Vec<&'static str>)>,
 }
 
-fn json_type(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "bool",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
-    }
-}
-
 /// Go's case-insensitive field lookup: exact key first, then any case.
 fn known<'k>(key: &str, fields: &[&'k str]) -> Option<&'k str> {
     fields
@@ -192,7 +182,7 @@ impl Dec<'_> {
     fn type_err(&mut self, v: &Json, strukt: &str, stack: &str, ty: &str) {
         let what = match v {
             Json::Number(n) if ty == "int" => format!("number {n}"),
-            _ => json_type(v).to_string(),
+            _ => go_type_name(v).to_string(),
         };
         self.fail(format!(
             "json: cannot unmarshal {what} into Go struct field {strukt}.{stack} of type {ty}"

@@ -7,7 +7,7 @@ use tailor_yaml::{resolve::resolve_plain, Node, ScalarKind, Style, Value};
 
 use crate::replacements::path::{
     is_null, is_untagged, kind_of, lookup, node_at, node_at_mut, raw_value, split_path,
-    untagged_plain, Found, Kind, Matcher, RegexCache, UNTAGGED,
+    untagged_plain, Kind, Matcher, RegexCache, UNTAGGED,
 };
 use crate::replacements::types::{
     FieldOptions, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH,
@@ -367,15 +367,9 @@ fn copy_to_target(
     } else {
         None
     };
-    let mut found: Vec<Found> = Vec::new();
-    {
-        let mut m = Matcher {
-            create: create_kind,
-            cache,
-        };
-        m.find(&mut resources[i], segs, false, &mut Vec::new(), &mut found)
-            .map_err(|e| format!("{what}: {e}"))?;
-    }
+    let found = Matcher::new(create_kind, cache)
+        .find_all(&mut resources[i], segs)
+        .map_err(|e| format!("{what}: {e}"))?;
     if found.is_empty() {
         return Err(what);
     }
@@ -610,20 +604,15 @@ impl<'a> Ids<'a> {
 
 /// `metadata.labels` or `metadata.annotations` as strings (later duplicates win, as a Go map).
 fn meta_map(res: &Node, field: &str) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    if let Some(pairs) = res
-        .get("metadata")
-        .and_then(|m| m.get(field))
-        .and_then(Node::pairs)
-    {
-        for p in pairs {
-            out.insert(
+    crate::metadata_entries(res, field)
+        .iter()
+        .map(|p| {
+            (
                 raw_value(&p.key).to_string(),
                 raw_value(&p.value).to_string(),
-            );
-        }
-    }
-    out
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

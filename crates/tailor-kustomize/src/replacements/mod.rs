@@ -29,6 +29,7 @@ mod filter;
 mod path;
 mod types;
 
+pub use crate::Error;
 pub use config::{
     parse_config, parse_replacements, parse_replacements_noting, parse_replacements_with,
     ConfigKind, Dialect,
@@ -38,43 +39,3 @@ pub use path::split_path;
 pub use types::{
     FieldOptions, Replacement, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH,
 };
-
-/// A replacement error; `Display` is kustomize's message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    message: String,
-    replacement: Option<usize>,
-}
-
-impl Error {
-    pub fn new(message: impl Into<String>) -> Error {
-        Error {
-            message: message.into(),
-            replacement: None,
-        }
-    }
-
-    /// The error came from the replacement at `index` of the list.
-    pub fn in_replacement(mut self, index: usize) -> Error {
-        self.replacement = Some(index);
-        self
-    }
-
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The index of the replacement that failed, when one did (a later check of every
-    /// written resource names none).
-    pub fn replacement(&self) -> Option<usize> {
-        self.replacement
-    }
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}

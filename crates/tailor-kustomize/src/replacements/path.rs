@@ -262,8 +262,12 @@ impl RegexCache {
 }
 
 pub(crate) struct Matcher<'c> {
-    pub create: Option<Kind>,
-    pub cache: &'c mut RegexCache,
+    create: Option<Kind>,
+    cache: &'c mut RegexCache,
+    /// Where the walk is: the positions from the root to the current node.
+    path: Vec<usize>,
+    /// The matches so far.
+    found: Vec<Found>,
 }
 
 fn make_node(kind: Kind) -> Node {
@@ -274,7 +278,29 @@ fn make_node(kind: Kind) -> Node {
     }
 }
 
-impl Matcher<'_> {
+impl<'c> Matcher<'c> {
+    /// A matcher that creates missing nodes of kind `create` (when given) on its way.
+    pub(crate) fn new(create: Option<Kind>, cache: &'c mut RegexCache) -> Matcher<'c> {
+        Matcher {
+            create,
+            cache,
+            path: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Every node matching `segs` under `root`.
+    pub(crate) fn find_all(
+        &mut self,
+        root: &mut Node,
+        segs: &[String],
+    ) -> Result<Vec<Found>, String> {
+        self.path.clear();
+        self.found.clear();
+        self.find(root, segs, false)?;
+        Ok(std::mem::take(&mut self.found))
+    }
+
     fn part_kind(&self, next: Option<&String>) -> Kind {
         let create = self.create.unwrap_or(Kind::Scalar);
         match next {
@@ -285,29 +311,26 @@ impl Matcher<'_> {
         }
     }
 
-    /// Every node matching `segs` under `node`.
-    pub(crate) fn find(
-        &mut self,
-        node: &mut Node,
-        segs: &[String],
-        phantom: bool,
-        path: &mut Vec<usize>,
-        out: &mut Vec<Found>,
-    ) -> Result<(), String> {
+    /// Every node matching `segs` under `node`, added to `found`.
+    fn find(&mut self, node: &mut Node, segs: &[String], phantom: bool) -> Result<(), String> {
         let Some(seg) = segs.first() else {
-            out.push(Found {
-                path: if phantom { Vec::new() } else { path.clone() },
+            self.found.push(Found {
+                path: if phantom {
+                    Vec::new()
+                } else {
+                    self.path.clone()
+                },
                 phantom: phantom.then(|| node.clone()),
             });
             return Ok(());
         };
         let rest = &segs[1..];
         if let Some(idx) = tailor_go::strconv::atoi(seg.as_bytes()).filter(|i| *i >= 0) {
-            return self.index(node, idx, rest, phantom, path, out);
+            return self.index(node, idx, rest, phantom);
         }
         if is_list_index(seg) {
             let (field, pat) = split_index_name_value(seg)?;
-            return self.seq(node, seg, field, pat, rest, phantom, path, out);
+            return self.seq(node, seg, field, pat, rest, phantom);
         }
         if seg == "*" {
             if is_null(node) {
@@ -317,24 +340,18 @@ impl Matcher<'_> {
                 return Err(wrong_kind(Kind::Sequence, node));
             };
             for (i, item) in items.iter_mut().enumerate() {
-                path.push(i);
-                self.find(item, rest, phantom, path, out)?;
-                path.pop();
+                self.path.push(i);
+                self.find(item, rest, phantom)?;
+                self.path.pop();
             }
             return Ok(());
         }
-        self.field(node, seg, rest, phantom, path, out)
+        self.field(node, seg, rest, phantom)
     }
 
-    fn phantom_child(
-        &mut self,
-        kind: Kind,
-        rest: &[String],
-        path: &mut Vec<usize>,
-        out: &mut Vec<Found>,
-    ) -> Result<(), String> {
+    fn phantom_child(&mut self, kind: Kind, rest: &[String]) -> Result<(), String> {
         let mut child = make_node(kind);
-        self.find(&mut child, rest, true, path, out)
+        self.find(&mut child, rest, true)
     }
 
     fn index(
@@ -343,13 +360,11 @@ impl Matcher<'_> {
         idx: i64,
         rest: &[String],
         phantom: bool,
-        path: &mut Vec<usize>,
-        out: &mut Vec<Found>,
     ) -> Result<(), String> {
         if is_null(node) {
             if self.create.is_some() && idx == 0 {
                 let kind = self.part_kind(rest.first());
-                return self.phantom_child(kind, rest, path, out);
+                return self.phantom_child(kind, rest);
             }
             return Err(format!("index {idx} specified but only 0 elements found"));
         }
@@ -367,13 +382,12 @@ impl Matcher<'_> {
                 "index {idx} specified but only {len} elements found"
             ));
         };
-        path.push(i);
-        let r = self.find(&mut items[i], rest, phantom, path, out);
-        path.pop();
+        self.path.push(i);
+        let r = self.find(&mut items[i], rest, phantom);
+        self.path.pop();
         r
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn seq(
         &mut self,
         node: &mut Node,
@@ -382,8 +396,6 @@ impl Matcher<'_> {
         pat: &str,
         rest: &[String],
         phantom: bool,
-        path: &mut Vec<usize>,
-        out: &mut Vec<Found>,
     ) -> Result<(), String> {
         let new_elem = || {
             let value = untagged_plain(pat);
@@ -402,9 +414,9 @@ impl Matcher<'_> {
             }
             // kyaml appends to the null scalar's content: a list nobody will write out.
             let mut scratch = Node::sequence(vec![new_elem()]);
-            let before = out.len();
-            self.visit_seq(&mut scratch, field, pat, rest, true, path, out)?;
-            if out.len() == before {
+            let before = self.found.len();
+            self.visit_seq(&mut scratch, field, pat, rest, true)?;
+            if self.found.len() == before {
                 return Err(self_mismatch(seg));
             }
             return Ok(());
@@ -414,9 +426,9 @@ impl Matcher<'_> {
         }
         let mut appended = false;
         loop {
-            let before = out.len();
-            self.visit_seq(node, field, pat, rest, phantom, path, out)?;
-            if out.len() > before || self.create.is_none() {
+            let before = self.found.len();
+            self.visit_seq(node, field, pat, rest, phantom)?;
+            if self.found.len() > before || self.create.is_none() {
                 return Ok(());
             }
             if appended {
@@ -430,7 +442,6 @@ impl Matcher<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn visit_seq(
         &mut self,
         node: &mut Node,
@@ -438,8 +449,6 @@ impl Matcher<'_> {
         pat: &str,
         rest: &[String],
         phantom: bool,
-        path: &mut Vec<usize>,
-        out: &mut Vec<Found>,
     ) -> Result<(), String> {
         let Some(items) = node.items_mut() else {
             return Ok(());
@@ -450,12 +459,16 @@ impl Matcher<'_> {
                 let text = node_text(elem);
                 if re.is_match(text.trim()) {
                     // kyaml returns the element itself, ignoring any further path.
-                    path.push(i);
-                    out.push(Found {
-                        path: if phantom { Vec::new() } else { path.clone() },
+                    self.path.push(i);
+                    self.found.push(Found {
+                        path: if phantom {
+                            Vec::new()
+                        } else {
+                            self.path.clone()
+                        },
                         phantom: phantom.then(|| elem.clone()),
                     });
-                    path.pop();
+                    self.path.pop();
                 }
                 continue;
             }
@@ -470,9 +483,9 @@ impl Matcher<'_> {
             if !re.is_match(text.trim()) {
                 continue;
             }
-            path.push(i);
-            let r = self.find(elem, rest, phantom, path, out);
-            path.pop();
+            self.path.push(i);
+            let r = self.find(elem, rest, phantom);
+            self.path.pop();
             r?;
         }
         Ok(())
@@ -484,13 +497,11 @@ impl Matcher<'_> {
         seg: &str,
         rest: &[String],
         phantom: bool,
-        path: &mut Vec<usize>,
-        out: &mut Vec<Found>,
     ) -> Result<(), String> {
         if is_null(node) {
             if self.create.is_some() {
                 let kind = self.part_kind(rest.first());
-                return self.phantom_child(kind, rest, path, out);
+                return self.phantom_child(kind, rest);
             }
             return Ok(());
         }
@@ -500,11 +511,11 @@ impl Matcher<'_> {
                 return Err(wrong_kind(Kind::Scalar, node));
             }
             if raw_value(node).is_empty() {
-                return self.find(node, rest, phantom, path, out);
+                return self.find(node, rest, phantom);
             }
             if self.create.is_some() {
                 let kind = self.part_kind(rest.first());
-                return self.phantom_child(kind, rest, path, out);
+                return self.phantom_child(kind, rest);
             }
             return Ok(());
         }
@@ -524,9 +535,9 @@ impl Matcher<'_> {
             }
             None => return Ok(()),
         };
-        path.push(pos);
-        let r = self.find(&mut pairs[pos].value, rest, phantom, path, out);
-        path.pop();
+        self.path.push(pos);
+        let r = self.find(&mut pairs[pos].value, rest, phantom);
+        self.path.pop();
         r
     }
 }
@@ -603,13 +614,8 @@ mod tests {
 
     fn find(n: &mut Node, p: &str, create: Option<Kind>) -> Result<Vec<Vec<usize>>, String> {
         let mut cache = RegexCache::default();
-        let mut m = Matcher {
-            create,
-            cache: &mut cache,
-        };
-        let mut out = Vec::new();
-        m.find(n, &split_path(p), false, &mut Vec::new(), &mut out)?;
-        Ok(out.into_iter().map(|f| f.path).collect())
+        let found = Matcher::new(create, &mut cache).find_all(n, &split_path(p))?;
+        Ok(found.into_iter().map(|f| f.path).collect())
     }
 
     #[test]

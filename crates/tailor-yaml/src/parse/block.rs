@@ -4,7 +4,7 @@
 
 use super::comments::{attach_head, attach_item_head, set_line};
 use super::properties::{Props, Stray};
-use super::{is_break, Ctx, Parser, R};
+use super::{is_break, spanned, Ctx, Parser, R};
 use crate::node::{Node, Pair, Span, Style, Value};
 
 impl Parser<'_> {
@@ -237,17 +237,9 @@ impl Parser<'_> {
     /// Skips blanks before a token on the current line. Tabs may not separate an indicator
     /// from a token that could start a key (libyaml: "cannot start any token").
     fn skip_inline_before_token(&mut self) -> R<()> {
-        while self.peek() == b' ' {
-            self.pos += 1;
-        }
-        if self.peek() == b'\t' {
-            let save = self.pos;
-            self.skip_blanks();
-            let c = self.peek();
-            if !(self.at_end() || is_break(c) || c == b'#') {
-                self.pos = save;
-                return self.err("found character that cannot start any token");
-            }
+        if let Some(tab) = self.tab_before_token() {
+            self.pos = tab;
+            return self.err("found character that cannot start any token");
         }
         Ok(())
     }
@@ -310,12 +302,7 @@ impl Parser<'_> {
                     self.pos += 1;
                     self.node(col as isize, Ctx::ExplicitKey, true)?
                 } else {
-                    let mut n = Node::plain("");
-                    n.span = Span {
-                        start: self.pos as u32,
-                        end: self.pos as u32,
-                    };
-                    n
+                    spanned(Node::plain(""), self.pos, self.pos)
                 }
             } else {
                 self.sink_armed = self.hands_over_value_of(&key, base);

@@ -1,6 +1,6 @@
 //! The stream: `%` directives, `---` and `...` markers, and the documents between them.
 
-use super::{is_blank, is_break, Ctx, Document, Parser, R};
+use super::{is_blank, is_break, spanned, Ctx, Document, Parser, R};
 use crate::node::{Node, Span, Style};
 
 impl Parser<'_> {
@@ -101,12 +101,7 @@ impl Parser<'_> {
         }
         let empty = self.at_end() || self.at_boundary() || (crossed && self.at_boundary());
         let root = if empty {
-            let mut n = Node::plain("");
-            n.span = Span {
-                start: self.pos as u32,
-                end: self.pos as u32,
-            };
-            n
+            spanned(Node::plain(""), self.pos, self.pos)
         } else {
             self.node(-1, Ctx::Root, !crossed)?
         };

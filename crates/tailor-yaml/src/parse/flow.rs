@@ -3,7 +3,7 @@
 
 use super::properties::{Props, Stray};
 use super::scalar::push_fold;
-use super::{is_blank, is_break, is_flow_indicator, Parser, R};
+use super::{is_blank, is_break, is_flow_indicator, spanned, Parser, R};
 use crate::node::{Node, Pair, Span, Style, Text, Value};
 
 impl Parser<'_> {
@@ -42,12 +42,7 @@ impl Parser<'_> {
             b'*' => self.alias()?,
             0 if self.at_end() => return self.err("did not find expected node content"),
             b',' | b']' | b'}' | b':' if !props.is_empty() => {
-                let mut e = Node::plain("");
-                e.span = Span {
-                    start: self.pos as u32,
-                    end: self.pos as u32,
-                };
-                e
+                spanned(Node::plain(""), self.pos, self.pos)
             }
             b',' | b']' | b'}' | b'#' | b'|' | b'>' | b'@' | b'`' | b'%' => {
                 return self.err("did not find expected node content");
@@ -67,18 +62,14 @@ impl Parser<'_> {
         let mut text = Text::from(&self.src[start..end]);
         self.pos = end;
         loop {
-            let save = (self.pos, self.line, self.line_start);
-            self.skip_blanks();
-            if !is_break(self.peek()) {
-                self.pos = save.0;
+            let save = self.mark();
+            let Some(breaks) = self.plain_line_breaks(|p| {
+                p.skip_blanks();
+                Ok(())
+            })?
+            else {
                 break;
-            }
-            let mut breaks = 0;
-            while is_break(self.peek()) {
-                self.newline();
-                breaks += 1;
-                self.skip_blanks();
-            }
+            };
             let c = self.peek();
             if self.at_end()
                 || c == b'#'
@@ -86,9 +77,7 @@ impl Parser<'_> {
                 || (c == b':' && (self.ws_or_end_at(1) || is_flow_indicator(self.peek_at(1))))
                 || self.at_boundary()
             {
-                self.pos = save.0;
-                self.line = save.1;
-                self.line_start = save.2;
+                self.reset(save);
                 break;
             }
             let chunk_start = self.pos;
@@ -97,12 +86,7 @@ impl Parser<'_> {
             text.push_str(&self.src[chunk_start..end]);
             self.pos = end;
         }
-        let mut n = Node::plain(text);
-        n.span = Span {
-            start: start as u32,
-            end: end as u32,
-        };
-        Ok(n)
+        Ok(spanned(Node::plain(text), start, end))
     }
 
     fn flow_sequence(&mut self) -> R<Node> {
@@ -173,12 +157,7 @@ impl Parser<'_> {
         self.skip_flow_ws()?;
         let key = if self.peek() == b':' || self.peek() == b',' || self.peek() == close {
             // Placed where it would be, so a duplicate-key error can name its line.
-            let mut k = Node::plain("");
-            k.span = Span {
-                start: self.pos as u32,
-                end: self.pos as u32,
-            };
-            k
+            spanned(Node::plain(""), self.pos, self.pos)
         } else {
             self.flow_node(close)?
         };

@@ -215,6 +215,28 @@ struct Parser<'a> {
 
 type R<T> = Result<T, Error>;
 
+/// A parser position with its line, to come back to ([`Parser::mark`]).
+#[derive(Clone, Copy)]
+struct Mark {
+    pos: usize,
+    line: usize,
+    line_start: usize,
+}
+
+/// The span from byte `start` to byte `end`.
+fn span(start: usize, end: usize) -> Span {
+    Span {
+        start: start as u32,
+        end: end as u32,
+    }
+}
+
+/// A node with its span.
+fn spanned(mut n: Node, start: usize, end: usize) -> Node {
+    n.span = span(start, end);
+    n
+}
+
 fn is_break(c: u8) -> bool {
     c == b'\n' || c == b'\r'
 }
@@ -303,6 +325,60 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Skips the spaces (and then blanks) before a token on the current line. When a tab was
+    /// among them and a token follows (not a line break, a comment or the end), returns where
+    /// the tab is: libyaml lets a tab pad a line or precede a comment, but mostly not separate
+    /// tokens, so the caller decides.
+    fn tab_before_token(&mut self) -> Option<usize> {
+        while self.peek() == b' ' {
+            self.pos += 1;
+        }
+        if self.peek() != b'\t' {
+            return None;
+        }
+        let tab = self.pos;
+        self.skip_blanks();
+        let c = self.peek();
+        (!(self.at_end() || is_break(c) || c == b'#')).then_some(tab)
+    }
+
+    /// Where the parser is, to come back to it.
+    fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            line: self.line,
+            line_start: self.line_start,
+        }
+    }
+
+    fn reset(&mut self, m: Mark) {
+        self.pos = m.pos;
+        self.line = m.line;
+        self.line_start = m.line_start;
+    }
+
+    /// After a line of a multi-line plain scalar: the blanks and line breaks up to where its
+    /// next line would start, running `indentation` after each break. The number of breaks,
+    /// or `None` (back where it was) when no break follows.
+    fn plain_line_breaks(
+        &mut self,
+        mut indentation: impl FnMut(&mut Self) -> R<()>,
+    ) -> R<Option<usize>> {
+        let before = self.pos;
+        self.skip_blanks();
+        if !is_break(self.peek()) {
+            self.pos = before;
+            return Ok(None);
+        }
+        let mut breaks = 0;
+        while is_break(self.peek()) {
+            self.newline();
+            breaks += 1;
+            indentation(self)?;
+        }
+        Ok(Some(breaks))
+    }
+
     fn at_boundary(&self) -> bool {
         self.col() == 0
             && (self.b[self.pos..].starts_with(b"---") || self.b[self.pos..].starts_with(b"..."))
@@ -330,27 +406,13 @@ impl<'a> Parser<'a> {
         let mut crossed = false;
         loop {
             let line_start_before = self.col() == 0;
-            while self.peek() == b' ' {
-                self.pos += 1;
-            }
-            if self.peek() == b'\t' {
+            if let Some(tab) = self.tab_before_token() {
                 // A tab may pad a blank line or precede a comment, never indent a token.
-                let save = self.pos;
-                self.skip_blanks();
-                let c = self.peek();
-                if !(self.at_end() || is_break(c) || c == b'#') {
-                    if crossed || line_start_before {
-                        self.pos = save;
-                        while self.peek() == b'\t' || self.peek() == b' ' {
-                            if self.peek() == b'\t' {
-                                break;
-                            }
-                            self.pos += 1;
-                        }
-                        return self.err("found character that cannot start any token");
-                    }
-                    return Ok(crossed);
+                if crossed || line_start_before {
+                    self.pos = tab;
+                    return self.err("found character that cannot start any token");
                 }
+                return Ok(crossed);
             }
             let c = self.peek();
             if c == b'#' {

@@ -1,10 +1,17 @@
 //! Scalars: plain, single- and double-quoted, and `|`/`>` block scalars, with YAML's line
 //! folding and libyaml's error texts.
 
-use super::{is_blank, is_break, is_flow_indicator, Parser, R};
-use crate::node::{Node, Span, Style, Text};
+use super::{is_blank, is_break, is_flow_indicator, spanned, Parser, R};
+use crate::node::{Node, Style, Text};
 
 impl Parser<'_> {
+    /// Copies the character at the position (whole, though it is several bytes) to `out`.
+    fn copy_char(&mut self, out: &mut Text) {
+        let len = utf8_len(self.peek());
+        out.push_str(&self.src[self.pos..self.pos + len]);
+        self.pos += len;
+    }
+
     /// Scans one line's worth of a plain scalar: up to `: `, ` #`, the end of the line, and in
     /// flow context a flow indicator. Returns the end of the text (trailing blanks excluded).
     pub(super) fn plain_chunk(&mut self, flow: bool) -> usize {
@@ -55,39 +62,29 @@ impl Parser<'_> {
                 return self.err("could not find expected ':'");
             }
             self.pos += 1;
-            let mut n = Node::plain(text);
-            n.span = Span {
-                start: start as u32,
-                end: end as u32,
-            };
-            return Ok((n, true));
+            return Ok((spanned(Node::plain(text), start, end), true));
         }
         self.pos = end;
         // Continuation lines, folded as YAML folds them.
         loop {
-            let save = (self.pos, self.line, self.line_start);
-            self.skip_blanks();
-            if !is_break(self.peek()) {
-                self.pos = save.0;
-                break;
-            }
-            let mut breaks = 0;
-            while is_break(self.peek()) {
-                self.newline();
-                breaks += 1;
-                while self.peek() == b' ' {
-                    self.pos += 1;
+            let save = self.mark();
+            let Some(breaks) = self.plain_line_breaks(|p| {
+                while p.peek() == b' ' {
+                    p.pos += 1;
                 }
-                if self.peek() == b'\t' {
-                    let s = self.pos;
-                    self.skip_blanks();
-                    if !(is_break(self.peek()) || self.at_end()) && (self.col() as isize) <= indent
-                    {
-                        self.pos = s;
-                        return self.err("found a tab character that violates indentation");
+                if p.peek() == b'\t' {
+                    let s = p.pos;
+                    p.skip_blanks();
+                    if !(is_break(p.peek()) || p.at_end()) && (p.col() as isize) <= indent {
+                        p.pos = s;
+                        return p.err("found a tab character that violates indentation");
                     }
                 }
-            }
+                Ok(())
+            })?
+            else {
+                break;
+            };
             let c = self.peek();
             let stop = self.at_end()
                 || self.at_boundary()
@@ -95,9 +92,7 @@ impl Parser<'_> {
                 || (self.col() as isize) <= indent
                 || (self.col() == 0 && self.at_boundary());
             if stop {
-                self.pos = save.0;
-                self.line = save.1;
-                self.line_start = save.2;
+                self.reset(save);
                 break;
             }
             let chunk_start = self.pos;
@@ -116,11 +111,7 @@ impl Parser<'_> {
             }
             self.pos = save2;
         }
-        let mut n = Node::plain(text);
-        n.span = Span {
-            start: start as u32,
-            end: end as u32,
-        };
+        let mut n = spanned(Node::plain(text), start, end);
         self.pos = end;
         self.skip_blanks();
         if self.peek() == b'#' {
@@ -131,7 +122,14 @@ impl Parser<'_> {
         Ok((n, false))
     }
 
-    pub(super) fn single_quoted(&mut self) -> R<Node> {
+    /// A quoted scalar in `style`: past the opening quote, `step` reads on from each
+    /// character (into the text) until it has read the closing quote, which it says by
+    /// returning `true`.
+    fn quoted(
+        &mut self,
+        style: Style,
+        mut step: impl FnMut(&mut Self, u8, &mut Text) -> R<bool>,
+    ) -> R<Node> {
         let start = self.pos;
         self.pos += 1;
         let mut out = Text::default();
@@ -139,30 +137,31 @@ impl Parser<'_> {
             if self.at_end() {
                 return self.err("found unexpected end of stream");
             }
-            let c = self.peek();
-            if c == b'\'' {
-                if self.peek_at(1) == b'\'' {
-                    out.push('\'');
-                    self.pos += 2;
-                    continue;
-                }
-                self.pos += 1;
+            if step(self, self.peek(), &mut out)? {
                 break;
             }
-            if is_blank(c) || is_break(c) {
-                self.fold_quoted_whitespace(&mut out)?;
-                continue;
-            }
-            let ch_len = utf8_len(c);
-            out.push_str(&self.src[self.pos..self.pos + ch_len]);
-            self.pos += ch_len;
         }
-        let mut n = Node::scalar(out, Style::SingleQuoted);
-        n.span = Span {
-            start: start as u32,
-            end: self.pos as u32,
-        };
-        Ok(n)
+        Ok(spanned(Node::scalar(out, style), start, self.pos))
+    }
+
+    pub(super) fn single_quoted(&mut self) -> R<Node> {
+        self.quoted(Style::SingleQuoted, |p, c, out| {
+            if c == b'\'' {
+                if p.peek_at(1) == b'\'' {
+                    out.push('\'');
+                    p.pos += 2;
+                    return Ok(false);
+                }
+                p.pos += 1;
+                return Ok(true);
+            }
+            if is_blank(c) || is_break(c) {
+                p.fold_quoted_whitespace(out)?;
+            } else {
+                p.copy_char(out);
+            }
+            Ok(false)
+        })
     }
 
     /// Whitespace inside a quoted scalar: blanks before a line break are dropped, one break
@@ -194,32 +193,25 @@ impl Parser<'_> {
     }
 
     pub(super) fn double_quoted(&mut self) -> R<Node> {
-        let start = self.pos;
-        self.pos += 1;
-        let mut out = Text::default();
-        loop {
-            if self.at_end() {
-                return self.err("found unexpected end of stream");
-            }
-            let c = self.peek();
+        self.quoted(Style::DoubleQuoted, |p, c, out| {
             match c {
                 b'"' => {
-                    self.pos += 1;
-                    break;
+                    p.pos += 1;
+                    return Ok(true);
                 }
                 b'\\' => {
-                    let e = self.peek_at(1);
+                    let e = p.peek_at(1);
                     if is_break(e) {
                         // An escaped line break joins the lines without a space.
-                        self.pos += 1;
-                        self.newline();
-                        self.skip_blanks();
-                        while is_break(self.peek()) {
+                        p.pos += 1;
+                        p.newline();
+                        p.skip_blanks();
+                        while is_break(p.peek()) {
                             out.push('\n');
-                            self.newline();
-                            self.skip_blanks();
+                            p.newline();
+                            p.skip_blanks();
                         }
-                        continue;
+                        return Ok(false);
                     }
                     let simple = match e {
                         b'0' => Some('\0'),
@@ -243,47 +235,38 @@ impl Parser<'_> {
                     };
                     if let Some(ch) = simple {
                         out.push(ch);
-                        self.pos += 2;
-                        continue;
+                        p.pos += 2;
+                        return Ok(false);
                     }
                     let width = match e {
                         b'x' => 2,
                         b'u' => 4,
                         b'U' => 8,
                         _ => {
-                            self.pos += 1;
-                            return self.err("found unknown escape character");
+                            p.pos += 1;
+                            return p.err("found unknown escape character");
                         }
                     };
-                    self.pos += 2;
-                    let hex = self.b.get(self.pos..self.pos + width).unwrap_or(&[]);
+                    p.pos += 2;
+                    let hex = p.b.get(p.pos..p.pos + width).unwrap_or(&[]);
                     if hex.len() != width || !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return self.err("did not find expected hexdecimal number");
+                        return p.err("did not find expected hexdecimal number");
                     }
                     let v = u32::from_str_radix(std::str::from_utf8(hex).unwrap_or("0"), 16)
                         .unwrap_or(0);
                     match char::from_u32(v) {
                         Some(ch) => out.push(ch),
                         None => {
-                            return self.err("found invalid Unicode character escape code");
+                            return p.err("found invalid Unicode character escape code");
                         }
                     }
-                    self.pos += width;
+                    p.pos += width;
                 }
-                _ if is_blank(c) || is_break(c) => self.fold_quoted_whitespace(&mut out)?,
-                _ => {
-                    let ch_len = utf8_len(c);
-                    out.push_str(&self.src[self.pos..self.pos + ch_len]);
-                    self.pos += ch_len;
-                }
+                _ if is_blank(c) || is_break(c) => p.fold_quoted_whitespace(out)?,
+                _ => p.copy_char(out),
             }
-        }
-        let mut n = Node::scalar(out, Style::DoubleQuoted);
-        n.span = Span {
-            start: start as u32,
-            end: self.pos as u32,
-        };
-        Ok(n)
+            Ok(false)
+        })
     }
 
     /// `|` and `>` scalars, following libyaml's `scan_block_scalar` (indentation detection,
@@ -374,18 +357,18 @@ impl Parser<'_> {
         if !self.at_end() {
             self.pos = self.line_start;
         }
-        let mut n = Node::scalar(
-            out,
-            if literal {
-                Style::Literal
-            } else {
-                Style::Folded
-            },
+        let mut n = spanned(
+            Node::scalar(
+                out,
+                if literal {
+                    Style::Literal
+                } else {
+                    Style::Folded
+                },
+            ),
+            start,
+            end,
         );
-        n.span = Span {
-            start: start as u32,
-            end: end as u32,
-        };
         if !line_comment.is_empty() {
             n.comments_mut().line = line_comment;
         }

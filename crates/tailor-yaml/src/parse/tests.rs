@@ -12,6 +12,18 @@ fn err(src: &str) -> Error {
     }
 }
 
+/// Each input fails with that message at that line and column.
+fn assert_errors(cases: &[(&str, &str, usize, usize)]) {
+    for &(src, msg, line, col) in cases {
+        let e = err(src);
+        assert_eq!(
+            (e.message.as_str(), e.line, e.column),
+            (msg, line, col),
+            "{src:?}"
+        );
+    }
+}
+
 #[test]
 fn duplicate_keys_compare_decoded_values() {
     let e = err("a: 1\nb: 2\n\"a\": 3\n");
@@ -169,14 +181,7 @@ fn yaml_directive_versions() {
             4,
         ),
     ];
-    for (src, msg, line, col) in cases {
-        let e = err(src);
-        assert_eq!(
-            (e.message.as_str(), e.line, e.column),
-            (msg, line, col),
-            "{src:?}"
-        );
-    }
+    assert_errors(&cases);
 }
 
 #[test]
@@ -226,14 +231,7 @@ fn a_second_anchor_or_tag_fails_in_the_enclosing_collection() {
         ("d: &a\n  &b k\n", "did not find expected key", 2, 3),
         ("a: 1\n&a &b k: v\n", "did not find expected key", 2, 4),
     ];
-    for (src, msg, line, col) in cases {
-        let e = err(src);
-        assert_eq!(
-            (e.message.as_str(), e.line, e.column),
-            (msg, line, col),
-            "{src:?}"
-        );
-    }
+    assert_errors(&cases);
     // Properties of a mapping, then of its first key on the next line, are fine.
     let docs = parse_stream("d: &a !m\n  &b !k k: v\n").unwrap();
     let d = docs[0].root.get("d").unwrap();
