@@ -35,10 +35,28 @@ pub fn run() -> i32 {
             0
         }
         Some("completion") => completion::print(args.get(1).map(String::as_str)),
+        Some("schema") => schema(args.get(1).map(String::as_str)),
         Some(_) => match args::parse(&args) {
             Ok(parsed) => standalone::run(parsed),
             Err(msg) => usage_error(&msg),
         },
+    }
+}
+
+/// `tailor schema [KIND]`: the JSON Schema of a functionConfig kind (default `Tailor`), for
+/// yaml-language-server and CI validation.
+fn schema(kind: Option<&str>) -> i32 {
+    let kind = kind.unwrap_or("Tailor");
+    match crate::config::schema::for_kind(kind) {
+        Some(schema) => {
+            let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+            emit(&format!("{text}\n"));
+            0
+        }
+        None => usage_error(&format!(
+            "no schema for {kind:?}; kinds: {}",
+            crate::config::schema::KINDS.join(", ")
+        )),
     }
 }
 

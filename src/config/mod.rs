@@ -9,6 +9,7 @@
 mod config_map;
 mod flux;
 mod replacements;
+pub mod schema;
 mod tailor;
 
 use serde_json::Value as Json;

@@ -32,7 +32,7 @@ pub mod model;
 pub use tailor_kube::{FieldError, StringMap};
 
 pub use inventory::{inventory_kind, inventory_kind_of, is_inventory, Inventory, InventoryKind};
-pub use model::{Cluster, ClusterGroup, ClusterSpec};
+pub use model::{Cluster, ClusterGroup, ClusterSpec, CLUSTER_FIELDS};
 pub use tailor_kube::labels::{self as selector, LabelSelector, Operator, Requirement};
 
 /// No input may panic: every parser is fed pseudo-random JSON and selector strings.

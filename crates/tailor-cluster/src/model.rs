@@ -79,7 +79,7 @@ pub struct ClusterSpec {
 }
 
 /// The fields of `spec.cluster` (and of a `spec.clusters` entry).
-pub(crate) const CLUSTER_FIELDS: &[&str] = &[
+pub const CLUSTER_FIELDS: &[&str] = &[
     "name",
     "labels",
     "annotations",

@@ -225,13 +225,10 @@ fn read_patches(list: &[Value], path: &str) -> Result<Vec<PatchSpec>, Diagnostic
                 ));
             }
         }
-        let target =
-            match map.get("target") {
-                None | Some(Value::Null) => None,
-                Some(t) => Some(PatchTarget::from_node(&tailor_yaml::from_json(t)).map_err(
-                    |e| Diagnostic::new(join(&at, "target"), format!("{at}.target: {e}")),
-                )?),
-            };
+        let target = match map.get("target") {
+            None | Some(Value::Null) => None,
+            Some(t) => Some(read_target(t, &join(&at, "target"))?),
+        };
         let patch_at = join(&at, "patch");
         let spec = match map.get("patch") {
             Some(Value::String(text)) => PatchSpec::from_text(text, target),
@@ -251,6 +248,18 @@ fn read_patches(list: &[Value], path: &str) -> Result<Vec<PatchSpec>, Diagnostic
         specs.push(spec.map_err(|e| Diagnostic::new(&patch_at, format!("{patch_at}: {e}")))?);
     }
     Ok(specs)
+}
+
+/// A patch `target`: kustomize ignores unknown fields of it, tailor names them (a misspelt
+/// `kinds:` would otherwise patch every object).
+fn read_target(t: &Value, at: &str) -> Result<PatchTarget, Diagnostic> {
+    let map = json::as_object(t, at)?;
+    json::check_fields(map, at, PatchTarget::FIELDS)?;
+    for (key, value) in map {
+        json::string(Some(value), &join(at, key))?;
+    }
+    PatchTarget::from_node(&tailor_yaml::from_json(t))
+        .map_err(|e| Diagnostic::new(at, format!("{at}: {e}")))
 }
 
 fn read_images(list: &[Value], path: &str) -> Result<Vec<Image>, Diagnostic> {

@@ -25,6 +25,17 @@ pub struct PatchTarget {
 }
 
 impl PatchTarget {
+    /// The fields of a `target:` mapping.
+    pub const FIELDS: &'static [&'static str] = &[
+        "group",
+        "version",
+        "kind",
+        "name",
+        "namespace",
+        "labelSelector",
+        "annotationSelector",
+    ];
+
     /// Reads a `target:` mapping with kustomize's field names; unknown fields are ignored, as
     /// kustomize's YAML decoding ignores them.
     pub fn from_node(n: &Node) -> Result<PatchTarget, Error> {
