@@ -18,6 +18,29 @@
 //!   destination without labels stays eligible). strictMatchLabels is not label-set equality.
 //! - Destinations labelled `kratix.io/dry-run: "true"` are never chosen for a normal Work; tailor
 //!   never runs as a dry-run Work, so they are never selected.
+//!
+//! ```
+//! use serde_json::json;
+//! use tailor_cluster::Cluster;
+//! use tailor_kratix::KratixSchedule;
+//!
+//! let schedule = KratixSchedule::from_json(
+//!     &json!([
+//!         {"matchLabels": {"env": "prod"}},
+//!         {"directory": "db", "matchLabels": {"tier": "data"}},
+//!     ]),
+//!     "spec.destinationSelectors",
+//! )?;
+//! let prod = Cluster::from_json(&json!({"name": "virgo", "labels": {"env": "prod"}}), "c")?;
+//! let data = Cluster::from_json(&json!({"name": "lyra", "labels": {"tier": "data"}}), "c")?;
+//! // Objects under `db/` follow the `db` entry; everything else the default group `.`.
+//! assert_eq!(schedule.group_for(Some("db/statefulset.yaml")), "db");
+//! assert!(schedule.selects(Some("db/statefulset.yaml"), &data));
+//! assert!(!schedule.selects(Some("db/statefulset.yaml"), &prod));
+//! assert!(schedule.selects(Some("web/deployment.yaml"), &prod));
+//! assert!(!schedule.selects(Some("web/deployment.yaml"), &data));
+//! # Ok::<(), tailor_kube::FieldError>(())
+//! ```
 
 use serde_json::Value;
 

@@ -7,6 +7,44 @@
 //! - [`templates`]: expansion of objects annotated `control.kubestellar.io/expand-templates`;
 //! - [`properties`]: which labels, annotations and ConfigMap keys become template properties,
 //!   and their precedence.
+//!
+//! An exported Service, cleaned for another cluster and expanded with that cluster's
+//! properties:
+//!
+//! ```
+//! use tailor_kube::StringMap;
+//! use tailor_kubestellar::strip::{strip_object, ResourceMapper, StripOptions};
+//! use tailor_kubestellar::{properties, templates};
+//!
+//! let mut doc = tailor_yaml::parse_stream(
+//!     "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  uid: 1f2e\n  \
+//!      resourceVersion: \"42\"\n  annotations:\n    \
+//!      control.kubestellar.io/expand-templates: \"true\"\n    \
+//!      dns: web.{{.region}}.example.com\nspec:\n  clusterIP: 10.96.0.7\n  \
+//!      ports:\n  - port: 80\n    nodePort: 30080\nstatus:\n  loadBalancer: {}\n",
+//! )
+//! .unwrap()
+//! .remove(0);
+//! let obj = &mut doc.root;
+//!
+//! let findings = strip_object(obj, StripOptions::default(), &[], &ResourceMapper::builtin());
+//! assert!(findings.is_empty());
+//!
+//! assert!(templates::wants_expansion(obj));
+//! let labels = StringMap::from([("region".to_string(), "eu-west".to_string())]);
+//! let props = properties::collect("virgo", &labels, &StringMap::new(), &[]);
+//! let id = templates::ObjectName { group: "", kind: "Service", namespace: None, name: "web" };
+//! let expansion = templates::expand(obj, &id, "virgo", &props, &Default::default());
+//! assert!(expansion.errors.is_empty());
+//! expansion.apply(obj);
+//!
+//! assert_eq!(
+//!     tailor_yaml::emit_document(&doc, Default::default()),
+//!     "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations:\n    \
+//!      control.kubestellar.io/expand-templates: \"true\"\n    \
+//!      dns: web.eu-west.example.com\nspec:\n  ports:\n  - port: 80\n"
+//! );
+//! ```
 
 pub mod properties;
 pub mod strip;
