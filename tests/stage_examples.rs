@@ -49,6 +49,7 @@ fn run(stage: &dyn Stage, input: &str, setup: &Setup) -> (String, Vec<String>) {
         inputs: &[],
         results: &mut results,
         memo: None,
+        explain: None,
     };
     stage.run(&mut items, &mut ctx);
     let results = results.iter().map(|r| r.summary_line()).collect();

@@ -27,6 +27,23 @@ pub struct Args {
     pub cluster: Option<String>,
     /// `--strict`: warnings are errors.
     pub strict: bool,
+    /// `--shard K/N`: render shard K (1-based) of N of the destinations.
+    pub shard: Option<(usize, usize)>,
+    /// `--explain`: print what happens per destination instead of the objects.
+    pub explain: bool,
+}
+
+/// `K/N` with 1 <= K <= N.
+fn shard(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n => Ok((k, n)),
+        _ => Err(format!(
+            "--shard wants K/N with 1 <= K <= N (shard 2 of 4: --shard 2/4), not {text:?}"
+        )),
+    }
 }
 
 /// Parses standalone arguments; an error is a usage error (exit 2).
@@ -50,6 +67,8 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         clean: false,
         cluster: None,
         strict: false,
+        shard: None,
+        explain: false,
     };
     let mut positional = Vec::new();
     let mut i = 0;
@@ -85,6 +104,8 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
             "--clean" => parsed.clean = true,
             "--cluster" => parsed.cluster = Some(value()?),
             "--strict" => parsed.strict = true,
+            "--explain" => parsed.explain = true,
+            "--shard" => parsed.shard = Some(shard(&value()?)?),
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s:?}")),
             _ => positional.push(arg.clone()),
         }

@@ -178,11 +178,7 @@ fn respond_ahead(
             }
             run::process(items, plan, None)
         }
-        Err(results) => run::Outcome {
-            items: Vec::new(),
-            results,
-            failed: true,
-        },
+        Err(results) => run::Outcome::new(Vec::new(), results, true),
     };
     let items = if outcome.failed {
         run::original_items(&source)

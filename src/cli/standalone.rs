@@ -87,19 +87,18 @@ pub(crate) fn run(args: Args) -> i32 {
     let mut outcome = match crate::config::parse(Some(&fc)) {
         Ok(mut plan) => {
             plan.strict |= args.strict;
-            match &args.cluster {
-                Some(name) => match plan.only_cluster(name) {
-                    Ok(()) => run::process(items, plan, bundle),
-                    Err(msg) => return usage_error(&msg),
-                },
-                None => run::process(items, plan, bundle),
+            if let Some(name) = &args.cluster {
+                if let Err(msg) = plan.only_cluster(name) {
+                    return usage_error(&msg);
+                }
             }
+            if let Some((k, n)) = args.shard {
+                plan.shard(k, n);
+            }
+            plan.explain = args.explain;
+            run::process(items, plan, bundle)
         }
-        Err(results) => run::Outcome {
-            items: Vec::new(),
-            results,
-            failed: true,
-        },
+        Err(results) => run::Outcome::new(Vec::new(), results, true),
     };
     let config_name = if args.config == "-" {
         "<stdin>"
@@ -108,6 +107,10 @@ pub(crate) fn run(args: Args) -> i32 {
     };
     crate::krm::results::locate(&mut outcome.results, &fc, &config_source, config_name);
     report_all(&outcome.results);
+    if let Some(report) = &outcome.report {
+        emit(report);
+        return i32::from(outcome.failed);
+    }
     match args.output {
         Output::Stream => {
             if outcome.failed {

@@ -78,6 +78,23 @@ pub struct Plan {
     pub notes: Vec<Diagnostic>,
     /// Warnings are errors (`spec.strict`, `--strict`): for CI.
     pub strict: bool,
+    /// `--shard K/N` left this run none of the destinations: it renders nothing (rather than
+    /// an untailored copy), and says so.
+    pub empty_shard: Option<String>,
+    /// `--explain`: report what each destination's run does instead of the objects.
+    pub explain: bool,
+    /// `--cluster` or `--shard` left some destinations out: whether a rule matches none of
+    /// them says nothing about the whole set.
+    pub narrowed: bool,
+}
+
+/// The shard (0-based, of `n`) a destination named `name` belongs to: FNV-1a of the name, so
+/// the answer is the same on every machine and in every release.
+fn shard_of(name: &str, n: usize) -> usize {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    (hash % n.max(1) as u64) as usize
 }
 
 pub const ACCEPTED_KINDS: &str = "tailor.dev/v1alpha1 Tailor, v1 ConfigMap, fn.kpt.dev/v1alpha1 ApplyReplacements, builtin ReplacementTransformer, control.kubestellar.io/v1alpha1 CustomTransform, kustomize.toolkit.fluxcd.io/v1 Kustomization";
@@ -98,6 +115,9 @@ impl Plan {
             tailoring_at,
             notes: Vec::new(),
             strict: false,
+            empty_shard: None,
+            explain: false,
+            narrowed: false,
         }
     }
 
@@ -106,17 +126,35 @@ impl Plan {
     pub fn only_cluster(&mut self, name: &str) -> Result<(), String> {
         if !self.clusters.iter().any(|c| c.name == name) {
             let known: Vec<&str> = self.clusters.iter().map(|c| c.name.as_str()).collect();
+            let near = tailor_kube::json::suggest(name, &known)
+                .map(|n| format!(" (did you mean {n:?}?)"))
+                .unwrap_or_default();
             return Err(if known.is_empty() {
                 format!("--cluster {name}: the configuration names no destinations")
             } else {
                 format!(
-                    "--cluster {name}: not a destination of this configuration; its destinations are {}",
+                    "--cluster {name}: not a destination of this configuration{near}; its destinations are {}",
                     known.join(", ")
                 )
             });
         }
+        self.narrowed |= self.clusters.len() > 1;
         self.clusters.retain(|c| c.name == name);
         Ok(())
+    }
+
+    /// Keeps the destinations of shard `k` of `n` (`--shard K/N`, 1-based): a destination
+    /// belongs to the shard its name hashes to, so the shards are disjoint, together they are
+    /// the whole set, and a destination stays in its shard when others are added or removed.
+    pub fn shard(&mut self, k: usize, n: usize) {
+        let before = self.clusters.len();
+        self.clusters.retain(|c| shard_of(&c.name, n) == k - 1);
+        self.narrowed |= self.clusters.len() < before;
+        if self.clusters.is_empty() {
+            self.empty_shard = Some(format!(
+                "shard {k}/{n} holds none of the {before} destinations: nothing to render"
+            ));
+        }
     }
 
     /// Replaces the targets (a Fleet bundle's fleet.yaml brings its own), and with them the

@@ -54,7 +54,7 @@ pub(super) fn unmatched_customizations(
     let Targets::Fleet(config) = &plan.targets else {
         return;
     };
-    if clusters.is_empty() || config.customizations.is_empty() {
+    if clusters.is_empty() || config.customizations.is_empty() || plan.narrowed {
         return;
     }
     let mut used = vec![false; config.customizations.len()];

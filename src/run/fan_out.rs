@@ -45,7 +45,7 @@ pub(super) fn tailor_each(
     let after: Vec<&dyn Stage> = after.into_iter().map(|(s, _)| s).collect();
     let mut work = work;
     let tailoring = run.shared_tailoring();
-    let mut ctx = run.context(None, &tailoring, results, None);
+    let mut ctx = run.context(None, &tailoring, results, None, None);
     stages::run_all(&before, &mut work, &mut ctx);
     if results.iter().any(KrmResult::is_error) {
         return None;
@@ -149,7 +149,14 @@ fn tailor_all<'c>(
             memo.last_destination = i + 1 == chunk.len();
             let mut items = work.to_vec();
             let mut own = Vec::new();
-            run.for_destination(stages, &mut items, Some(cluster), &mut own, Some(&mut memo));
+            run.for_destination(
+                stages,
+                &mut items,
+                Some(cluster),
+                &mut own,
+                Some(&mut memo),
+                None,
+            );
             results.extend(own.into_iter().map(|r| (cluster.name.as_str(), r)));
             items.retain(|item| !item.is_meta_or_local());
             for item in &mut items {

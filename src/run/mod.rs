@@ -3,6 +3,7 @@
 //! and the exit code is 1.
 
 mod destinations;
+mod explain;
 mod fan_out;
 mod inputs;
 mod reading;
@@ -24,19 +25,31 @@ pub struct Outcome {
     pub items: Vec<Resource>,
     pub results: Vec<KrmResult>,
     pub failed: bool,
+    /// What `--explain` prints instead of the objects.
+    pub report: Option<String>,
+}
+
+impl Outcome {
+    pub fn new(items: Vec<Resource>, results: Vec<KrmResult>, failed: bool) -> Outcome {
+        Outcome {
+            items,
+            results,
+            failed,
+            report: None,
+        }
+    }
 }
 
 fn failed(results: Vec<KrmResult>) -> Outcome {
-    Outcome {
-        items: Vec::new(),
-        results,
-        failed: true,
-    }
+    Outcome::new(Vec::new(), results, true)
 }
 
 /// Runs `plan` over `items` (a Fleet bundle directory read in standalone mode brings its
 /// fleet.yaml and overlay files along).
 pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) -> Outcome {
+    if let Some(note) = &plan.empty_shard {
+        return Outcome::new(Vec::new(), vec![KrmResult::info(note.clone())], false);
+    }
     let mut plan = plan;
     if let Some(bundle) = bundle {
         if let Err(r) = inputs::adopt_bundle(&mut plan, bundle) {
@@ -71,21 +84,24 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
         overlay_files: &inputs.overlay_files,
         inputs: &inputs.consumed,
     };
+    if plan.explain {
+        let report = explain::report(&run, &work, &clusters);
+        let failed = results.iter().any(KrmResult::is_error);
+        let mut outcome = Outcome::new(Vec::new(), results, failed);
+        outcome.report = Some(report);
+        return outcome;
+    }
     let out = match clusters.as_slice() {
         [] => {
             let mut items = work;
-            run.for_destination(&run.plan.stages(), &mut items, None, &mut results, None);
+            let stages = run.plan.stages();
+            run.for_destination(&stages, &mut items, None, &mut results, None, None);
             items
         }
         [one] if !plan.fan_out => {
             let mut items = work;
-            run.for_destination(
-                &run.plan.stages(),
-                &mut items,
-                Some(one),
-                &mut results,
-                None,
-            );
+            let stages = run.plan.stages();
+            run.for_destination(&stages, &mut items, Some(one), &mut results, None, None);
             items
         }
         many => match fan_out::tailor_each(&run, work, many, &mut results) {
@@ -105,11 +121,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
-    Outcome {
-        items: out,
-        results,
-        failed: false,
-    }
+    Outcome::new(out, results, false)
 }
 
 /// What every destination's run shares.
@@ -127,6 +139,7 @@ impl<'a> Run<'a> {
         tailoring: &'c Tailoring,
         results: &'c mut Vec<KrmResult>,
         memo: Option<&'c mut stages::substitution::Memo>,
+        explain: Option<&'c mut stages::explain::Notes>,
     ) -> Context<'c> {
         Context {
             cluster,
@@ -136,6 +149,7 @@ impl<'a> Run<'a> {
             inputs: self.inputs,
             results,
             memo,
+            explain,
         }
     }
 
@@ -156,6 +170,7 @@ impl<'a> Run<'a> {
         cluster: Option<&Cluster>,
         results: &mut Vec<KrmResult>,
         memo: Option<&mut stages::substitution::Memo>,
+        explain: Option<&mut stages::explain::Notes>,
     ) {
         let Some(tailoring) = self.tailoring(cluster, results) else {
             items.clear();
@@ -164,7 +179,7 @@ impl<'a> Run<'a> {
         if results.iter().any(KrmResult::is_error) {
             return;
         }
-        let mut ctx = self.context(cluster, &tailoring, results, memo);
+        let mut ctx = self.context(cluster, &tailoring, results, memo, explain);
         stages::run_all(stages, items, &mut ctx);
     }
 

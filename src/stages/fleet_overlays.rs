@@ -39,20 +39,32 @@ impl Stage for FleetOverlays {
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let names = &ctx.tailoring.yaml_overlays;
-        yaml_overlays(names, ctx.overlay_files, items, ctx.results);
+        let applied = yaml_overlays(names, ctx.overlay_files, items, ctx.results);
+        for step in applied {
+            let what = match step.op {
+                tailor_fleet::OverlayOp::Replace(_) => "replaces",
+                tailor_fleet::OverlayOp::Remove => "removes",
+                tailor_fleet::OverlayOp::Patch { .. } => "patches",
+            };
+            ctx.note_rule(
+                format!("yaml.overlays {:?}", step.overlay),
+                format!("{} {what} {}", step.source, step.target),
+            );
+        }
     }
 }
 
-/// Applies the named overlay sets. Items keep their identity where their file is untouched or
-/// only patched; replaced files get new objects that keep the replaced file's place.
+/// Applies the named overlay sets, returning the steps it took. Items keep their identity
+/// where their file is untouched or only patched; replaced files get new objects that keep the
+/// replaced file's place.
 fn yaml_overlays(
     names: &[String],
     overlay_files: &[BundleFile],
     items: &mut Vec<Resource>,
     results: &mut Vec<KrmResult>,
-) {
+) -> Vec<tailor_fleet::OverlayStep> {
     if names.is_empty() {
-        return;
+        return Vec::new();
     }
     unused_overlay_names(names, overlay_files, results);
     let mut order: Vec<String> = Vec::new();
@@ -86,11 +98,11 @@ fn yaml_overlays(
         Ok(s) => s,
         Err(e) => {
             results.push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
-            return;
+            return Vec::new();
         }
     };
     if steps.is_empty() {
-        return;
+        return steps;
     }
     let mut patcher = |kind: PatchKind, target: &mut Node, patch: &Node| -> Result<(), String> {
         match kind {
@@ -113,9 +125,10 @@ fn yaml_overlays(
     };
     if let Err(e) = apply_overlays(&mut files, &steps, &mut patcher) {
         results.push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
-        return;
+        return Vec::new();
     }
     rebuild(items, &order, &by_path, files);
+    steps
 }
 
 /// A warning for each overlay name no file under `overlays/NAME/` has: Fleet passes over it

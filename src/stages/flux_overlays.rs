@@ -9,6 +9,7 @@ use tailor_kustomize::builtins::{
 use tailor_kustomize::patch::{apply_patches, PatchSpec, ResId};
 use tailor_yaml::Node;
 
+use super::explain::objects;
 use super::nodes::Work;
 use super::{unmatched, Context, Reads, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
@@ -52,12 +53,11 @@ impl Stage for FluxOverlays {
         let prefix = flux.name_prefix.as_deref().unwrap_or("");
         let suffix = flux.name_suffix.as_deref().unwrap_or("");
         let mut work = Work::of(items);
-        let removed = match patches(specs, &mut work, ctx.results) {
+        let removed = match patches(specs, &mut work, ctx) {
             Ok(removed) => removed,
-            Err(e) => {
+            Err((field, e)) => {
                 work.write_back(items);
-                ctx.results
-                    .push(KrmResult::error(e).at_field("spec.patches"));
+                ctx.results.push(KrmResult::error(e).at_field(field));
                 return;
             }
         };
@@ -106,13 +106,17 @@ impl Stage for FluxOverlays {
 fn patches(
     specs: &[PatchSpec],
     work: &mut Work,
-    results: &mut Vec<KrmResult>,
-) -> Result<Vec<usize>, String> {
+    ctx: &mut Context<'_>,
+) -> Result<Vec<usize>, (String, String)> {
     let mut removed: Vec<usize> = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
+        let field = format!("spec.patches[{i}]");
         let before: Vec<ResId> = work.nodes.iter().map(ResId::of).collect();
         let report = apply_patches(&mut work.nodes, std::slice::from_ref(spec))
-            .map_err(|e| format!("spec.patches[{i}]: {e}"))?;
+            .map_err(|e| (field.clone(), e.to_string()))?;
+        if let Some(&n) = report.applied.first().filter(|&&n| n > 0) {
+            ctx.note_rule(&field, format!("applied to {}", objects(n)));
+        }
         if let (false, Some(t)) = (report.unmatched.is_empty(), &spec.target) {
             let selector = unmatched::selector_text(&[
                 ("group", &t.group),
@@ -133,11 +137,11 @@ fn patches(
                     )
                 }),
             );
-            results.push(
+            ctx.results.push(
                 KrmResult::warning(format!(
                     "patch target {selector} selects no object; nothing patched{hint}"
                 ))
-                .at_field(format!("spec.patches[{i}].target")),
+                .at_field(format!("{field}.target")),
             );
         }
         if report.deleted.is_empty() {
@@ -155,7 +159,10 @@ fn patches(
         work.forget_entries(|k| gone[k]);
     }
     if work.positions.len() != work.nodes.len() {
-        return Err("internal: patched objects could not be matched to their inputs".into());
+        return Err((
+            "spec.patches".into(),
+            "internal: patched objects could not be matched to their inputs".into(),
+        ));
     }
     removed.sort_unstable();
     Ok(removed)

@@ -8,6 +8,7 @@
 //! Every stage leaves the Kptfile and local-config objects alone.
 
 pub mod common_metadata;
+pub mod explain;
 pub mod fleet_namespaces;
 pub mod fleet_overlays;
 pub mod flux_overlays;
@@ -109,12 +110,37 @@ pub struct Context<'a> {
     pub results: &'a mut Vec<KrmResult>,
     /// Outcomes kept from one destination to the next of a fan-out.
     pub memo: Option<&'a mut substitution::Memo>,
+    /// What `--explain` records, when the run explains itself.
+    pub explain: Option<&'a mut explain::Notes>,
+}
+
+impl Context<'_> {
+    /// Whether the run records what each rule does (stages then count, which costs time).
+    pub fn explaining(&self) -> bool {
+        self.explain.is_some()
+    }
+
+    /// Records what the rule written at `field` did, when the run explains itself.
+    pub fn note_rule(&mut self, field: impl Into<String>, what: impl Into<String>) {
+        if let Some(notes) = self.explain.as_deref_mut() {
+            notes.rules.push((field.into(), what.into()));
+        }
+    }
 }
 
 /// Runs `stages` in order. A stage that reports an error does not stop the others: every
 /// problem is reported at once, and a failed run returns the input unchanged anyway.
 pub fn run_all(stages: &[&dyn Stage], items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
     for stage in stages {
+        if !ctx.explaining() {
+            stage.run(items, ctx);
+            continue;
+        }
+        let before = explain::Snapshot::of(items);
         stage.run(items, ctx);
+        let note = before.compare(stage.name(), items);
+        if let Some(notes) = ctx.explain.as_deref_mut() {
+            notes.stages.push(note);
+        }
     }
 }

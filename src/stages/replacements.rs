@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use tailor_kustomize::replacements::{apply_reporting, Replacement};
 use tailor_yaml::Node;
 
+use super::explain::objects;
 use super::{unmatched, Context, Reads, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
@@ -77,6 +78,9 @@ impl Stage for Replacements {
                 return;
             }
         };
+        for (i, &n) in applied.per_replacement.iter().enumerate() {
+            ctx.note_rule(format!("{field}[{i}]"), format!("wrote {}", objects(n)));
+        }
         for &(r, t) in &applied.unmatched {
             let select = list[r]
                 .targets

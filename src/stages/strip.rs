@@ -85,6 +85,9 @@ impl Stage for Strip {
                 }
             }
         }
+        if ctx.explaining() {
+            note_transforms(&transforms, items, &mapper, ctx);
+        }
         if !transforms.is_empty() {
             let present: BTreeSet<(String, String)> = items
                 .iter()
@@ -123,5 +126,37 @@ impl Stage for Strip {
                 ctx.results.push(KrmResult::from(f).about(item));
             }
         }
+    }
+}
+
+/// For `--explain`: how many objects each CustomTransform changes, each tried alone on a copy.
+fn note_transforms(
+    transforms: &[CustomTransform],
+    items: &[Resource],
+    mapper: &ResourceMapper,
+    ctx: &mut Context<'_>,
+) {
+    for t in transforms {
+        let changed = items
+            .iter()
+            .filter(|i| !i.is_meta_or_local())
+            .filter(|i| {
+                mapper.resource_for(i.api_version(), i.kind())
+                    == Some((t.api_group.clone(), t.resource.clone()))
+            })
+            .filter(|i| {
+                let mut copy = i.node().clone();
+                tailor_kubestellar::strip::apply_custom_transforms(
+                    &mut copy,
+                    std::slice::from_ref(t),
+                    mapper,
+                );
+                copy != *i.node()
+            })
+            .count();
+        ctx.note_rule(
+            format!("{} (CustomTransform {:?})", t.at, t.name),
+            format!("changes {}", super::explain::objects(changed)),
+        );
     }
 }

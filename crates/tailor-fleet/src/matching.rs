@@ -96,6 +96,45 @@ impl TargetCriteria {
             .any(|g| self.group_matches(&g.name, &g.labels))
     }
 
+    /// Each criterion that is set, written as a user reads it, with whether it holds for
+    /// `cluster` on its own (for `tailor --explain`; [`TargetCriteria::matches`] decides).
+    pub fn explain(&self, cluster: &Cluster) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        if let Some(name) = &self.cluster_name {
+            let display = cluster.labels.get(DISPLAY_NAME_LABEL);
+            out.push((
+                format!("clusterName {name}"),
+                *name == cluster.name || display == Some(name),
+            ));
+        }
+        if let Some(sel) = &self.cluster_selector {
+            out.push((
+                format!("clusterSelector {{{sel}}}"),
+                sel.matches(&cluster.labels),
+            ));
+        }
+        let in_a_group = |test: &dyn Fn(&str, &StringMap) -> bool| {
+            if cluster.groups.is_empty() {
+                test("", &StringMap::new())
+            } else {
+                cluster.groups.iter().any(|g| test(&g.name, &g.labels))
+            }
+        };
+        if let Some(group) = &self.cluster_group {
+            out.push((
+                format!("clusterGroup {group}"),
+                in_a_group(&|name, _| name == group),
+            ));
+        }
+        if let Some(sel) = &self.cluster_group_selector {
+            out.push((
+                format!("clusterGroupSelector {{{sel}}}"),
+                in_a_group(&|_, labels| sel.matches(labels)),
+            ));
+        }
+        out
+    }
+
     fn group_matches(&self, name: &str, labels: &StringMap) -> bool {
         self.cluster_group
             .as_deref()

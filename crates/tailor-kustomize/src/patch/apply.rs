@@ -59,6 +59,8 @@ pub struct Report {
     /// Indices of the patches whose `target` selected no resource: kustomize passes over
     /// them silently, a caller may want to warn.
     pub unmatched: Vec<usize>,
+    /// For each patch, how many resources it was applied to.
+    pub applied: Vec<usize>,
 }
 
 /// The outcome of one strategic merge.
@@ -92,9 +94,11 @@ pub fn apply_patches(resources: &mut Vec<Node>, patches: &[PatchSpec]) -> Result
     let mut previous: Vec<Vec<ResId>> = vec![Vec::new(); resources.len()];
     for (k, spec) in patches.iter().enumerate() {
         let mut deleted = Vec::new();
-        if !apply_one(resources, &mut previous, &mut deleted, spec)? {
+        let applied = apply_one(resources, &mut previous, &mut deleted, spec)?;
+        if applied == 0 {
             report.unmatched.push(k);
         }
+        report.applied.push(applied);
         if deleted.is_empty() {
             continue;
         }
@@ -125,7 +129,7 @@ fn apply_one(
     previous: &mut [Vec<ResId>],
     deleted: &mut Vec<usize>,
     spec: &PatchSpec,
-) -> Result<bool, Error> {
+) -> Result<usize, Error> {
     let label = source_label(&spec.source);
     match &spec.patch {
         Patch::Strategic(docs) => {
@@ -133,16 +137,17 @@ fn apply_one(
                 if docs.len() > 1 {
                     return Err(Error::new(format!("Multiple Strategic-Merge Patches in one `patches` entry is not allowed to set `patches.target` field: {label}")));
                 }
-                let Some(patch) = docs.first() else {
-                    return Ok(true);
-                };
                 let selected = select(resources, previous, deleted, target).map_err(|e| {
                     Error::new(format!(
                         "unable to find patch target {} in `resources`: {e}",
                         tailor_go::strconv::quote(&target.id_string())
                     ))
                 })?;
-                let matched = !selected.is_empty();
+                let matched = selected.len();
+                // An empty patch selects as any other and changes nothing.
+                let Some(patch) = docs.first() else {
+                    return Ok(matched);
+                };
                 for i in selected {
                     let mut copy = patch.clone();
                     copy_merge_metadata(&mut copy);
@@ -178,7 +183,7 @@ fn apply_one(
                 };
                 smp_resource(&mut resources[i], patch, spec, &mut previous[i], i, deleted)?;
             }
-            Ok(true)
+            Ok(docs.len())
         }
         Patch::Json6902(ops) => {
             let Some(target) = &spec.target else {
@@ -187,7 +192,7 @@ fn apply_one(
                 )));
             };
             let selected = select(resources, previous, deleted, target)?;
-            let matched = !selected.is_empty();
+            let matched = selected.len();
             for i in selected {
                 store_previous_id(&mut previous[i], &resources[i]);
                 let id = ResId::of(&resources[i]);
@@ -216,7 +221,7 @@ fn apply_one(
                 )));
             };
             let selected = select(resources, previous, deleted, target)?;
-            let matched = !selected.is_empty();
+            let matched = selected.len();
             for i in selected {
                 merge_patch(&mut resources[i], patch);
             }

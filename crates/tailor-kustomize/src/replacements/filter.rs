@@ -41,6 +41,8 @@ pub struct Applied {
     /// `(replacement, target)` indices of the targets whose `select` chose no resource:
     /// kustomize passes over them silently, a caller may want to warn.
     pub unmatched: Vec<(usize, usize)>,
+    /// For each replacement, how many resources it wrote to.
+    pub per_replacement: Vec<usize>,
 }
 
 /// [`apply`], reporting which resources it wrote to (so that a caller can move its trees in and
@@ -57,14 +59,18 @@ pub fn apply_reporting(
     let mut result = Ok(());
     for (i, r) in replacements.iter().enumerate() {
         let mut unmatched = Vec::new();
-        match apply_one(
+        let mut written = BTreeSet::new();
+        let outcome = apply_one(
             resources,
             r,
             props,
-            &mut applied.written,
+            &mut written,
             &mut unmatched,
             &mut cache,
-        ) {
+        );
+        applied.per_replacement.push(written.len());
+        applied.written.extend(written);
+        match outcome {
             Ok(()) => applied
                 .unmatched
                 .extend(unmatched.into_iter().map(|t| (i, t))),
