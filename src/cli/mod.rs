@@ -108,12 +108,13 @@ pub(crate) fn read_stdin() -> Result<String, String> {
     crate::input::read_text(std::io::stdin().lock(), "input")
 }
 
-/// kpt and kustomize cut stderr short: at most four lines.
+/// kpt and kustomize cut stderr short: at most four lines, errors first.
 pub(crate) fn report(results: &[KrmResult]) {
-    let notable: Vec<&KrmResult> = results
+    let mut notable: Vec<&KrmResult> = results
         .iter()
         .filter(|r| r.severity != crate::krm::Severity::Info)
         .collect();
+    notable.sort_by_key(|r| !r.is_error());
     if notable.is_empty() {
         return;
     }

@@ -46,7 +46,10 @@ pub(crate) fn run(config: &str, inputs: &[String], output: Output) -> i32 {
                     bundle = Some(b);
                     items.append(&mut more);
                 }
-                Err(r) => return fail(r),
+                Err(results) => {
+                    report(&results);
+                    return 1;
+                }
             }
             continue;
         }
@@ -126,6 +129,15 @@ fn annotate_path(item: &mut Resource) {
 }
 
 fn read_path(path: &Path, opts: &tailor_yaml::ParseOptions) -> Result<Vec<Resource>, KrmResult> {
+    if path.is_dir() && path.join("Chart.yaml").is_file() {
+        // Its templates are not YAML until Helm renders them, and Chart.yaml and values.yaml
+        // are no objects: reading it as plain YAML would hand over raw chart files.
+        let dir = path.display();
+        return Err(KrmResult::error(format!(
+            "{dir}: a Helm chart (it has a Chart.yaml), which tailor does not render: render it and tailor the output: `helm template RELEASE {dir} -f values.yaml | tailor CONFIG -`"
+        ))
+        .at_field("Chart.yaml"));
+    }
     if path.is_dir() {
         let found = files::yaml_files(path)
             .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
@@ -142,26 +154,36 @@ fn read_path(path: &Path, opts: &tailor_yaml::ParseOptions) -> Result<Vec<Resour
 }
 
 /// A Fleet bundle directory: its fleet.yaml and overlays for the run, its manifests as
-/// objects that remember their files.
+/// objects that remember their files (the objects Fleet deploys: `tailor_fleet::bundle`).
 fn read_bundle(
     dir: &Path,
     opts: &tailor_yaml::ParseOptions,
-) -> Result<(FleetBundle, Vec<Resource>), KrmResult> {
-    let bundle = tailor_fleet::bundle::read_dir::<TargetFields>(dir, opts).map_err(|errors| {
-        errors
-            .into_iter()
-            .next()
-            .map(KrmResult::from)
-            .unwrap_or_else(|| KrmResult::error(format!("{}: unreadable", dir.display())))
-    })?;
+) -> Result<(FleetBundle, Vec<Resource>), Vec<KrmResult>> {
+    let bundle = tailor_fleet::bundle::read_dir::<TargetFields>(dir, opts)
+        .map_err(|errors| errors.into_iter().map(KrmResult::from).collect::<Vec<_>>())?;
+    let mut notes = bundle.notes;
     let mut items = Vec::new();
     for (rel, text) in bundle.manifests {
-        items.extend(files::read_file_text(text, &rel, opts)?);
+        for item in files::read_file_text(text, &rel, opts).map_err(|r| vec![r])? {
+            if tailor_fleet::bundle::deployable(item.api_version(), item.kind()) {
+                items.push(item);
+            } else if item.node().pairs().is_some_and(|p| !p.is_empty()) {
+                notes.push(tailor_kube::Diagnostic::warning(format!(
+                    "{rel}: an object without {} is not deployed by Fleet",
+                    if item.api_version().is_empty() {
+                        "apiVersion"
+                    } else {
+                        "kind"
+                    }
+                )));
+            }
+        }
     }
     Ok((
         FleetBundle {
             config: bundle.config,
             overlays: bundle.overlays,
+            notes,
         },
         items,
     ))

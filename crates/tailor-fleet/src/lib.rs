@@ -37,6 +37,7 @@
 
 pub mod bundle;
 mod config;
+mod fleetyaml;
 mod json;
 pub mod matching;
 pub mod merge;
@@ -45,6 +46,7 @@ mod options;
 pub mod overlay;
 mod patch_kind;
 mod resolve;
+pub mod style;
 
 pub use config::{
     parse_customization, parse_fleet_yaml, Customization, FleetConfig, Mode, CRITERIA_FIELDS,
