@@ -259,3 +259,31 @@ fn a_helm_chart_in_a_tailor_spec_customization_is_refused_in_krm_mode() {
         r.stderr
     );
 }
+
+#[test]
+fn overlaid_files_are_read_as_raw_yaml_again() {
+    // A strategic merge `$patch: delete` leaves `{}` (gone), a replacement without kind drops
+    // its file with a warning, as Fleet's rawyaml reading after patch.Process does.
+    let (config, dir) = bundle(
+        "fleet-overlay-raw",
+        &[
+            ("fleet.yaml", "yaml: {overlays: [o]}\n"),
+            ("cm.yaml", CM),
+            (
+                "other.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, namespace: ns}\n",
+            ),
+            ("overlays/o/cm_patch.yaml", "$patch: delete\n"),
+            ("overlays/o/other.yaml", "replicas: 1\n"),
+        ],
+    );
+    let r = run(&config, &dir, &["-o", "resource-list"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("items: []"), "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("other.yaml: not deployed after the overlays: document 0 has no kind"),
+        "{}",
+        r.stderr
+    );
+}

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+mod fleet_values;
 mod standalone;
 mod tools;
 
@@ -30,6 +31,7 @@ pub fn run() -> i32 {
         }
         Some("envsubst") => tools::envsubst(&args[1..]),
         Some("expand") => tools::expand(&args[1..]),
+        Some("fleet-values") => fleet_values::run(&args[1..]),
         Some("--version") | Some("-V") => {
             println!("tailor {}", env!("CARGO_PKG_VERSION"));
             0

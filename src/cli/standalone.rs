@@ -17,18 +17,8 @@ pub(crate) fn run(config: &str, inputs: &[String], output: Output) -> i32 {
         report(std::slice::from_ref(&r));
         1
     };
-    let config_text = match crate::input::read_file(Path::new(config)) {
-        Ok(t) => t,
-        Err(e) => return fail(KrmResult::error(e)),
-    };
-    let fc = match files::read_file_text(config_text, config, &opts) {
-        Ok(mut docs) if docs.len() == 1 => docs.remove(0).into_node(),
-        Ok(docs) => {
-            return fail(KrmResult::error(format!(
-                "{config}: the config file must hold exactly one object, found {}",
-                docs.len()
-            )))
-        }
+    let fc = match read_config(config, &opts) {
+        Ok(fc) => fc,
         Err(r) => return fail(r),
     };
     let mut items: Vec<Resource> = Vec::new();
@@ -111,6 +101,21 @@ pub(crate) fn run(config: &str, inputs: &[String], output: Output) -> i32 {
     }
 }
 
+/// The functionConfig in the CONFIG file (exactly one object).
+pub(crate) fn read_config(
+    config: &str,
+    opts: &tailor_yaml::ParseOptions,
+) -> Result<tailor_yaml::Node, KrmResult> {
+    let config_text = crate::input::read_file(Path::new(config)).map_err(KrmResult::error)?;
+    match files::read_file_text(config_text, config, opts)? {
+        mut docs if docs.len() == 1 => Ok(docs.remove(0).into_node()),
+        docs => Err(KrmResult::error(format!(
+            "{config}: the config file must hold exactly one object, found {}",
+            docs.len()
+        ))),
+    }
+}
+
 /// Records the file path and index as `kpt fn source` does, for ResourceList output.
 fn annotate_path(item: &mut Resource) {
     use crate::krm::annotations::*;
@@ -128,7 +133,10 @@ fn annotate_path(item: &mut Resource) {
     item.set_annotation(PATH, &path);
 }
 
-fn read_path(path: &Path, opts: &tailor_yaml::ParseOptions) -> Result<Vec<Resource>, KrmResult> {
+pub(crate) fn read_path(
+    path: &Path,
+    opts: &tailor_yaml::ParseOptions,
+) -> Result<Vec<Resource>, KrmResult> {
     if path.is_dir() && path.join("Chart.yaml").is_file() {
         // Its templates are not YAML until Helm renders them, and Chart.yaml and values.yaml
         // are no objects: reading it as plain YAML would hand over raw chart files.

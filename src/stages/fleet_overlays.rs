@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use tailor_fleet::{apply_overlays, plan_overlays, BundleFile, PatchKind};
+use tailor_fleet::{apply_overlays, plan_overlays, reread_as_raw_yaml, BundleFile, PatchKind};
 use tailor_kube::schema::Schema;
 use tailor_kube::strategicpatch::strategic_merge_patch;
 use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
@@ -119,6 +119,9 @@ fn yaml_overlays(
     if let Err(e) = apply_overlays(&mut files, &steps, &mut patcher) {
         results.push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
         return;
+    }
+    for note in reread_as_raw_yaml(&mut files, &steps) {
+        results.push(KrmResult::warning(note).at_field("yaml.overlays"));
     }
     rebuild(items, &order, &by_path, files);
 }

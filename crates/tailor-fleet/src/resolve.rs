@@ -56,9 +56,25 @@ impl<E: Extra> FleetConfig<E> {
             .collect()
     }
 
-    /// Fleet's decision for `cluster` (`docs/semantics/fleet.md` §1c, §2, §3a).
+    /// Fleet's decision for `cluster` (`docs/semantics/fleet.md` §1c, §2, §3a): whether it
+    /// gets the bundle, with which options, and whether tailor can render it (not a Helm chart
+    /// or kustomization for this cluster).
     pub fn resolve(&self, cluster: &Cluster) -> Decision<E> {
-        let decision = match &self.override_targets {
+        match self.resolve_options(cluster) {
+            Decision::Deploy { matched, options } => {
+                match self.refusal(&options, &matched, cluster) {
+                    Some(message) => Decision::Refuse { matched, message },
+                    None => Decision::Deploy { matched, options },
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Whether `cluster` gets the bundle and with which merged options, whatever renders it
+    /// (never [`Decision::Refuse`]): what Fleet computes before its agent renders anything.
+    pub fn resolve_options(&self, cluster: &Cluster) -> Decision<E> {
+        match &self.override_targets {
             Some(targets) if targets.is_empty() => self.resolve_unrestricted(cluster),
             Some(targets) if !targets.iter().any(|t| t.matches(cluster)) => Decision::Skip {
                 matched: Vec::new(),
@@ -69,15 +85,6 @@ impl<E: Extra> FleetConfig<E> {
                 ),
             },
             _ => self.resolve_customizations(cluster),
-        };
-        match decision {
-            Decision::Deploy { matched, options } => {
-                match self.refusal(&options, &matched, cluster) {
-                    Some(message) => Decision::Refuse { matched, message },
-                    None => Decision::Deploy { matched, options },
-                }
-            }
-            other => other,
         }
     }
 
