@@ -417,7 +417,13 @@ pub(crate) fn call<'a>(s: &mut State<'a, '_>, name: &str, argv: Vec<Val<'a>>) ->
         }
         "indent" | "nindent" => {
             let n = int(&argv[0])?;
-            let pad = " ".repeat(usize::try_from(n).unwrap_or(0));
+            let Ok(n) = usize::try_from(n) else {
+                return msg("strings: negative Repeat count");
+            };
+            // The padding goes in once per line: count it before building anything.
+            let lines = text(&argv[1]).iter().filter(|&&b| b == b'\n').count() + 1;
+            s.charge(n.saturating_mul(lines))?;
+            let pad = " ".repeat(n);
             let v =
                 crate::strings::replace(text(&argv[1]), b"\n", format!("\n{pad}").as_bytes(), -1);
             let lead = if name == "nindent" { "\n" } else { "" };
@@ -871,6 +877,7 @@ mod tests {
             (r#"${ trunc 3 "abcdef" }"#, "abc"),
             (r#"${ trunc -2 "abcdef" }"#, "ef"),
             (r#"${ repeat 3 "ab" }"#, "ababab"),
+            (r#"${ repeat 9223372036854775807 "" }"#, ""),
             (r#"${ .ClusterLabels.name | default "d" }"#, "local"),
             (r#"${ "" | default "d" }"#, "d"),
             (r#"${ coalesce "" .ClusterName }"#, "my-cluster"),
@@ -897,6 +904,16 @@ mod tests {
         for (t, want) in cases {
             assert_eq!(run(t, &d).unwrap(), want, "{t}");
         }
+        // Huge counts hit the output limit before anything is built.
+        for t in [
+            r#"${ indent 9223372036854775807 "a" }"#,
+            r#"${ repeat 9223372036854775807 "ab" }"#,
+        ] {
+            assert!(run(t, &d).unwrap_err().contains("limit"), "{t}");
+        }
+        assert!(run(r#"${ indent -1 "a" }"#, &d)
+            .unwrap_err()
+            .contains("negative Repeat count"));
         assert_eq!(
             run(r#"${ fail "stop" }"#, &d).unwrap_err(),
             "template: values:1:3: executing \"values\" at <fail \"stop\">: error calling fail: stop"
