@@ -5,6 +5,7 @@ use std::io::Write;
 
 mod args;
 mod completion;
+mod fleet_values;
 mod standalone;
 mod tools;
 
@@ -30,6 +31,7 @@ pub fn run() -> i32 {
         }
         Some("envsubst") => tools::envsubst(&args[1..]),
         Some("expand") => tools::expand(&args[1..]),
+        Some("fleet-values") => fleet_values::run(&args[1..]),
         Some("--version") | Some("-V") | Some("version") => {
             println!("tailor {}", env!("CARGO_PKG_VERSION"));
             0
@@ -76,12 +78,13 @@ pub(crate) fn read_stdin() -> Result<String, String> {
     crate::input::read_text(std::io::stdin().lock(), "input")
 }
 
-/// kpt and kustomize cut stderr short: at most four lines.
+/// kpt and kustomize cut stderr short: at most four lines, errors first.
 pub(crate) fn report(results: &[KrmResult]) {
-    let notable: Vec<&KrmResult> = results
+    let mut notable: Vec<&KrmResult> = results
         .iter()
         .filter(|r| r.severity != crate::krm::Severity::Info)
         .collect();
+    notable.sort_by_key(|r| !r.is_error());
     if notable.is_empty() {
         return;
     }

@@ -67,7 +67,10 @@ pub(crate) fn run(args: Args) -> i32 {
                     bundle = Some(b);
                     items.append(&mut more);
                 }
-                Err(r) => return fail(r),
+                Err(results) => {
+                    report_all(&results);
+                    return 1;
+                }
             }
             continue;
         }
@@ -190,11 +193,14 @@ fn check_output_dir(dir: &Path, args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// Standalone mode shows every kind of result on stderr, a few lines of them.
+/// Standalone mode shows every kind of result on stderr, a few lines of them, errors first
+/// (a stable sort: otherwise in the order they arose).
 fn report_all(results: &[KrmResult]) {
     const SHOWN: usize = 5;
+    let mut ordered: Vec<&KrmResult> = results.iter().collect();
+    ordered.sort_by_key(|r| r.severity);
     let mut err = std::io::stderr().lock();
-    for r in results.iter().take(SHOWN) {
+    for r in ordered.iter().take(SHOWN) {
         let _ = writeln!(err, "{}", r.summary_line());
     }
     if results.len() > SHOWN {
@@ -204,6 +210,15 @@ fn report_all(results: &[KrmResult]) {
             results.len() - SHOWN
         );
     }
+}
+
+/// The functionConfig in the CONFIG file (exactly one object).
+pub(crate) fn read_config(
+    config: &str,
+    opts: &tailor_yaml::ParseOptions,
+) -> Result<tailor_yaml::Node, KrmResult> {
+    let text = crate::input::read_file(Path::new(config)).map_err(KrmResult::error)?;
+    files::read_config_text(text, config, opts).map(|(fc, _)| fc)
 }
 
 /// Records the file path and index as `kpt fn source` does, for ResourceList output.
@@ -224,12 +239,21 @@ fn annotate_path(item: &mut Resource) {
 }
 
 /// The objects of a file, or of every YAML file under a directory (the CONFIG file itself is
-/// not among them). A kustomization is not a manifest: it is built first.
-fn read_path(
+/// not among them). A kustomization is not a manifest, nor a Helm chart: they are built first.
+pub(crate) fn read_path(
     path: &Path,
     config: Option<&Path>,
     opts: &tailor_yaml::ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
+    if path.is_dir() && path.join("Chart.yaml").is_file() {
+        // Its templates are not YAML until Helm renders them, and Chart.yaml and values.yaml
+        // are no objects: reading it as plain YAML would hand over raw chart files.
+        let dir = path.display();
+        return Err(KrmResult::error(format!(
+            "{dir}: a Helm chart (it has a Chart.yaml), which tailor does not render: render it and tailor the output: `helm template RELEASE {dir} -f values.yaml | tailor CONFIG -`"
+        ))
+        .at_field("Chart.yaml"));
+    }
     let files_to_read = if path.is_dir() {
         files::yaml_files(path).map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?
     } else {
@@ -257,26 +281,36 @@ fn read_path(
 }
 
 /// A Fleet bundle directory: its fleet.yaml and overlays for the run, its manifests as
-/// objects that remember their files.
+/// objects that remember their files (the objects Fleet deploys: `tailor_fleet::bundle`).
 fn read_bundle(
     dir: &Path,
     opts: &tailor_yaml::ParseOptions,
-) -> Result<(FleetBundle, Vec<Resource>), KrmResult> {
-    let bundle = tailor_fleet::bundle::read_dir::<TargetFields>(dir, opts).map_err(|errors| {
-        errors
-            .into_iter()
-            .next()
-            .map(KrmResult::from)
-            .unwrap_or_else(|| KrmResult::error(format!("{}: unreadable", dir.display())))
-    })?;
+) -> Result<(FleetBundle, Vec<Resource>), Vec<KrmResult>> {
+    let bundle = tailor_fleet::bundle::read_dir::<TargetFields>(dir, opts)
+        .map_err(|errors| errors.into_iter().map(KrmResult::from).collect::<Vec<_>>())?;
+    let mut notes = bundle.notes;
     let mut items = Vec::new();
     for (rel, text) in bundle.manifests {
-        items.extend(files::read_file_text(text, &rel, opts)?);
+        for item in files::read_file_text(text, &rel, opts).map_err(|r| vec![r])? {
+            if tailor_fleet::bundle::deployable(item.api_version(), item.kind()) {
+                items.push(item);
+            } else if item.node().pairs().is_some_and(|p| !p.is_empty()) {
+                notes.push(tailor_kube::Diagnostic::warning(format!(
+                    "{rel}: an object without {} is not deployed by Fleet",
+                    if item.api_version().is_empty() {
+                        "apiVersion"
+                    } else {
+                        "kind"
+                    }
+                )));
+            }
+        }
     }
     Ok((
         FleetBundle {
             config: bundle.config,
             overlays: bundle.overlays,
+            notes,
         },
         items,
     ))

@@ -250,8 +250,12 @@ fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
     if targets.any(|t| t.extra.0.builds_objects()) {
         stages.push(Box::new(FluxOverlays { per_destination }));
     }
-    if targets.any(|t| t.namespace.is_some() || t.default_namespace.is_some()) {
-        stages.push(Box::new(FleetNamespaces { per_destination }));
+    let bundle = matches!(targets, Targets::Fleet(c) if c.layout.is_some());
+    if bundle || targets.any(|t| t.namespace.is_some() || t.default_namespace.is_some()) {
+        stages.push(Box::new(FleetNamespaces {
+            per_destination,
+            crd_keep: bundle,
+        }));
     }
     if targets.any(|t| !t.extra.0.replacements.is_empty()) {
         stages.push(Box::new(Replacements(Source::Targets)));

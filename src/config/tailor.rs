@@ -327,10 +327,18 @@ fn inline_overlays(v: &Json) -> Result<Vec<tailor_fleet::BundleFile>, (String, S
     let mut files = Vec::new();
     for (set, content) in sets {
         let at = format!("spec.overlays.{set}");
-        if set.is_empty() || set.contains('/') {
+        // Fleet looks for files under `overlays/<name>/`, so a name may be a path
+        // (`team/dev`), but one that stays inside `overlays/`.
+        if set.is_empty()
+            || set.starts_with('/')
+            || set.ends_with('/')
+            || set
+                .split('/')
+                .any(|s| s.is_empty() || s == "." || s == "..")
+        {
             return Err((
                 at,
-                format!("spec.overlays: invalid overlay set name {set:?}"),
+                format!("spec.overlays: invalid overlay set name {set:?} (a name or a relative path such as team/dev, as under overlays/ in a bundle)"),
             ));
         }
         let paths = content

@@ -71,6 +71,10 @@ fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out:
                     let _ = writeln!(out, "  {reason}");
                     return;
                 }
+                Decision::Refuse { message, .. } => {
+                    let _ = writeln!(out, "  refused: {message}");
+                    return;
+                }
                 Decision::Deploy { matched, .. } if matched.is_empty() => {
                     out.push_str("  applied: none (the spec's own options)\n");
                 }

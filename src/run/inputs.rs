@@ -109,16 +109,21 @@ fn item_transforms(items: &[Resource], results: &mut Vec<KrmResult>) -> Vec<Cust
     out
 }
 
-/// A Fleet bundle directory read in standalone mode: its fleet.yaml and overlay files.
+/// A Fleet bundle directory read in standalone mode: its fleet.yaml and overlay files, and
+/// what reading them found worth saying (fields Fleet ignores or tailor does not model, files
+/// Fleet does not deploy).
 pub struct FleetBundle {
     pub config: FleetConfig<TargetFields>,
     pub overlays: Vec<BundleFile>,
+    pub notes: Vec<tailor_kube::Diagnostic>,
 }
 
 /// fleet.yaml takes the place of the Fleet fields of the configuration; setting them in both
 /// is an error. The stages follow the new targets.
 pub(super) fn adopt_bundle(plan: &mut Plan, bundle: FleetBundle) -> Result<(), KrmResult> {
     let mut config = bundle.config;
+    plan.notes.append(&mut config.notes);
+    plan.notes.extend(bundle.notes);
     let current: &Tailoring = match &plan.targets {
         Targets::Fixed(t) => t,
         Targets::Fleet(c) => {

@@ -224,6 +224,10 @@ impl<'a> Run<'a> {
                 results.push(KrmResult::info(reason));
                 None
             }
+            Decision::Refuse { message, .. } => {
+                results.push(KrmResult::error(message));
+                None
+            }
         }
     }
 }

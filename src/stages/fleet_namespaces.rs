@@ -1,5 +1,8 @@
 //! Fleet's `namespace` (forced on every object; a cluster-scoped object is an error) and
-//! `defaultNamespace` (set where an object has none) for the destination's customization.
+//! `defaultNamespace` (set where an object has none) for the destination's customization; for
+//! a Fleet bundle also the agent's keep policy on CRDs (`helmdeployer/postrender.go`: every
+//! CustomResourceDefinition gets `helm.sh/resource-policy: keep` unless the bundle sets
+//! `deleteCRDResources`).
 
 use tailor_fleet::{apply_namespaces, Scopes};
 
@@ -10,7 +13,12 @@ use crate::krm::{KrmResult, Resource};
 pub struct FleetNamespaces {
     /// Whether the namespaces differ between destinations (target customizations set them).
     pub per_destination: bool,
+    /// A Fleet bundle: CRDs get the keep policy Fleet's post-renderer gives them.
+    pub crd_keep: bool,
 }
+
+/// The annotation Fleet's post-renderer sets on CRDs, and its value.
+const RESOURCE_POLICY: (&str, &str) = ("helm.sh/resource-policy", "keep");
 
 impl Stage for FleetNamespaces {
     fn name(&self) -> &'static str {
@@ -35,6 +43,13 @@ impl Stage for FleetNamespaces {
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let options = ctx.tailoring;
+        if self.crd_keep && !options.delete_crd_resources() {
+            for item in items.iter_mut() {
+                if item.kind() == "CustomResourceDefinition" && !item.is_meta_or_local() {
+                    item.set_annotation(RESOURCE_POLICY.0, RESOURCE_POLICY.1);
+                }
+            }
+        }
         if options.namespace.is_none() && options.default_namespace.is_none() {
             return;
         }

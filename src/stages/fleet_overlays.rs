@@ -1,11 +1,14 @@
 //! Fleet's yaml overlays stage: the `yaml.overlays` of the destination's customizations,
-//! applied per bundle file with the patch type Fleet would choose. `tailor-fleet` plans; the
-//! kustomize crate's patch engines patch.
+//! applied per bundle file with the patch type Fleet would choose. `tailor-fleet` plans;
+//! strategic merge is apimachinery's (`tailor_kube::strategicpatch`, what wrangler's
+//! `patch.Apply` calls), JSON6902 and JSON merge patch the kustomize crate's engines.
 
 use std::collections::HashMap;
 
-use tailor_fleet::{apply_overlays, plan_overlays, BundleFile, PatchKind};
-use tailor_kustomize::patch::{decode_ops, json6902, merge_patch, strategic_merge, Merged};
+use tailor_fleet::{apply_overlays, plan_overlays, reread_as_raw_yaml, BundleFile, PatchKind};
+use tailor_kube::schema::Schema;
+use tailor_kube::strategicpatch::strategic_merge_patch;
+use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
 use super::{Context, Reads, Scope, Stage};
@@ -113,10 +116,13 @@ fn yaml_overlays(
                     .and_then(|j| decode_ops(&j).map_err(|e| e.to_string()))?;
                 json6902(target, &ops).map_err(|e| e.to_string())
             }
-            PatchKind::Strategic => match strategic_merge(target, patch).map_err(|e| e.to_string())? {
-                Merged::Kept => Ok(()),
-                Merged::Deleted => Err("a strategic merge patch may not delete the whole object in a Fleet overlay; use an empty replacement file".into()),
-            },
+            PatchKind::Strategic => {
+                let schema = Schema::for_resource(
+                    target.get_str("apiVersion").unwrap_or(""),
+                    target.get_str("kind").unwrap_or(""),
+                );
+                strategic_merge_patch(target, patch, schema)
+            }
             PatchKind::MergePatch => {
                 merge_patch(target, patch);
                 Ok(())
@@ -126,6 +132,9 @@ fn yaml_overlays(
     if let Err(e) = apply_overlays(&mut files, &steps, &mut patcher) {
         results.push(KrmResult::error(format!("fleet overlay {e}")).at_field("yaml.overlays"));
         return Vec::new();
+    }
+    for note in reread_as_raw_yaml(&mut files, &steps) {
+        results.push(KrmResult::warning(note).at_field("yaml.overlays"));
     }
     rebuild(items, &order, &by_path, files);
     steps

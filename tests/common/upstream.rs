@@ -232,6 +232,14 @@ impl Tally {
                 .and_then(Json::as_str)
                 .unwrap_or("?"),
         );
+        // TAILOR_SHOW_KNOWN=1 prints how each known case differs today.
+        if std::env::var_os("TAILOR_SHOW_KNOWN").is_some() {
+            for (name, why) in &self.failed {
+                if suite.known.contains_key(name) {
+                    eprintln!("KNOWN {name}: {why}");
+                }
+            }
+        }
         let mut problems = Vec::new();
         for (name, why) in &self.failed {
             if !suite.known.contains_key(name) {

@@ -3,11 +3,14 @@
 
 use serde_json::{Map, Value};
 use tailor_cluster::FieldError;
+use tailor_kube::Diagnostic;
 
 use crate::matching::TargetCriteria;
 
+use crate::fleetyaml;
 use crate::json::{self, index, join};
 use crate::options::{Extra, Options, FLEET_OPTION_FIELDS};
+use crate::style::Layout;
 use crate::Dialect;
 
 /// `targetCustomizationMode`.
@@ -73,9 +76,16 @@ pub struct FleetConfig<E = ()> {
     /// Customizations in list order (fleet.yaml: legacy `targets:` first, then
     /// `targetCustomizations:`).
     pub customizations: Vec<Customization<E>>,
-    /// fleet.yaml fields tailor reads but that do not change its output (`labels`,
-    /// `dependsOn`, `rolloutStrategy`, ...), so callers can mention them.
-    pub ignored_fields: Vec<String>,
+    /// fleet.yaml `overrideTargets`: when set, they are the bundle's targets and target
+    /// restrictions (`bundlereader/read.go`), so a cluster none of them selects gets nothing.
+    /// An empty list leaves the bundle without restrictions: its entries are plain targets.
+    pub override_targets: Option<Vec<TargetCriteria>>,
+    /// The bundle directory the configuration came with (standalone mode), which decides per
+    /// cluster whether Fleet renders it as raw YAML, a Helm chart or a kustomization.
+    pub layout: Option<Layout>,
+    /// What reading fleet.yaml found worth saying: unknown fields Fleet ignores, and fields
+    /// that change what Fleet deploys but that tailor does not model (warnings).
+    pub notes: Vec<Diagnostic>,
 }
 
 /// Fields of an entry: `name`, `doNotDeploy`, the criteria, Fleet's options, the caller's.
@@ -86,21 +96,6 @@ fn entry_fields<E: Extra>() -> Vec<&'static str> {
     v.extend_from_slice(E::fields());
     v
 }
-
-/// fleet.yaml fields that are accepted and have no effect on tailor's output.
-const FLEET_YAML_IGNORED: &[&str] = &[
-    "name",
-    "labels",
-    "paused",
-    "rolloutStrategy",
-    "resources",
-    "targetRestrictions",
-    "dependsOn",
-    "helmOpOptions",
-    "contentsId",
-    "imageScans",
-    "overrideTargets",
-];
 
 /// Parses one customization entry. `position` is its index in the combined list (for the
 /// `target%03d` default name).
@@ -202,7 +197,7 @@ impl<E: Extra> FleetConfig<E> {
                 mode,
                 root,
                 customizations,
-                ignored_fields: Vec::new(),
+                ..FleetConfig::default()
             }),
             (root, customizations) => Err(root
                 .err()
@@ -213,20 +208,21 @@ impl<E: Extra> FleetConfig<E> {
         }
     }
 
-    /// Reads a parsed fleet.yaml (see [`parse_fleet_yaml`] for text). Keys are matched
-    /// case-insensitively as Fleet's decoder does; unknown keys are errors.
+    /// Reads a parsed fleet.yaml (see [`parse_fleet_yaml`] for text) as Fleet's reader does:
+    /// keys match case-insensitively, unknown keys are dropped with a warning, a `dependsOn`
+    /// Fleet would reject is an error, and the caller's own fields (`E::fields()`, which a
+    /// `Tailor` spec has and Fleet does not) are errors saying where they belong.
     pub fn from_fleet_yaml(doc: &Value) -> Result<FleetConfig<E>, Vec<FieldError>> {
         let dialect = Dialect::FleetYaml;
         if doc.is_null() {
             return Ok(FleetConfig::default());
         }
-        let mut accepted: Vec<&str> =
-            vec!["targetCustomizationMode", "targetCustomizations", "targets"];
-        accepted.extend_from_slice(FLEET_OPTION_FIELDS);
-        accepted.extend_from_slice(E::fields());
-        accepted.extend_from_slice(FLEET_YAML_IGNORED);
-        let m: Map<String, Value> =
-            json::checked_object(doc, "", &accepted, dialect).map_err(|e| vec![e])?;
+        if !doc.is_object() {
+            return Err(vec![json::wrong_type("", "map", doc)]);
+        }
+        let (doc, mut notes) = fleetyaml::prune(doc, E::fields())?;
+        let m = doc.as_object().cloned().unwrap_or_default();
+        fleetyaml::validate(&m).map_err(|e| vec![e])?;
         let targets = parse_list(m.get("targets"), "targets", 0, dialect)?;
         let rest = parse_list(
             m.get("targetCustomizations"),
@@ -235,40 +231,135 @@ impl<E: Extra> FleetConfig<E> {
             dialect,
         )?;
         let root = Options::from_map(&m, "", dialect)?;
-        let mut ignored_fields: Vec<String> = FLEET_YAML_IGNORED
-            .iter()
-            .filter(|k| m.get(**k).is_some_and(|v| !v.is_null()))
-            .map(|k| k.to_string())
-            .collect();
-        ignored_fields.extend(root.fields_without_effect().iter().map(|k| k.to_string()));
+        let override_targets = match m.get("overrideTargets") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let mut out = Vec::new();
+                for (i, t) in json::list(Some(v), "overrideTargets")
+                    .map_err(|e| vec![e])?
+                    .iter()
+                    .enumerate()
+                {
+                    let path = index("overrideTargets", i);
+                    let mut t = t.clone();
+                    if let Value::Object(map) = &mut t {
+                        for sel in ["clusterSelector", "clusterGroupSelector"] {
+                            if let Some(v) = map.get(sel) {
+                                let c = json::canonical_selector(v, &join(&path, sel), dialect)
+                                    .map_err(|e| vec![e])?;
+                                map.insert(sel.to_string(), c);
+                            }
+                        }
+                    }
+                    out.push(TargetCriteria::from_json(&t, &path).map_err(|e| vec![e])?);
+                }
+                Some(out)
+            }
+        };
+        let customizations: Vec<Customization<E>> = targets.into_iter().chain(rest).collect();
+        notes.extend(unmodeled(
+            std::iter::once((&root, "")).chain(
+                customizations
+                    .iter()
+                    .map(|c| (&c.options, c.field_path.as_str())),
+            ),
+        ));
+        for (key, what) in BUNDLE_FIELDS_NOT_MODELED {
+            if m.get(*key)
+                .is_some_and(|v| !v.is_null() && v != &Value::Bool(false))
+            {
+                notes.push(
+                    Diagnostic::warning(format!("{what}; tailor does not model it"))
+                        .at(fleetyaml::at(key)),
+                );
+            }
+        }
         Ok(FleetConfig {
             mode: Mode::from_json(m.get("targetCustomizationMode"), "targetCustomizationMode")
                 .map_err(|e| vec![e])?,
             root,
-            customizations: targets.into_iter().chain(rest).collect(),
-            ignored_fields,
+            customizations,
+            override_targets,
+            layout: None,
+            notes,
         })
     }
 }
 
-/// Parses the text of a `fleet.yaml` (one YAML document; an empty file is an empty config).
-/// Errors name the field (`targetCustomizations[0].clusterSelector.matchLabels.env: ...`).
-pub fn parse_fleet_yaml<E: Extra>(text: &str) -> Result<FleetConfig<E>, Vec<FieldError>> {
-    let docs = tailor_yaml::parse_stream(text)
-        .map_err(|e| vec![FieldError::new("", format!("fleet.yaml: {e}"))])?;
-    let docs: Vec<_> = docs.into_iter().filter(|d| !d.empty).collect();
-    match docs.as_slice() {
-        [] => Ok(FleetConfig::default()),
-        [doc] => {
-            let v = tailor_yaml::to_json(&doc.root)
-                .map_err(|e| vec![FieldError::new("", format!("fleet.yaml: {e}"))])?;
-            FleetConfig::from_fleet_yaml(&v)
+/// Bundle fields (not options) that change what Fleet deploys, and how.
+const BUNDLE_FIELDS_NOT_MODELED: &[(&str, &str)] = &[
+    (
+        "paused",
+        "Fleet stops updating a paused bundle's deployments",
+    ),
+    (
+        "imageScans",
+        "Fleet's image scans write newer image tags back to git",
+    ),
+    (
+        "targetRestrictions",
+        "Fleet restricts the bundle's targets to these",
+    ),
+];
+
+/// Warnings for the option fields set in the bundle or its entries that change what Fleet
+/// deploys but that tailor does not model: one per field, naming where it is set.
+fn unmodeled<'a, E: Extra + 'a>(
+    sets: impl Iterator<Item = (&'a Options<E>, &'a str)>,
+) -> Vec<Diagnostic> {
+    // field -> (subfields, where)
+    let mut found: Vec<(&'static str, Vec<String>, Vec<String>)> = Vec::new();
+    for (options, path) in sets {
+        for field in options.fields_without_effect() {
+            let at = if path.is_empty() { "the bundle" } else { path };
+            let sub: Vec<String> = if field == "helm" {
+                options
+                    .helm
+                    .iter()
+                    .flat_map(|h| h.iter())
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, _)| format!("helm.{k}"))
+                    .collect()
+            } else {
+                vec![field.to_string()]
+            };
+            match found.iter_mut().find(|(f, _, _)| *f == field) {
+                Some((_, subs, wheres)) => {
+                    for s in sub {
+                        if !subs.contains(&s) {
+                            subs.push(s);
+                        }
+                    }
+                    wheres.push(at.to_string());
+                }
+                None => found.push((field, sub, vec![at.to_string()])),
+            }
         }
-        _ => Err(vec![FieldError::new(
-            "",
-            "fleet.yaml: expected one YAML document, found several",
-        )]),
     }
+    found
+        .into_iter()
+        .map(|(field, subs, wheres)| {
+            let what = match field {
+                "helm" => "Helm options of the release Fleet deploys; tailor renders no Helm, and for raw YAML they change no object (`tailor fleet-values CONFIG DIR` prints each cluster's values)",
+                "serviceAccount" => "Fleet's agent deploys with this service account; tailor does not model it",
+                "diff" => "Fleet's drift detection ignores these differences; tailor does not model it",
+                "downstreamResources" => "Fleet copies these Secrets and ConfigMaps to the downstream cluster; tailor does not",
+                "namespaceLabels" | "namespaceAnnotations" => "Fleet sets these on the namespace it creates for the release; tailor creates no namespace",
+                _ => "Fleet's agent acts on it when it deploys; tailor does not model it",
+            };
+            let subs = if subs.is_empty() { field.to_string() } else { subs.join(", ") };
+            Diagnostic::warning(format!("{what} (set in {})", wheres.join(", "))).at(fleetyaml::at(&subs))
+        })
+        .collect()
+}
+
+/// Parses the text of a `fleet.yaml` as Fleet does (`sigs.k8s.io/yaml`: yaml.v2, YAML 1.1, the
+/// first document; an empty file is an empty config). Errors name the field
+/// (`targetCustomizations[0].clusterSelector.matchLabels.env: ...`).
+pub fn parse_fleet_yaml<E: Extra>(text: &str) -> Result<FleetConfig<E>, Vec<FieldError>> {
+    let v = tailor_flux::postbuild::v2read::yaml11_to_json(text)
+        .map_err(|e| vec![FieldError::new("fleet.yaml", e)])?;
+    FleetConfig::from_fleet_yaml(&v)
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@
 
 pub mod bundle;
 mod config;
+mod fleetyaml;
 mod json;
 pub mod matching;
 pub mod merge;
@@ -45,6 +46,8 @@ mod options;
 pub mod overlay;
 mod patch_kind;
 mod resolve;
+pub mod style;
+pub mod values;
 
 pub use config::{
     parse_customization, parse_fleet_yaml, Customization, FleetConfig, Mode, CRITERIA_FIELDS,
@@ -54,7 +57,8 @@ pub use namespace::{apply_namespaces, default_namespace, force_namespace, Namesp
 pub use options::{Extra, Options, FLEET_OPTION_FIELDS};
 pub use overlay::{
     apply_overlays, group_by_path, is_overlay_path, is_under_overlays, item_path, patch_target,
-    plan_overlays, split_overlay_files, BundleFile, OverlayError, OverlayOp, OverlayStep,
+    plan_overlays, reread_as_raw_yaml, split_overlay_files, BundleFile, OverlayError, OverlayOp,
+    OverlayStep,
 };
 pub use patch_kind::{fleet_patch_kind, fleet_patch_kind_for, is_builtin_gvk, PatchKind};
 pub use resolve::Decision;

@@ -210,10 +210,11 @@ impl<E: Extra> Options<E> {
     /// drift correction, ...), so the caller can say so instead of ignoring them silently.
     pub fn fields_without_effect(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
-        let checks: [(&'static str, bool); 8] = [
+        // `kustomize` is not listed: a `kustomize.dir` that names a kustomization makes the
+        // bundle one (refused per cluster), and one that names none does nothing in Fleet.
+        let checks: [(&'static str, bool); 7] = [
             ("serviceAccount", self.service_account.is_some()),
             ("helm", self.helm.is_some()),
-            ("kustomize", self.kustomize_set),
             ("diff", !self.compare_patches.is_empty()),
             ("forceSyncGeneration", self.force_sync_generation != 0),
             ("keepResources", self.keep_resources),
@@ -222,11 +223,21 @@ impl<E: Extra> Options<E> {
         ];
         out.extend(checks.iter().filter(|(_, set)| *set).map(|(n, _)| *n));
         for k in &NOT_MERGED {
-            if self.not_merged.contains_key(*k) {
+            // deleteCRDResources is modelled: it decides whether CRDs get Helm's keep policy.
+            if *k != "deleteCRDResources" && self.not_merged.contains_key(*k) {
                 out.push(k);
             }
         }
         out
+    }
+
+    /// `deleteCRDResources` (the bundle's; customizations do not merge it): when false, Fleet's
+    /// agent gives every CustomResourceDefinition `helm.sh/resource-policy: keep`.
+    pub fn delete_crd_resources(&self) -> bool {
+        self.not_merged
+            .get("deleteCRDResources")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
     }
 
     /// Fleet's release namespace: `namespace`, else `defaultNamespace`, else `"default"`.

@@ -288,6 +288,38 @@ pub fn apply_overlays(
     Ok(())
 }
 
+/// Fleet reads the files overlays leave as raw YAML again (`rawyaml.ToObjects`): empty
+/// documents (`{}`, `null`: what a strategic merge `$patch: delete` of the whole object leaves)
+/// go, a document without `kind` drops the whole file, and objects without `apiVersion` go.
+/// Applies that to the files `steps` touched; the sentences say what went and why.
+pub fn reread_as_raw_yaml(files: &mut [BundleFile], steps: &[OverlayStep]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for f in files.iter_mut() {
+        let path = tailor_go::path::clean(&f.path);
+        if !steps.iter().any(|s| s.target == path) {
+            continue;
+        }
+        let empty = |s: Option<&str>| !matches!(s, Some(x) if !x.is_empty());
+        f.docs
+            .retain(|d| !d.is_null() && !d.pairs().is_some_and(<[_]>::is_empty));
+        if let Some(i) = f.docs.iter().position(|d| empty(d.get_str("kind"))) {
+            notes.push(format!(
+                "{path}: not deployed after the overlays: document {i} has no kind, and Fleet skips a file with such a document"
+            ));
+            f.docs.clear();
+            continue;
+        }
+        let before = f.docs.len();
+        f.docs.retain(|d| !empty(d.get_str("apiVersion")));
+        if f.docs.len() < before {
+            notes.push(format!(
+                "{path}: an object without apiVersion after the overlays is not deployed by Fleet"
+            ));
+        }
+    }
+    notes
+}
+
 /// Groups items into bundle files by [`item_path`], each file at the place of its first item,
 /// documents in item order. Items without a path each become their own file with an empty
 /// path (no overlay can name them).

@@ -12,6 +12,7 @@ use tailor_cluster::Cluster;
 
 use crate::config::{Customization, FleetConfig, Mode};
 use crate::options::{Extra, Options};
+use crate::style::{refusal, Rendering};
 
 /// What to do for one cluster.
 // One Decision is made per cluster and matched on at once; boxing the options would only make
@@ -25,7 +26,14 @@ pub enum Decision<E = ()> {
         matched: Vec<String>,
         options: Options<E>,
     },
-    /// doNotDeploy: the cluster gets an empty `items:`.
+    /// Fleet would render this cluster's bundle with Helm or kustomize, which tailor does not
+    /// do: an error for the run, naming the field and the pipeline that works.
+    Refuse {
+        /// Names of the customizations that were applied.
+        matched: Vec<String>,
+        message: String,
+    },
+    /// doNotDeploy, or no target selects the cluster: it gets an empty `items:`.
     Skip {
         /// Names of the matching customizations, in order (AllMatches: all of them).
         matched: Vec<String>,
@@ -48,8 +56,143 @@ impl<E: Extra> FleetConfig<E> {
             .collect()
     }
 
-    /// Fleet's decision for `cluster` (`docs/semantics/fleet.md` §2).
+    /// Fleet's decision for `cluster` (`docs/semantics/fleet.md` §1c, §2, §3a): whether it
+    /// gets the bundle, with which options, and whether tailor can render it (not a Helm chart
+    /// or kustomization for this cluster).
     pub fn resolve(&self, cluster: &Cluster) -> Decision<E> {
+        match self.resolve_options(cluster) {
+            Decision::Deploy { matched, options } => {
+                match self.refusal(&options, &matched, cluster) {
+                    Some(message) => Decision::Refuse { matched, message },
+                    None => Decision::Deploy { matched, options },
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Whether `cluster` gets the bundle and with which merged options, whatever renders it
+    /// (never [`Decision::Refuse`]): what Fleet computes before its agent renders anything.
+    pub fn resolve_options(&self, cluster: &Cluster) -> Decision<E> {
+        match &self.override_targets {
+            Some(targets) if targets.is_empty() => self.resolve_unrestricted(cluster),
+            Some(targets) if !targets.iter().any(|t| t.matches(cluster)) => Decision::Skip {
+                matched: Vec::new(),
+                by: "overrideTargets".into(),
+                reason: format!(
+                    "cluster {:?} gets nothing: none of fleet.yaml's overrideTargets selects it (they replace the GitRepo's targets)",
+                    cluster.name
+                ),
+            },
+            _ => self.resolve_customizations(cluster),
+        }
+    }
+
+    /// A bundle without target restrictions (`overrideTargets: []`): no entry is a
+    /// customization; the first entry that matches is the cluster's target and supplies its
+    /// options (`doNotDeploy` skips), and with no entries the default target
+    /// `{clusterGroup: default}` applies (`bundlereader/read.go`, `BundleMatch.Match`).
+    fn resolve_unrestricted(&self, cluster: &Cluster) -> Decision<E> {
+        if self.customizations.is_empty() {
+            return if cluster.group("default").is_some() {
+                Decision::Deploy {
+                    matched: Vec::new(),
+                    options: self.root.clone(),
+                }
+            } else {
+                Decision::Skip {
+                    matched: Vec::new(),
+                    by: "overrideTargets".into(),
+                    reason: format!(
+                        "cluster {:?} gets nothing: with an empty overrideTargets the bundle's only target is the cluster group \"default\", which it is not in",
+                        cluster.name
+                    ),
+                }
+            };
+        }
+        match self.customizations.iter().find(|c| c.criteria.matches(cluster)) {
+            Some(t) if t.do_not_deploy => Decision::Skip {
+                matched: vec![t.name.clone()],
+                by: t.name.clone(),
+                reason: format!(
+                    "cluster {:?} is skipped: its target {:?} ({}) sets doNotDeploy",
+                    cluster.name, t.name, t.field_path
+                ),
+            },
+            Some(t) => {
+                let mut options = self.root.merge(&t.options);
+                self.copy_namespace_metadata(&mut options);
+                Decision::Deploy {
+                    matched: vec![t.name.clone()],
+                    options,
+                }
+            }
+            None => Decision::Skip {
+                matched: Vec::new(),
+                by: "overrideTargets".into(),
+                reason: format!(
+                    "cluster {:?} gets nothing: with an empty overrideTargets the fleet.yaml entries are the bundle's targets, and none selects it",
+                    cluster.name
+                ),
+            },
+        }
+    }
+
+    /// Whether Fleet renders this cluster's bundle with Helm or kustomize (`style.go`), as a
+    /// message naming where the deciding field was set.
+    fn refusal(
+        &self,
+        options: &Options<E>,
+        matched: &[String],
+        cluster: &Cluster,
+    ) -> Option<String> {
+        let helm_str = |h: &Option<serde_json::Map<String, Value>>, k: &str| -> Option<String> {
+            h.as_ref()?
+                .get(k)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        let helm = |k: &str| helm_str(&options.helm, k);
+        let (repo, chart, version, release) = (
+            helm("repo"),
+            helm("chart"),
+            helm("version"),
+            helm("releaseName"),
+        );
+        let rendering = Rendering {
+            helm_repo: repo.as_deref(),
+            helm_chart: chart.as_deref(),
+            helm_version: version.as_deref(),
+            release_name: release.as_deref(),
+            kustomize_dir: options.kustomize_dir.as_deref(),
+        };
+        let in_file = self.layout.is_some();
+        let source = |field: &str| -> String {
+            // The last applied customization that sets the field (a later one wins), else
+            // the bundle's own.
+            let set_in = |o: &Options<E>| match field {
+                "kustomize.dir" => o.kustomize_dir.is_some(),
+                f => helm_str(&o.helm, f.trim_start_matches("helm.")).is_some(),
+            };
+            let entry = self
+                .customizations
+                .iter()
+                .rev()
+                .filter(|c| matched.contains(&c.name))
+                .find(|c| set_in(&c.options));
+            match (entry, in_file) {
+                (Some(c), true) => format!("fleet.yaml {}.{field}", c.field_path),
+                (Some(c), false) => format!("{}.{field}", c.field_path),
+                (None, true) => format!("fleet.yaml {field}"),
+                (None, false) => format!("spec.{field}"),
+            }
+        };
+        refusal(&rendering, self.layout.as_ref(), &source, &cluster.name)
+    }
+
+    /// Fleet's decision among the customizations (the GitRepo's targets select the cluster).
+    fn resolve_customizations(&self, cluster: &Cluster) -> Decision<E> {
         let hits: Vec<&Customization<E>> = self
             .matching(cluster)
             .into_iter()

@@ -3,7 +3,7 @@
 //! crate, so each Go quirk has one implementation.
 //!
 //! - [`base64`]: `encoding/base64` as Kubernetes clients decode `[]byte` fields;
-//! - [`path`]: `path.Clean` on slash paths;
+//! - [`path`]: `path.Clean` on slash paths and `path.Match` (`.fleetignore` patterns);
 //! - [`strconv`]: `Quote` (Go's `%q`), `QuoteRune`, `Unquote`, `Atoi`, and Go's number
 //!   parsing and formatting;
 //! - [`utf8`]: decoding byte strings that may hold invalid UTF-8, as `utf8.DecodeRune` does;
@@ -12,7 +12,7 @@
 //! - [`strings`]: the `strings` functions envsubst's filters use;
 //! - [`regexp`]: Go's RE2 dialect and error texts on the `regex` crate;
 //! - [`template`]: Go 1.19's `text/template`, byte for byte (KubeStellar's template
-//!   expansion).
+//!   expansion), with other delimiters and a sprig subset for Fleet's values templating.
 //!
 //! ```
 //! assert_eq!(tailor_go::strconv::quote("a\u{7}b\"é"), r#""a\ab\"é""#);
@@ -32,4 +32,7 @@ pub mod unicode;
 mod unicode_tables;
 pub mod utf8;
 
-pub use template::{Error, ErrorKind, ExecOptions, MissingKey, Template, Value, MAX_PARSE_DEPTH};
+pub use template::{
+    Error, ErrorKind, ExecOptions, MissingKey, Syntax, Template, Value, MAX_PARSE_DEPTH,
+    SPRIG_IMPLEMENTED,
+};

@@ -23,6 +23,7 @@ pub mod json;
 pub mod labels;
 pub mod resid;
 pub mod schema;
+pub mod strategicpatch;
 
 /// A string-to-string map (labels, annotations, properties). Sorted, so output is deterministic.
 pub type StringMap = std::collections::BTreeMap<String, String>;

@@ -112,7 +112,7 @@ fn fleet_yaml_of_the_multi_cluster_example() {
         c.customizations[2].options.yaml_overlays,
         ["servicelb", "scale3"]
     );
-    assert!(c.ignored_fields.is_empty());
+    assert!(c.notes.is_empty(), "{:?}", c.notes);
 }
 
 #[test]
@@ -128,7 +128,8 @@ fn fleet_yaml_keys_fold_case_and_legacy_targets_come_first() {
     assert_eq!(c.customizations[0].options.yaml_overlays, ["o"]);
     assert_eq!(c.customizations[1].field_path, "targetCustomizations[0]");
     assert!(c.customizations[1].criteria.cluster_selector.is_some());
-    assert_eq!(c.ignored_fields, ["labels", "dependsOn"]);
+    // labels and dependsOn change nothing Fleet deploys: no note.
+    assert!(c.notes.is_empty(), "{:?}", c.notes);
 }
 
 #[test]
@@ -137,18 +138,26 @@ fn fleet_yaml_errors_name_the_field() {
         parse_fleet_yaml::<()>("namespace: [a]\n").unwrap_err()[0].to_string(),
         "namespace: expected a string, got list"
     );
-    assert!(
-        parse_fleet_yaml::<()>("targetCustomizations:\n- clusterSelektor: {}\n").unwrap_err()[0]
-            .to_string()
-            .starts_with("targetCustomizations[0].clusterSelektor: unknown field")
+    // Unknown keys are dropped with a warning, as Fleet's decoder drops them.
+    let c = parse_fleet_yaml::<()>("targetCustomizations:\n- clusterSelektor: {}\n").unwrap();
+    assert_eq!(
+        c.notes[0].to_string(),
+        "fleet.yaml targetCustomizations[0].clusterSelektor: unknown field (did you mean \"clusterSelector\"?); Fleet ignores it, and so does tailor"
     );
-    assert!(parse_fleet_yaml::<()>("bogus: 1\n").unwrap_err()[0]
-        .to_string()
-        .starts_with("bogus: unknown field"));
+    assert!(!c.notes[0].is_error());
+    assert!(!parse_fleet_yaml::<()>("bogus: 1\n").unwrap().notes[0].is_error());
     assert!(parse_fleet_yaml::<()>("a: [\n").unwrap_err()[0]
         .to_string()
-        .starts_with("fleet.yaml: "));
-    assert!(parse_fleet_yaml::<()>("a: 1\n---\nb: 2\n").is_err());
+        .starts_with("fleet.yaml: yaml: "));
+    // sigs.k8s.io/yaml reads the first document only.
+    assert_eq!(
+        parse_fleet_yaml::<()>("namespace: a\n---\nnamespace: b\n")
+            .unwrap()
+            .root
+            .namespace
+            .as_deref(),
+        Some("a")
+    );
     assert_eq!(
         parse_fleet_yaml::<()>("# nothing\n").unwrap(),
         FleetConfig::default()
@@ -157,13 +166,45 @@ fn fleet_yaml_errors_name_the_field() {
 }
 
 #[test]
-fn fleet_yaml_helm_and_friends_are_reported_as_without_effect() {
+fn fleet_yaml_helm_and_friends_are_reported_as_not_modeled() {
     let c = parse_fleet_yaml::<()>(
-        "helm: {releaseName: r}\nkeepResources: true\nrolloutStrategy: {}\n",
+        "helm: {releaseName: r}\nkeepResources: true\nrolloutStrategy: {}\npaused: true\n\
+         targetCustomizations:\n- {name: a, clusterName: a, helm: {values: {x: 1}}}\n",
     )
     .unwrap();
+    let texts: Vec<String> = c.notes.iter().map(|n| n.to_string()).collect();
+    assert_eq!(texts.len(), 3, "{texts:?}");
+    assert!(texts[0].starts_with("fleet.yaml helm.releaseName, helm.values: Helm options"));
+    assert!(texts[0].ends_with("(set in the bundle, targetCustomizations[0])"));
+    assert!(texts[1].starts_with("fleet.yaml keepResources: "));
+    assert!(texts[2].starts_with("fleet.yaml paused: "));
+    assert!(c.notes.iter().all(|n| !n.is_error()));
+}
+
+#[test]
+fn fleet_yaml_values_are_read_as_yaml_1_1() {
+    let c = parse_fleet_yaml::<()>("helm:\n  values: {a: on, b: 0777}\n").unwrap();
     assert_eq!(
-        c.ignored_fields,
-        ["rolloutStrategy", "helm", "keepResources"]
+        c.root.helm.unwrap()["values"],
+        serde_json::json!({"a": true, "b": 511})
+    );
+}
+
+#[test]
+fn override_targets_are_read_as_criteria() {
+    let c = parse_fleet_yaml::<()>(
+        "overrideTargets:\n- clusterName: one\n- ClusterSelector: {MatchLabels: {env: prod}}\n",
+    )
+    .unwrap();
+    let t = c.override_targets.unwrap();
+    assert_eq!(t.len(), 2);
+    assert_eq!(t[0].cluster_name.as_deref(), Some("one"));
+    assert!(t[1].cluster_selector.is_some());
+    assert_eq!(parse_fleet_yaml::<()>("").unwrap().override_targets, None);
+    assert_eq!(
+        parse_fleet_yaml::<()>("overrideTargets: []\n")
+            .unwrap()
+            .override_targets,
+        Some(vec![])
     );
 }

@@ -370,3 +370,76 @@ fn namespace_labels_come_from_every_entry_matched_or_not() {
         json!({"a": "y", "r": "1", "x": "1"})
     );
 }
+
+fn fleet_yaml(text: &str) -> FleetConfig {
+    crate::parse_fleet_yaml::<()>(text).unwrap()
+}
+
+fn applied(d: &Decision) -> Option<Vec<String>> {
+    match d {
+        Decision::Deploy { matched, .. } => Some(matched.clone()),
+        _ => None,
+    }
+}
+
+#[test]
+fn override_targets_select_the_clusters_and_customizations_still_apply() {
+    // read.go: overrideTargets become the targets and the restrictions.
+    let cfg = fleet_yaml(
+        "overrideTargets: [{clusterSelector: {matchLabels: {env: prod}}}]\n\
+         targetCustomizations: [{name: all, clusterSelector: {}}]\n",
+    );
+    let prod = cluster(json!({"name": "p", "labels": {"env": "prod"}}));
+    let dev = cluster(json!({"name": "d", "labels": {"env": "dev"}}));
+    assert_eq!(applied(&cfg.resolve(&prod)), Some(vec!["all".to_string()]));
+    assert!(matches!(cfg.resolve(&dev), Decision::Skip { by, .. } if by == "overrideTargets"));
+}
+
+#[test]
+fn an_empty_override_targets_makes_the_entries_plain_targets() {
+    // No restrictions: no entry is a customization (determineIsCustomization); the first
+    // matching entry is the target, its doNotDeploy skips, and no match gets nothing.
+    let cfg = fleet_yaml(
+        "overrideTargets: []\n\
+         targetCustomizations:\n- {name: stop, clusterName: a, doNotDeploy: true}\n- {name: dev, clusterSelector: {matchLabels: {env: dev}}, namespace: ns}\n",
+    );
+    let a = cluster(json!({"name": "a", "labels": {"env": "dev"}}));
+    let b = cluster(json!({"name": "b", "labels": {"env": "dev"}}));
+    let c = cluster(json!({"name": "c"}));
+    assert!(matches!(cfg.resolve(&a), Decision::Skip { by, .. } if by == "stop"));
+    match cfg.resolve(&b) {
+        Decision::Deploy { matched, options } => {
+            assert_eq!(matched, ["dev"]);
+            assert_eq!(options.namespace.as_deref(), Some("ns"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(cfg.resolve(&c), Decision::Skip { .. }));
+    // With no entries at all, the default target is the group "default".
+    let cfg = fleet_yaml("overrideTargets: []\n");
+    let grouped = cluster(json!({"name": "g", "groups": [{"name": "default"}]}));
+    assert!(applied(&cfg.resolve(&grouped)).is_some());
+    assert!(matches!(cfg.resolve(&c), Decision::Skip { .. }));
+}
+
+#[test]
+fn helm_and_kustomize_fields_refuse_for_the_clusters_they_apply_to() {
+    let cfg = config(
+        "FirstMatch",
+        json!([{"name": "dev", "clusterSelector": {"matchLabels": {"env": "dev"}},
+                "kustomize": {"dir": "overlays/dev"}}]),
+    );
+    let dev = cluster(json!({"name": "d", "labels": {"env": "dev"}}));
+    let prod = cluster(json!({"name": "p", "labels": {"env": "prod"}}));
+    match cfg.resolve(&dev) {
+        Decision::Refuse { matched, message } => {
+            assert_eq!(matched, ["dev"]);
+            assert!(
+                message.contains("spec.targetCustomizations[0].kustomize.dir \"overlays/dev\""),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(applied(&cfg.resolve(&prod)).is_some());
+}

@@ -595,7 +595,12 @@ impl<'a, 'o> State<'a, 'o> {
         args: &'a [Arg],
         fin: Option<Val<'a>>,
     ) -> R<Val<'a>> {
-        let sig = signature(name);
+        let sprig = self.t.syntax.defines(name);
+        let sig = if sprig {
+            super::sprig::signature(name)
+        } else {
+            signature(name)
+        };
         let num_in = args.len() + usize::from(fin.is_some());
         let n_params = sig.params.len();
         let num_fixed = if sig.variadic {
@@ -651,7 +656,12 @@ impl<'a, 'o> State<'a, 'o> {
             };
             argv.push(self.validate_type(f, Some(t))?);
         }
-        match call_builtin(self, name, argv) {
+        let called = if sprig {
+            super::sprig::call(self, name, argv)
+        } else {
+            call_builtin(self, name, argv)
+        };
+        match called {
             Ok(v) => Ok(v),
             Err(CallError::Msg(m)) => {
                 self.at = call_node;

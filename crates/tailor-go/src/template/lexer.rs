@@ -98,8 +98,9 @@ fn keyword(word: &str) -> Option<ItemType> {
     })
 }
 
-const LEFT_DELIM: &str = "{{";
-const RIGHT_DELIM: &str = "}}";
+/// Go's default action delimiters.
+pub(crate) const LEFT_DELIM: &str = "{{";
+pub(crate) const RIGHT_DELIM: &str = "}}";
 const LEFT_COMMENT: &str = "/*";
 const RIGHT_COMMENT: &str = "*/";
 const TRIM_MARKER_LEN: usize = 2;
@@ -124,6 +125,9 @@ enum State {
 
 pub(crate) struct Lexer<'t> {
     input: &'t str,
+    /// The action delimiters (`Template.Delims`).
+    left_delim: &'t str,
+    right_delim: &'t str,
     pos: usize,
     start: usize,
     at_eof: bool,
@@ -143,9 +147,12 @@ fn has_right_trim_marker(s: &[u8]) -> bool {
 }
 
 impl<'t> Lexer<'t> {
-    pub(crate) fn new(input: &'t str) -> Self {
+    /// A lexer with other action delimiters (Go's `Delims`; empty means the default).
+    pub(crate) fn with_delims(input: &'t str, left: &'t str, right: &'t str) -> Self {
         Lexer {
             input,
+            left_delim: if left.is_empty() { LEFT_DELIM } else { left },
+            right_delim: if right.is_empty() { RIGHT_DELIM } else { right },
             pos: 0,
             start: 0,
             at_eof: false,
@@ -296,8 +303,12 @@ impl<'t> Lexer<'t> {
     }
 
     fn lex_text(&mut self) -> State {
-        if let Some(x) = self.input.get(self.pos..).and_then(|s| s.find(LEFT_DELIM)) {
-            let ldn = LEFT_DELIM.len();
+        if let Some(x) = self
+            .input
+            .get(self.pos..)
+            .and_then(|s| s.find(self.left_delim))
+        {
+            let ldn = self.left_delim.len();
             self.pos += x;
             let mut trim = 0;
             let after = self.input.as_bytes().get(self.pos + ldn..).unwrap_or(&[]);
@@ -328,18 +339,18 @@ impl<'t> Lexer<'t> {
         if has_right_trim_marker(rest)
             && rest
                 .get(TRIM_MARKER_LEN..)
-                .is_some_and(|r| r.starts_with(RIGHT_DELIM.as_bytes()))
+                .is_some_and(|r| r.starts_with(self.right_delim.as_bytes()))
         {
             return (true, true);
         }
-        if rest.starts_with(RIGHT_DELIM.as_bytes()) {
+        if rest.starts_with(self.right_delim.as_bytes()) {
             return (true, false);
         }
         (false, false)
     }
 
     fn lex_left_delim(&mut self) -> State {
-        self.pos += LEFT_DELIM.len();
+        self.pos += self.left_delim.len();
         let trim_space = has_left_trim_marker(self.rest());
         let after_marker = if trim_space { TRIM_MARKER_LEN } else { 0 };
         if self
@@ -375,7 +386,7 @@ impl<'t> Lexer<'t> {
         if trim_space {
             self.pos += TRIM_MARKER_LEN;
         }
-        self.pos += RIGHT_DELIM.len();
+        self.pos += self.right_delim.len();
         if trim_space {
             let s = self.input.get(self.pos..).unwrap_or("");
             self.pos += s.len() - s.trim_start_matches(is_space).len();
@@ -390,7 +401,7 @@ impl<'t> Lexer<'t> {
             self.pos += TRIM_MARKER_LEN;
             self.ignore();
         }
-        self.pos += RIGHT_DELIM.len();
+        self.pos += self.right_delim.len();
         self.emit(ItemType::RightDelim);
         if trim_space {
             let s = self.input.get(self.pos..).unwrap_or("");
@@ -482,7 +493,7 @@ impl<'t> Lexer<'t> {
         if has_right_trim_marker(here)
             && here
                 .get(TRIM_MARKER_LEN..)
-                .is_some_and(|r| r.starts_with(RIGHT_DELIM.as_bytes()))
+                .is_some_and(|r| r.starts_with(self.right_delim.as_bytes()))
         {
             self.backup();
             if num_spaces == 1 {
@@ -555,7 +566,8 @@ impl<'t> Lexer<'t> {
             None => true,
             Some(r) if is_space(r) => true,
             Some('.' | ',' | '|' | ':' | ')' | '(') => true,
-            Some(_) => self.rest().starts_with(RIGHT_DELIM.as_bytes()),
+            // Go: does r start the right delimiter (its first rune)?
+            Some(r) => self.right_delim.starts_with(r),
         }
     }
 

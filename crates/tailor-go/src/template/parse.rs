@@ -54,6 +54,7 @@ impl TreeState {
 
 pub(crate) struct Parser<'t> {
     lex: Lexer<'t>,
+    syntax: &'t super::Syntax,
     t: TreeState,
     parse_name: String,
     trees: Trees,
@@ -62,9 +63,15 @@ pub(crate) struct Parser<'t> {
 }
 
 /// Parse `text` as template `name`, returning every tree it defines.
-pub(crate) fn parse(name: &str, text: &str, max_depth: usize) -> Result<Trees, String> {
+pub(crate) fn parse<'t>(
+    name: &str,
+    text: &'t str,
+    max_depth: usize,
+    syntax: &'t super::Syntax,
+) -> Result<Trees, String> {
     let mut p = Parser {
-        lex: Lexer::new(text),
+        lex: Lexer::with_delims(text, &syntax.left_delim, &syntax.right_delim),
+        syntax,
         t: TreeState::new(),
         parse_name: name.to_string(),
         trees: Trees::new(),
@@ -580,7 +587,7 @@ impl<'t> Parser<'t> {
         let pos = token.pos;
         Ok(Some(match token.typ {
             ItemType::Identifier => {
-                if !BUILTINS.contains(&token.val.as_str()) {
+                if !BUILTINS.contains(&token.val.as_str()) && !self.syntax.defines(&token.val) {
                     return self
                         .errorf(format!("function {} not defined", q(token.val.as_bytes())));
                 }

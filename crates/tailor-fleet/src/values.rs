@@ -1,0 +1,271 @@
+//! The Helm values Fleet passes for one cluster (`docs/semantics/fleet.md` §5), so that
+//! `helm template -f` reproduces what Fleet deploys:
+//!
+//! 1. the bundle's `helm.values` with its `valuesFiles` folded in, and each target's
+//!    ([`crate::bundle`], `resources.go` `parseValuesFiles`);
+//! 2. the cluster's options merged as Fleet merges them (`options.Merge`, FirstMatch or
+//!    AllMatches; [`FleetConfig::resolve_options`]);
+//! 3. `preprocessHelmValues` (`target/builder.go`): the cluster's labels cleaned for export
+//!    (wrangler `CleanAnnotationsForExport`: keys starting `kubectl.kubernetes.io/` or
+//!    containing `cattle.io/` go) with `fleet.cattle.io/` and `management.cattle.io/` labels
+//!    put back; nothing happens without labels, without `helm`, or with neither
+//!    `templateValues` nor values; `global.fleet.clusterLabels.<label>` strings are replaced
+//!    (in maps, and maps in lists, 50 levels deep); then, unless `helm.disablePreProcess`, the
+//!    values printed as YAML are one Go template with delimiters `${ }`, `missingkey=error`
+//!    and sprig (without `env`, `expandenv`, `getHostByName`), read back as YAML, and each
+//!    `templateValues` entry is rendered and read the same way and overwrites its top-level
+//!    key. The template's data: `.ClusterName`, `.ClusterNamespace`, `.ClusterLabels`,
+//!    `.ClusterAnnotations`, `.ClusterValues` (the Fleet Cluster's `spec.templateValues`).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+use tailor_cluster::Cluster;
+use tailor_flux::postbuild::{numbers::as_float64, v2print::to_yaml_v2, v2read::yaml11_to_json};
+use tailor_go::{ExecOptions, MissingKey, Syntax, Template};
+use tailor_kube::StringMap;
+
+use crate::config::FleetConfig;
+use crate::options::Extra;
+use crate::resolve::Decision;
+
+/// What Fleet knows of a cluster beyond its name, labels and annotations: its `Cluster`
+/// object's namespace and `spec.templateValues`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FleetCluster {
+    pub namespace: String,
+    pub template_values: Map<String, Value>,
+}
+
+impl FleetCluster {
+    /// From a Fleet `Cluster` object (`fleet.cattle.io/v1alpha1`), as JSON.
+    pub fn from_object(o: &Value) -> FleetCluster {
+        FleetCluster {
+            namespace: o
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            template_values: o
+                .pointer("/spec/templateValues")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// One cluster's values.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClusterValues {
+    /// The cluster gets no BundleDeployment: why.
+    NotDeployed(String),
+    /// The values Fleet passes to Helm, after the named customizations; `None` when it passes
+    /// none (no `helm.values`).
+    Values {
+        matched: Vec<String>,
+        values: Option<Map<String, Value>>,
+    },
+}
+
+/// The values Fleet passes to Helm for `cluster`. Errors are Fleet's (a template that does
+/// not parse or execute, a result that is no YAML map), naming the cluster.
+pub fn cluster_values<E: Extra>(
+    config: &FleetConfig<E>,
+    cluster: &Cluster,
+    fleet: &FleetCluster,
+) -> Result<ClusterValues, String> {
+    let (matched, options) = match config.resolve_options(cluster) {
+        Decision::Deploy { matched, options } => (matched, options),
+        Decision::Skip { reason, .. }
+        | Decision::Refuse {
+            message: reason, ..
+        } => return Ok(ClusterValues::NotDeployed(reason)),
+    };
+    let values = preprocess(options.helm.as_ref(), cluster, fleet)
+        .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
+    Ok(ClusterValues::Values { matched, values })
+}
+
+/// The values as YAML, the way Helm reads them (numbers are float64, as after Fleet's JSON
+/// round trip; keys sorted).
+pub fn to_yaml(values: &Map<String, Value>) -> String {
+    to_yaml_v2(&as_float64(Value::Object(values.clone())))
+}
+
+/// `CleanAnnotationsForExport`.
+fn clean_for_export(m: &StringMap) -> BTreeMap<String, String> {
+    m.iter()
+        .filter(|(k, _)| !k.starts_with("kubectl.kubernetes.io/") && !k.contains("cattle.io/"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// `preprocessHelmValues` on the merged `helm` options: the values Fleet stores.
+fn preprocess(
+    helm: Option<&Map<String, Value>>,
+    cluster: &Cluster,
+    fleet: &FleetCluster,
+) -> Result<Option<Map<String, Value>>, String> {
+    let given = helm
+        .and_then(|h| h.get("values"))
+        .and_then(Value::as_object)
+        .cloned();
+    let mut labels = clean_for_export(&cluster.labels);
+    for (k, v) in &cluster.labels {
+        if k.starts_with("fleet.cattle.io/") || k.starts_with("management.cattle.io/") {
+            labels.insert(k.clone(), v.clone());
+        }
+    }
+    if labels.is_empty() {
+        return Ok(given);
+    }
+    let Some(helm) = helm else {
+        return Ok(None);
+    };
+    let template_values: Option<Map<String, Value>> = helm
+        .get("templateValues")
+        .and_then(Value::as_object)
+        .cloned();
+    let mut values = given.unwrap_or_default();
+    if template_values.is_none() && values.is_empty() {
+        return Ok(Some(values));
+    }
+    process_label_values(&mut values, &labels, 0)?;
+    if helm.get("disablePreProcess").and_then(Value::as_bool) == Some(true) {
+        return Ok(Some(values));
+    }
+    let to_dict = |m: &BTreeMap<String, String>| {
+        tailor_go::Value::Map(
+            m.iter()
+                .map(|(k, v)| (k.clone(), tailor_go::Value::String(v.clone())))
+                .collect(),
+        )
+    };
+    let data = tailor_go::Value::Map(
+        [
+            (
+                "ClusterNamespace",
+                tailor_go::Value::String(fleet.namespace.clone()),
+            ),
+            (
+                "ClusterName",
+                tailor_go::Value::String(cluster.name.clone()),
+            ),
+            ("ClusterLabels", to_dict(&labels)),
+            (
+                "ClusterAnnotations",
+                to_dict(&clean_for_export(&cluster.annotations)),
+            ),
+            (
+                "ClusterValues",
+                go_value(&as_float64(Value::Object(fleet.template_values.clone()))),
+            ),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
+    );
+    let text = to_yaml(&values);
+    let rendered = render(&text, &data)?;
+    values = match yaml11_to_json(&rendered) {
+        Ok(Value::Object(m)) => m,
+        Ok(Value::Null) => Map::new(),
+        Ok(other) => {
+            return Err(format!(
+                "failed to interpret rendered template as helm values: a {}, not a map",
+                tailor_kube::json::type_name(&other)
+            ))
+        }
+        Err(e) => {
+            return Err(format!(
+                "failed to interpret rendered template as helm values: {e}"
+            ))
+        }
+    };
+    for (k, v) in template_values.iter().flatten() {
+        let text = v.as_str().unwrap_or_default();
+        let rendered = render(text, &data)?;
+        let value = yaml11_to_json(&rendered).map_err(|e| {
+            format!("failed to interpret rendered template as helm values: {rendered}, {e}")
+        })?;
+        values.insert(k.clone(), value);
+    }
+    Ok(Some(values))
+}
+
+/// One template with Fleet's settings.
+fn render(text: &str, data: &tailor_go::Value) -> Result<String, String> {
+    let syntax = Syntax {
+        left_delim: "${".into(),
+        right_delim: "}".into(),
+        sprig: true,
+        without: ["env", "expandenv", "getHostByName", "include", "tpl"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    };
+    let t = Template::parse_with("values", text, &syntax)
+        .map_err(|e| format!("failed to parse helm values template: {e}"))?;
+    let opts = ExecOptions {
+        missing_key: MissingKey::Error,
+        ..ExecOptions::default()
+    };
+    let mut out = String::new();
+    t.execute(data, &opts, &mut out)
+        .map_err(|e| format!("failed to render helm values template: {e}"))?;
+    Ok(out)
+}
+
+/// JSON as the template engine's data (numbers already float64).
+fn go_value(v: &Value) -> tailor_go::Value {
+    match v {
+        Value::Null => tailor_go::Value::Nil,
+        Value::Bool(b) => tailor_go::Value::Bool(*b),
+        Value::Number(n) => tailor_go::Value::Float(n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => tailor_go::Value::String(s.clone()),
+        Value::Array(a) => tailor_go::Value::List(a.iter().map(go_value).collect()),
+        Value::Object(o) => {
+            tailor_go::Value::Map(o.iter().map(|(k, v)| (k.clone(), go_value(v))).collect())
+        }
+    }
+}
+
+const CLUSTER_LABEL_PREFIX: &str = "global.fleet.clusterLabels.";
+const MAX_DEPTH: usize = 50;
+
+/// `processLabelValues`: strings in maps (and in maps inside lists) naming
+/// `global.fleet.clusterLabels.<label>` become that label's value, or `""`.
+fn process_label_values(
+    values: &mut Map<String, Value>,
+    labels: &BTreeMap<String, String>,
+    depth: usize,
+) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err(format!(
+            "maximum recursion depth of {MAX_DEPTH} exceeded for cluster label prefix processing, too many nested values"
+        ));
+    }
+    for v in values.values_mut() {
+        match v {
+            Value::String(s) => {
+                if let Some(label) = s.strip_prefix(CLUSTER_LABEL_PREFIX) {
+                    *s = labels.get(label).cloned().unwrap_or_default();
+                }
+            }
+            Value::Object(m) => process_label_values(m, labels, depth + 1)?,
+            Value::Array(items) => {
+                for item in items {
+                    if let Value::Object(m) = item {
+                        process_label_values(m, labels, depth + 1)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

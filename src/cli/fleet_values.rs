@@ -1,0 +1,173 @@
+//! `tailor fleet-values CONFIG DIR [FILE...] [--cluster NAME]`: the Helm values Fleet would
+//! pass for each destination of a Fleet bundle (`tailor_fleet::values`), so that
+//! `helm template RELEASE CHART -f values.yaml` reproduces what Fleet deploys. CONFIG names the
+//! destinations as for a run (`spec.cluster` / `spec.clusters`, or a ConfigMap); FILEs may hold
+//! Fleet `Cluster` and `ClusterGroup` objects (and the other inventory kinds), which complete
+//! the destinations and give Fleet's `.ClusterNamespace` and `.ClusterValues`.
+
+use std::path::Path;
+
+use serde_json::Value as Json;
+use tailor_cluster::{Cluster, Inventory};
+use tailor_fleet::values::{cluster_values, to_yaml, ClusterValues, FleetCluster};
+
+use super::report;
+use crate::config::TargetFields;
+use crate::krm::KrmResult;
+
+const USAGE: &str = "usage: tailor fleet-values CONFIG DIR [FILE...] [--cluster NAME]";
+
+pub(crate) fn run(args: &[String]) -> i32 {
+    let (config, dir, files, only) = match parse_args(args) {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("tailor fleet-values: {msg}\n{USAGE}");
+            return 2;
+        }
+    };
+    match values(&config, &dir, &files, only.as_deref()) {
+        Ok(text) => {
+            super::emit(&text);
+            0
+        }
+        Err(results) => {
+            report(&results);
+            1
+        }
+    }
+}
+
+type Args = (String, String, Vec<String>, Option<String>);
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut positional = Vec::new();
+    let mut only = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "--cluster" {
+            only = Some(args.get(i + 1).ok_or("--cluster needs a value")?.clone());
+            i += 2;
+            continue;
+        }
+        if let Some(v) = a.strip_prefix("--cluster=") {
+            only = Some(v.to_string());
+        } else if a.starts_with('-') && a != "-" {
+            return Err(format!("unknown flag {a:?}"));
+        } else {
+            positional.push(a.to_string());
+        }
+        i += 1;
+    }
+    let mut it = positional.into_iter();
+    let config = it.next().ok_or("missing CONFIG file")?;
+    let dir = it.next().ok_or("missing the bundle DIR")?;
+    Ok((config, dir, it.collect(), only))
+}
+
+fn values(
+    config: &str,
+    dir: &str,
+    files: &[String],
+    only: Option<&str>,
+) -> Result<String, Vec<KrmResult>> {
+    let one = |r: KrmResult| vec![r];
+    let opts = crate::run::parse_options();
+    let fc = super::standalone::read_config(config, &opts).map_err(one)?;
+    let plan = crate::config::parse(Some(&fc))?;
+    let dir_path = Path::new(dir);
+    if !tailor_fleet::bundle::is_bundle(dir_path) {
+        return Err(one(KrmResult::error(format!(
+            "{dir}: not a Fleet bundle (no fleet.yaml or fleet.yml)"
+        ))));
+    }
+    let bundle = tailor_fleet::bundle::read_dir::<TargetFields>(dir_path, &opts)
+        .map_err(|e| e.into_iter().map(KrmResult::from).collect::<Vec<_>>())?;
+    // Typos in fleet.yaml matter here (`valeus:`); what tailor does not model does not.
+    let typos: Vec<KrmResult> = bundle
+        .config
+        .notes
+        .iter()
+        .filter(|n| n.message.starts_with("unknown field"))
+        .cloned()
+        .map(KrmResult::from)
+        .collect();
+    report(&typos);
+
+    let mut items: Vec<Json> = Vec::new();
+    for f in files {
+        for r in super::standalone::read_path(Path::new(f), None, &opts).map_err(one)? {
+            items.push(
+                r.node()
+                    .to_json()
+                    .map_err(|e| one(KrmResult::error(format!("{f}: {e}"))))?,
+            );
+        }
+    }
+    let inventory_items: Vec<Json> = items
+        .iter()
+        .filter(|i| tailor_cluster::is_inventory(i))
+        .cloned()
+        .collect();
+    let inventory = Inventory::from_items(&inventory_items).map_err(|e| one(e.into()))?;
+    let mut clusters: Vec<Cluster> = if plan.clusters.is_empty() {
+        inventory
+            .cluster_names()
+            .into_iter()
+            .filter_map(|n| inventory.resolve(n))
+            .collect()
+    } else {
+        plan.clusters
+            .iter()
+            .map(|s| inventory.resolve_spec(s))
+            .collect()
+    };
+    if clusters.is_empty() {
+        return Err(one(KrmResult::error(
+            "no destination: name the clusters in CONFIG (spec.cluster or spec.clusters) or pass Fleet Cluster objects",
+        )));
+    }
+    if let Some(name) = only {
+        clusters.retain(|c| c.name == name);
+        if clusters.is_empty() {
+            return Err(one(KrmResult::error(format!(
+                "--cluster {name}: no such destination in CONFIG or the inventory"
+            ))));
+        }
+    }
+    let mut out = String::new();
+    for (i, cluster) in clusters.iter().enumerate() {
+        let fleet = items
+            .iter()
+            .find(|o| {
+                o.get("apiVersion").and_then(Json::as_str) == Some("fleet.cattle.io/v1alpha1")
+                    && o.get("kind").and_then(Json::as_str) == Some("Cluster")
+                    && o.pointer("/metadata/name").and_then(Json::as_str)
+                        == Some(cluster.name.as_str())
+            })
+            .map(FleetCluster::from_object)
+            .unwrap_or_default();
+        let computed = cluster_values(&bundle.config, cluster, &fleet)
+            .map_err(|e| one(KrmResult::error(e)))?;
+        if i > 0 {
+            out.push_str("---\n");
+        }
+        match computed {
+            ClusterValues::NotDeployed(why) => {
+                if only.is_some() {
+                    return Err(one(KrmResult::error(why)));
+                }
+                out.push_str(&format!("# cluster {}: no values: {why}\n", cluster.name));
+            }
+            ClusterValues::Values { matched, values } => {
+                out.push_str(&format!("# cluster {}", cluster.name));
+                if !matched.is_empty() {
+                    out.push_str(&format!(" (target customizations: {})", matched.join(", ")));
+                }
+                out.push('\n');
+                out.push_str(&to_yaml(&values.unwrap_or_default()));
+            }
+        }
+    }
+    Ok(out)
+}
