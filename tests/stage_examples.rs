@@ -309,6 +309,7 @@ metadata:
     };
     let stage = FleetNamespaces {
         per_destination: false,
+        crd_keep: false,
     };
     let (out, results) = run(&stage, input, &setup);
     // Only the namespaced object without a namespace gets one.
