@@ -1,7 +1,70 @@
-//! `tailor completion bash|zsh|fish`: shell completion scripts for the subcommands and flags.
+//! `tailor completion bash|zsh|fish`: shell completion scripts, each written from the one
+//! table of subcommands and flags below.
 
-const SUBCOMMANDS: &str = "envsubst expand version completion help";
-const FLAGS: &str = "--output --output-dir --clean --cluster --strict --help --version";
+/// The subcommands, as the first argument.
+pub const SUBCOMMANDS: &[(&str, &str)] = &[
+    (
+        "diff",
+        "a unified diff from the input to each destination's output",
+    ),
+    ("envsubst", "Flux's envsubst on stdin"),
+    ("expand", "KubeStellar's template expansion of stdin"),
+    (
+        "fleet-values",
+        "the Helm values Fleet would pass per destination",
+    ),
+    ("schema", "the JSON Schema of a functionConfig kind"),
+    ("completion", "a shell completion script"),
+    ("version", "the version"),
+    ("help", "the usage"),
+];
+
+/// What a flag takes after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Value {
+    None,
+    Directory,
+    Choice(&'static str),
+    Text,
+}
+
+/// The standalone flags: long name, short name, value, description.
+pub const FLAGS: &[(&str, Option<char>, Value, &str)] = &[
+    (
+        "output",
+        Some('o'),
+        Value::Choice("stream resource-list"),
+        "output form",
+    ),
+    (
+        "output-dir",
+        None,
+        Value::Directory,
+        "write each object to its file under DIR",
+    ),
+    (
+        "clean",
+        None,
+        Value::None,
+        "empty the output directory first",
+    ),
+    ("cluster", None, Value::Text, "render only this destination"),
+    (
+        "shard",
+        None,
+        Value::Text,
+        "render shard K/N of the destinations",
+    ),
+    (
+        "explain",
+        None,
+        Value::None,
+        "say what happens per destination instead of writing it",
+    ),
+    ("strict", None, Value::None, "warnings are errors"),
+    ("help", Some('h'), Value::None, "the usage"),
+    ("version", Some('V'), Value::None, "the version"),
+];
 
 /// Prints the script for `shell`; exit code 2 for an unknown or missing shell.
 pub fn print(shell: Option<&str>) -> i32 {
@@ -15,7 +78,33 @@ pub fn print(shell: Option<&str>) -> i32 {
     0
 }
 
+fn subcommand_words() -> String {
+    SUBCOMMANDS
+        .iter()
+        .map(|(s, _)| *s)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn bash() -> String {
+    let flags: Vec<String> = FLAGS.iter().map(|(l, ..)| format!("--{l}")).collect();
+    let mut values = String::new();
+    for (long, short, value, _) in FLAGS {
+        let names = match short {
+            Some(c) => format!("-{c}|--{long}"),
+            None => format!("--{long}"),
+        };
+        match value {
+            Value::Choice(words) => values.push_str(&format!(
+                "        {names}) COMPREPLY=($(compgen -W \"{words}\" -- \"$cur\")); return ;;\n"
+            )),
+            Value::Directory => values.push_str(&format!(
+                "        {names}) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
+            )),
+            Value::Text => values.push_str(&format!("        {names}) return ;;\n")),
+            Value::None => {}
+        }
+    }
     format!(
         r#"# tailor completion for bash: source <(tailor completion bash)
 _tailor() {{
@@ -23,56 +112,73 @@ _tailor() {{
     cur="${{COMP_WORDS[COMP_CWORD]}}"
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
     case "$prev" in
-        -o|--output) COMPREPLY=($(compgen -W "stream resource-list" -- "$cur")); return ;;
-        --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
+{values}        completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
+        schema) COMPREPLY=($(compgen -W "Tailor ApplyReplacements CustomTransform Kustomization" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "{FLAGS}" -- "$cur"))
+        COMPREPLY=($(compgen -W "{flags}" -- "$cur"))
     elif [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "{SUBCOMMANDS}" -- "$cur") $(compgen -f -- "$cur"))
+        COMPREPLY=($(compgen -W "{subs}" -- "$cur") $(compgen -f -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
 }}
 complete -o filenames -F _tailor tailor
-"#
+"#,
+        flags = flags.join(" "),
+        subs = subcommand_words(),
     )
 }
 
 fn zsh() -> String {
+    let mut specs = String::new();
+    for (long, short, value, desc) in FLAGS {
+        let names = match short {
+            Some(c) => format!("'(-{c} --{long})'{{-{c},--{long}}}"),
+            None => format!("'--{long}"),
+        };
+        let open = if short.is_some() { "'" } else { "" };
+        let arg = match value {
+            Value::None => String::new(),
+            Value::Directory => ":directory:_files -/".into(),
+            Value::Choice(words) => format!(":value:({words})"),
+            Value::Text => ":value:".into(),
+        };
+        specs.push_str(&format!("        {names}{open}[{desc}]{arg}' \\\n"));
+    }
     format!(
         r#"#compdef tailor
 # tailor completion for zsh: source <(tailor completion zsh)
 _tailor() {{
     _arguments \
-        '(-o --output)'{{-o,--output}}'[output form]:form:(stream resource-list)' \
-        '--output-dir[write each object to its file under DIR]:directory:_files -/' \
-        '--clean[empty the output directory first]' \
-        '--cluster[render only this destination]:cluster:' \
-        '--strict[warnings are errors]' \
-        '1:config or subcommand:({SUBCOMMANDS} $(print -l *.y*ml(N)))' \
+{specs}        '1:config or subcommand:({subs} $(print -l *.y*ml(N)))' \
         '*:input:_files'
 }}
 compdef _tailor tailor
-"#
+"#,
+        subs = subcommand_words(),
     )
 }
 
 fn fish() -> String {
     let mut s = String::from("# tailor completion for fish: tailor completion fish | source\n");
-    for sub in SUBCOMMANDS.split(' ') {
+    for (sub, desc) in SUBCOMMANDS {
         s.push_str(&format!(
-            "complete -c tailor -n '__fish_use_subcommand' -a {sub}\n"
+            "complete -c tailor -n '__fish_use_subcommand' -a {sub} -d '{desc}'\n"
         ));
     }
-    s.push_str("complete -c tailor -s o -l output -x -a 'stream resource-list' -d 'output form'\n");
-    s.push_str(
-        "complete -c tailor -l output-dir -r -d 'write each object to its file under DIR'\n",
-    );
-    s.push_str("complete -c tailor -l clean -d 'empty the output directory first'\n");
-    s.push_str("complete -c tailor -l cluster -x -d 'render only this destination'\n");
-    s.push_str("complete -c tailor -l strict -d 'warnings are errors'\n");
+    for (long, short, value, desc) in FLAGS {
+        let short = short.map(|c| format!(" -s {c}")).unwrap_or_default();
+        let arg = match value {
+            Value::None => String::new(),
+            Value::Directory => " -r".into(),
+            Value::Choice(words) => format!(" -x -a '{words}'"),
+            Value::Text => " -x".into(),
+        };
+        s.push_str(&format!(
+            "complete -c tailor{short} -l {long}{arg} -d '{desc}'\n"
+        ));
+    }
     s.push_str(
         "complete -c tailor -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'\n",
     );
@@ -83,15 +189,26 @@ fn fish() -> String {
 mod tests {
     use super::*;
 
+    /// Every flag the table offers is one the command line takes (with a value when it needs
+    /// one), so completion cannot offer what tailor refuses.
     #[test]
-    fn every_flag_is_completed_in_every_shell() {
-        for flag in FLAGS
-            .split(' ')
-            .filter(|f| !matches!(*f, "--help" | "--version"))
-        {
-            assert!(bash().contains(flag), "bash {flag}");
-            assert!(zsh().contains(flag), "zsh {flag}");
-            assert!(fish().contains(&flag[2..]), "fish {flag}");
+    fn every_offered_flag_parses() {
+        for (long, _, value, _) in FLAGS {
+            if matches!(*long, "help" | "version") {
+                continue;
+            }
+            let mut argv = vec!["tailor.yaml".to_string(), "dir".into(), format!("--{long}")];
+            match value {
+                Value::None => {}
+                Value::Choice(words) => argv.push(words.split(' ').next().unwrap_or("").into()),
+                Value::Directory => argv.push("out".into()),
+                Value::Text if *long == "shard" => argv.push("1/2".into()),
+                Value::Text => argv.push("x".into()),
+            }
+            if *long == "clean" {
+                argv.extend(["--output-dir".into(), "out".into()]);
+            }
+            assert!(super::super::args::parse(&argv).is_ok(), "--{long}");
         }
     }
 }

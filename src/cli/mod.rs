@@ -5,6 +5,7 @@ use std::io::Write;
 
 mod args;
 mod completion;
+mod diff;
 mod fleet_values;
 mod standalone;
 mod tools;
@@ -38,6 +39,7 @@ pub fn run() -> i32 {
         }
         Some("completion") => completion::print(args.get(1).map(String::as_str)),
         Some("schema") => schema(args.get(1).map(String::as_str)),
+        Some("diff") => diff::run(&args[1..]),
         Some(_) => match args::parse(&args) {
             Ok(parsed) => standalone::run(parsed),
             Err(msg) => usage_error(&msg),

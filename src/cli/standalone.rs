@@ -15,101 +15,20 @@ use crate::krm::{KrmResult, Resource};
 use crate::run::{self, parse_options, FleetBundle};
 
 pub(crate) fn run(args: Args) -> i32 {
-    let opts = parse_options();
+    let keep_originals = args.output == Output::ResourceList;
+    let rendered = match render(&args, keep_originals) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let Rendered {
+        fc,
+        originals,
+        outcome,
+    } = rendered;
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
         1
     };
-    if args.config != "-" && Path::new(&args.config).is_dir() {
-        return usage_error(&format!(
-            "{} is a directory: the first argument is the CONFIG file (tailor CONFIG [FILE|DIR|-]...)",
-            args.config
-        ));
-    }
-    if args.inputs.iter().any(|i| i == "-") && stdin_is_terminal() {
-        return usage_error(
-            "tailor CONFIG reads manifests from stdin: give files or directories (tailor CONFIG DIR), or pipe them in",
-        );
-    }
-    let config_text = if args.config == "-" {
-        read_stdin()
-    } else {
-        crate::input::read_file(Path::new(&args.config))
-    };
-    let config_text = match config_text {
-        Ok(t) => t,
-        Err(e) => return fail(KrmResult::error(e)),
-    };
-    let (fc, config_source) = match files::read_config_text(config_text, &args.config, &opts) {
-        Ok(read) => read,
-        Err(r) => return fail(r),
-    };
-    if let Output::Dir(dir) = &args.output {
-        if let Err(msg) = check_output_dir(dir, &args) {
-            return fail(KrmResult::error(msg));
-        }
-    }
-    let mut items: Vec<Resource> = Vec::new();
-    let mut bundle: Option<run::FleetBundle> = None;
-    let config_file = (args.config != "-")
-        .then(|| Path::new(&args.config).canonicalize().ok())
-        .flatten();
-    for input in &args.inputs {
-        let path = Path::new(input);
-        if input != "-" && tailor_fleet::bundle::is_bundle(path) {
-            if bundle.is_some() {
-                return fail(KrmResult::error(format!(
-                    "{input}: only one Fleet bundle directory (with a fleet.yaml) per run"
-                )));
-            }
-            match read_bundle(path, &opts) {
-                Ok((b, mut more)) => {
-                    bundle = Some(b);
-                    items.append(&mut more);
-                }
-                Err(results) => {
-                    report_all(&results);
-                    return 1;
-                }
-            }
-            continue;
-        }
-        let read = if input == "-" {
-            read_stdin()
-                .map_err(KrmResult::error)
-                .and_then(|t| files::read_stdin_text(&t, &opts))
-        } else {
-            read_path(path, config_file.as_deref(), &opts)
-        };
-        match read {
-            Ok(mut more) => items.append(&mut more),
-            Err(r) => return fail(r),
-        }
-    }
-    let originals = (args.output == Output::ResourceList).then(|| items.clone());
-    let mut outcome = match crate::config::parse(Some(&fc)) {
-        Ok(mut plan) => {
-            plan.strict |= args.strict;
-            if let Some(name) = &args.cluster {
-                if let Err(msg) = plan.only_cluster(name) {
-                    return usage_error(&msg);
-                }
-            }
-            if let Some((k, n)) = args.shard {
-                plan.shard(k, n);
-            }
-            plan.explain = args.explain;
-            run::process(items, plan, bundle)
-        }
-        Err(results) => run::Outcome::new(Vec::new(), results, true),
-    };
-    let config_name = if args.config == "-" {
-        "<stdin>"
-    } else {
-        &args.config
-    };
-    crate::krm::results::locate(&mut outcome.results, &fc, &config_source, config_name);
-    report_all(&outcome.results);
     if let Some(report) = &outcome.report {
         emit(report);
         return i32::from(outcome.failed);
@@ -160,6 +79,105 @@ pub(crate) fn run(args: Args) -> i32 {
     }
 }
 
+/// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.
+pub(crate) struct Rendered {
+    pub fc: tailor_yaml::Node,
+    /// The objects as read, when asked for (a failed run returns them; `tailor diff` compares
+    /// with them).
+    pub originals: Option<Vec<Resource>>,
+    pub outcome: run::Outcome,
+}
+
+/// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
+/// stderr; `Err` is the exit code when it could not get that far.
+pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32> {
+    let opts = parse_options();
+    let fail = |r: KrmResult| {
+        report_all(std::slice::from_ref(&r));
+        1
+    };
+    if args.config != "-" && Path::new(&args.config).is_dir() {
+        return Err(usage_error(&format!(
+            "{} is a directory: the first argument is the CONFIG file (tailor CONFIG [FILE|DIR|-]...)",
+            args.config
+        )));
+    }
+    if args.inputs.iter().any(|i| i == "-") && stdin_is_terminal() {
+        return Err(usage_error(
+            "tailor CONFIG reads manifests from stdin: give files or directories (tailor CONFIG DIR), or pipe them in",
+        ));
+    }
+    let config_text = if args.config == "-" {
+        read_stdin()
+    } else {
+        crate::input::read_file(Path::new(&args.config))
+    };
+    let config_text = config_text.map_err(|e| fail(KrmResult::error(e)))?;
+    let (fc, config_source) =
+        files::read_config_text(config_text, &args.config, &opts).map_err(fail)?;
+    if let Output::Dir(dir) = &args.output {
+        check_output_dir(dir, args).map_err(|msg| fail(KrmResult::error(msg)))?;
+    }
+    let mut items: Vec<Resource> = Vec::new();
+    let mut bundle: Option<run::FleetBundle> = None;
+    let config_file = (args.config != "-")
+        .then(|| Path::new(&args.config).canonicalize().ok())
+        .flatten();
+    for input in &args.inputs {
+        let path = Path::new(input);
+        if input != "-" && tailor_fleet::bundle::is_bundle(path) {
+            if bundle.is_some() {
+                return Err(fail(KrmResult::error(format!(
+                    "{input}: only one Fleet bundle directory (with a fleet.yaml) per run"
+                ))));
+            }
+            let (b, mut more) = read_bundle(path, &opts).map_err(|results| {
+                report_all(&results);
+                1
+            })?;
+            bundle = Some(b);
+            items.append(&mut more);
+            continue;
+        }
+        let mut more = if input == "-" {
+            read_stdin()
+                .map_err(KrmResult::error)
+                .and_then(|t| files::read_stdin_text(&t, &opts))
+        } else {
+            read_path(path, config_file.as_deref(), &opts)
+        }
+        .map_err(fail)?;
+        items.append(&mut more);
+    }
+    let originals = keep_originals.then(|| items.clone());
+    let mut outcome = match crate::config::parse(Some(&fc)) {
+        Ok(mut plan) => {
+            plan.strict |= args.strict;
+            if let Some(name) = &args.cluster {
+                plan.only_cluster(name).map_err(|msg| usage_error(&msg))?;
+            }
+            if let Some((k, n)) = args.shard {
+                plan.shard(k, n);
+            }
+            plan.explain = args.explain;
+            run::process(items, plan, bundle)
+        }
+        Err(results) => run::Outcome::new(Vec::new(), results, true),
+    };
+    let config_name = if args.config == "-" {
+        "<stdin>"
+    } else {
+        &args.config
+    };
+    crate::krm::results::locate(&mut outcome.results, &fc, &config_source, config_name);
+    report_all(&outcome.results);
+    Ok(Rendered {
+        fc,
+        originals,
+        outcome,
+    })
+}
+
 /// An output directory must not hold files of an earlier run (a cluster that became
 /// doNotDeploy would keep its old files) unless `--clean` empties it, and must not lie inside
 /// an input directory (the next run would read it as input).
@@ -195,7 +213,7 @@ fn check_output_dir(dir: &Path, args: &Args) -> Result<(), String> {
 
 /// Standalone mode shows every kind of result on stderr, a few lines of them, errors first
 /// (a stable sort: otherwise in the order they arose).
-fn report_all(results: &[KrmResult]) {
+pub(crate) fn report_all(results: &[KrmResult]) {
     const SHOWN: usize = 5;
     let mut ordered: Vec<&KrmResult> = results.iter().collect();
     ordered.sort_by_key(|r| r.severity);
@@ -291,8 +309,9 @@ fn read_bundle(
     let mut notes = bundle.notes;
     let mut items = Vec::new();
     for (rel, text) in bundle.manifests {
-        for item in files::read_file_text(text, &rel, opts).map_err(|r| vec![r])? {
+        for item in files::read_documents(text, &rel, opts, false).map_err(|r| vec![r])? {
             if tailor_fleet::bundle::deployable(item.api_version(), item.kind()) {
+                files::check_object(&item).map_err(|r| vec![r])?;
                 items.push(item);
             } else if item.node().pairs().is_some_and(|p| !p.is_empty()) {
                 notes.push(tailor_kube::Diagnostic::warning(format!(

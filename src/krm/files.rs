@@ -15,11 +15,23 @@ use super::resource::{Origin, Resource, Source};
 use super::results::KrmResult;
 use super::write::document_text;
 
-/// Reads one file's documents as resources that remember the file.
+/// Reads one file's documents as resources that remember the file; a document that is not a
+/// KRM object is an error naming the file, its line and the document.
 pub fn read_file_text(
     text: String,
     rel_path: &str,
     opts: &ParseOptions,
+) -> Result<Vec<Resource>, KrmResult> {
+    read_documents(text, rel_path, opts, true)
+}
+
+/// [`read_file_text`], with the KRM check left to the caller when `check_krm` is false (a
+/// Fleet bundle drops what Fleet does not deploy, by Fleet's rules, before checking).
+pub fn read_documents(
+    text: String,
+    rel_path: &str,
+    opts: &ParseOptions,
+    check_krm: bool,
 ) -> Result<Vec<Resource>, KrmResult> {
     let source: Source = Arc::new(text);
     let docs = parse_stream_with(&source, opts)
@@ -37,17 +49,8 @@ pub fn read_file_text(
         };
         let res = Resource::new(node, origin);
         let is_list = res.kind().ends_with("List") && res.node().get("items").is_some();
-        if !is_list {
-            if let Some((field, message)) = super::read::object_problem(res.node()) {
-                let at = res.node().span.start as usize;
-                let line = source.get(..at).map(|t| t.matches('\n').count() + 1);
-                let r = KrmResult::error(format!("document {index}: {message}")).at_field(field);
-                return Err(KrmResult {
-                    file: Some((rel_path.to_string(), index)),
-                    line,
-                    ..r
-                });
-            }
+        if check_krm && !is_list {
+            check_object(&res)?;
         }
         if is_list {
             // Lists are flattened the way the ResourceList reader does it.
@@ -62,6 +65,33 @@ pub fn read_file_text(
         }
     }
     Ok(out)
+}
+
+/// An error naming the file, the line and the document when `res` (a document of a file) is
+/// not a KRM object.
+pub fn check_object(res: &Resource) -> Result<(), KrmResult> {
+    let Some((field, message)) = super::read::object_problem(res.node()) else {
+        return Ok(());
+    };
+    let (file, index, line) = match res.origin() {
+        Origin::Document {
+            source,
+            file,
+            index,
+            ..
+        } => {
+            let at = res.node().span.start as usize;
+            let line = source.get(..at).map(|t| t.matches('\n').count() + 1);
+            (file.clone(), *index, line)
+        }
+        _ => (None, 0, None),
+    };
+    let r = KrmResult::error(format!("document {index}: {message}")).at_field(field);
+    Err(KrmResult {
+        file: file.map(|f| (f, index)),
+        line,
+        ..r
+    })
 }
 
 /// The functionConfig file of standalone mode: exactly one object.
@@ -138,18 +168,8 @@ pub fn read_stdin_text(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>,
 /// and all present is copied byte for byte; otherwise untouched documents keep their exact
 /// text and changed ones are written from the tree.
 pub fn write_output_dir(out_dir: &Path, items: &[Resource]) -> Result<Vec<String>, String> {
-    let mut files: BTreeMap<String, Vec<&Resource>> = BTreeMap::new();
-    for item in items {
-        files.entry(item.output_path()).or_default().push(item);
-    }
     let mut written = Vec::new();
-    for (rel, docs) in files {
-        if rel.split('/').any(|seg| seg == "..") || rel.starts_with('/') {
-            return Err(format!(
-                "refusing to write {rel:?} outside the output directory"
-            ));
-        }
-        let text = file_text(&docs);
+    for (rel, text) in output_files(items)? {
         let path = out_dir.join(&rel);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
@@ -158,6 +178,25 @@ pub fn write_output_dir(out_dir: &Path, items: &[Resource]) -> Result<Vec<String
         written.push(rel);
     }
     Ok(written)
+}
+
+/// The files the objects are written to, relative path → text, as [`write_output_dir`]
+/// writes them (and `tailor diff` compares them).
+pub fn output_files(items: &[Resource]) -> Result<BTreeMap<String, String>, String> {
+    let mut files: BTreeMap<String, Vec<&Resource>> = BTreeMap::new();
+    for item in items {
+        files.entry(item.output_path()).or_default().push(item);
+    }
+    let mut out = BTreeMap::new();
+    for (rel, docs) in files {
+        if rel.split('/').any(|seg| seg == "..") || rel.starts_with('/') {
+            return Err(format!(
+                "refusing to write {rel:?} outside the output directory"
+            ));
+        }
+        out.insert(rel, file_text(&docs));
+    }
+    Ok(out)
 }
 
 fn file_text(docs: &[&Resource]) -> String {

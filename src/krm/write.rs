@@ -119,7 +119,8 @@ pub fn document_text(item: &Resource) -> String {
     s
 }
 
-/// A fanned-out copy starts with the comment naming its destination.
+/// A fanned-out copy starts with the comment naming its destination, in a stream or a
+/// ResourceList (in files under `--output-dir` the directory names it).
 fn push_cluster_mark(out: &mut String, item: &Resource) {
     if let Some(cluster) = item.cluster() {
         out.push_str(super::annotations::CLUSTER_MARK);
@@ -129,7 +130,6 @@ fn push_cluster_mark(out: &mut String, item: &Resource) {
 }
 
 fn push_document_text(out: &mut String, item: &Resource) {
-    push_cluster_mark(out, item);
     if let (
         false,
         Origin::Document {
@@ -186,6 +186,7 @@ pub fn write_stream(items: &[Resource]) -> String {
         if i > 0 {
             out.push_str("---\n");
         }
+        push_cluster_mark(&mut out, item);
         push_document_text(&mut out, item);
     }
     out
@@ -201,6 +202,7 @@ pub fn write_stream_to<W: Write + ?Sized>(out: &mut W, items: &[Resource]) -> io
         if i > 0 {
             w.buf.push_str("---\n");
         }
+        push_cluster_mark(&mut w.buf, item);
         push_document_text(&mut w.buf, item);
         w.flush_if_full()?;
     }

@@ -27,6 +27,10 @@ pub struct Outcome {
     pub failed: bool,
     /// What `--explain` prints instead of the objects.
     pub report: Option<String>,
+    /// The destinations the run tailored for, in order (skipped ones included), and whether
+    /// it fanned out (each copy then carries its destination's name).
+    pub destinations: Vec<String>,
+    pub fanned_out: bool,
 }
 
 impl Outcome {
@@ -36,6 +40,8 @@ impl Outcome {
             results,
             failed,
             report: None,
+            destinations: Vec::new(),
+            fanned_out: false,
         }
     }
 }
@@ -121,7 +127,10 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
-    Outcome::new(out, results, false)
+    let mut outcome = Outcome::new(out, results, false);
+    outcome.destinations = clusters.iter().map(|c| c.name.clone()).collect();
+    outcome.fanned_out = plan.fan_out;
+    outcome
 }
 
 /// What every destination's run shares.
