@@ -33,6 +33,56 @@ pub struct Args {
     pub explain: bool,
 }
 
+/// A flag as written: `--name` or `-n`, and the value given inline as `--name=value`.
+pub struct Flag {
+    pub name: String,
+    inline: Option<String>,
+}
+
+/// Walks a command line word by word, handing each flag the value it takes: inline, or the
+/// next word.
+pub struct Words<'a> {
+    args: &'a [String],
+    next: usize,
+}
+
+impl<'a> Words<'a> {
+    pub fn new(args: &'a [String]) -> Words<'a> {
+        Words { args, next: 0 }
+    }
+
+    /// The next word, and it read as a flag.
+    pub fn next_word(&mut self) -> Option<(String, Flag)> {
+        let word = self.args.get(self.next)?.clone();
+        self.next += 1;
+        let flag = match word.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => Flag {
+                name: f.to_string(),
+                inline: Some(v.to_string()),
+            },
+            _ => Flag {
+                name: word.clone(),
+                inline: None,
+            },
+        };
+        Some((word, flag))
+    }
+
+    /// The value of `flag`: given inline, or the next word.
+    pub fn value(&mut self, flag: &Flag) -> Result<String, String> {
+        if let Some(v) = &flag.inline {
+            return Ok(v.clone());
+        }
+        let v = self
+            .args
+            .get(self.next)
+            .cloned()
+            .ok_or_else(|| format!("{} needs a value", flag.name))?;
+        self.next += 1;
+        Ok(v)
+    }
+}
+
 /// `K/N` with 1 <= K <= N.
 fn shard(text: &str) -> Result<(usize, usize), String> {
     let parsed = text
@@ -71,23 +121,10 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         explain: false,
     };
     let mut positional = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = || -> Result<String, String> {
-            if let Some(v) = &inline {
-                return Ok(v.clone());
-            }
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        match flag {
+    let mut words = Words::new(args);
+    while let Some((arg, flag)) = words.next_word() {
+        let mut value = || words.value(&flag);
+        match flag.name.as_str() {
             "--output" | "-o" => {
                 let o = match value()?.as_str() {
                     "stream" | "yaml" => Output::Stream,
@@ -98,18 +135,17 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
                         ))
                     }
                 };
-                set_output(o, flag)?;
+                set_output(o, &flag.name)?;
             }
-            "--output-dir" => set_output(Output::Dir(PathBuf::from(value()?)), flag)?,
+            "--output-dir" => set_output(Output::Dir(PathBuf::from(value()?)), &flag.name)?,
             "--clean" => parsed.clean = true,
             "--cluster" => parsed.cluster = Some(value()?),
             "--strict" => parsed.strict = true,
             "--explain" => parsed.explain = true,
             "--shard" => parsed.shard = Some(shard(&value()?)?),
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s:?}")),
-            _ => positional.push(arg.clone()),
+            _ => positional.push(arg),
         }
-        i += 1;
     }
     parsed.output = output.unwrap_or(Output::Stream);
     if parsed.clean && !matches!(parsed.output, Output::Dir(_)) {

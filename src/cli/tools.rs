@@ -168,22 +168,10 @@ type ExpandArgs = (String, BTreeMap<String, String>);
 fn expand_args(args: &[String]) -> Result<Option<ExpandArgs>, String> {
     let mut name = "stdin".to_string();
     let mut props = BTreeMap::new();
-    let mut i = 0;
-    while i < args.len() {
-        let (flag, inline) = match args[i].split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (args[i].clone(), None),
-        };
-        let mut value = || -> Result<String, String> {
-            if let Some(v) = &inline {
-                return Ok(v.clone());
-            }
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        match flag.as_str() {
+    let mut words = super::args::Words::new(args);
+    while let Some((_, flag)) = words.next_word() {
+        let mut value = || words.value(&flag);
+        match flag.name.as_str() {
             "-h" | "--help" => return Ok(None),
             "--name" => name = value()?,
             "--property" | "-p" => {
@@ -199,7 +187,6 @@ fn expand_args(args: &[String]) -> Result<Option<ExpandArgs>, String> {
             }
             other => return Err(format!("unknown argument {other:?}")),
         }
-        i += 1;
     }
     Ok(Some((name, props)))
 }

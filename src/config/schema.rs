@@ -462,22 +462,7 @@ fn patch() -> Value {
             ),
             (
                 "target",
-                object(
-                    "The objects to patch (fields are anchored regular expressions)",
-                    vec![
-                        ("group", string("API group", "apps")),
-                        ("version", string("API version", "v1")),
-                        ("kind", string("Kind", "Deployment")),
-                        ("name", string("Name", "web")),
-                        ("namespace", string("Namespace", "shop")),
-                        ("labelSelector", string("A label selector", "app=web")),
-                        (
-                            "annotationSelector",
-                            string("An annotation selector", "team=web"),
-                        ),
-                    ],
-                    &[],
-                ),
+                selector("The objects to patch (fields are anchored regular expressions)"),
             ),
         ],
         &["patch"],

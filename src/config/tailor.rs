@@ -3,6 +3,7 @@
 use serde_json::Value as Json;
 use tailor_cluster::ClusterSpec;
 use tailor_fleet::FleetConfig;
+use tailor_kube::json::concat_names;
 use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
@@ -13,30 +14,31 @@ use crate::stages::substitution::Substitution;
 use crate::stages::templates::Templates;
 use crate::stages::Stage;
 
-pub const TAILOR_FIELDS: &[&str] = &[
-    "cluster",
-    "clusters",
-    "strip",
-    "customTransforms",
-    "destinationSelectors",
-    "targetCustomizationMode",
-    "targetCustomizations",
-    "targetNamespace",
-    "namePrefix",
-    "nameSuffix",
-    "commonMetadata",
-    "patches",
-    "images",
-    "replacements",
-    "postBuild",
-    "templates",
-    "limits",
-    "namespace",
-    "defaultNamespace",
-    "yaml",
-    "overlays",
-    "strict",
-];
+pub const TAILOR_FIELDS: &[&str] = &concat_names::<14, 8, 22>(
+    concat_names::<7, 7, 14>(
+        [
+            "cluster",
+            "clusters",
+            "strip",
+            "customTransforms",
+            "destinationSelectors",
+            "targetCustomizationMode",
+            "targetCustomizations",
+        ],
+        // The Flux overlay fields and replacements, also per target customization.
+        tailor_flux::overlay::TAILOR,
+    ),
+    [
+        "postBuild",
+        "templates",
+        "limits",
+        "namespace",
+        "defaultNamespace",
+        "yaml",
+        "overlays",
+        "strict",
+    ],
+);
 
 pub const LIMITS: &[&str] = &[
     "maxFanOutItems",

@@ -5,7 +5,7 @@
 use tailor_kustomize::builtins::set_common_metadata;
 
 use super::nodes::Work;
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 pub struct CommonMetadata {
@@ -19,15 +19,7 @@ impl Stage for CommonMetadata {
     }
 
     fn scope(&self) -> Scope {
-        if self.per_destination {
-            Scope::PerDestination
-        } else {
-            Scope::Shared
-        }
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
+        Scope::of_options(self.per_destination)
     }
 
     fn tailors(&self) -> bool {

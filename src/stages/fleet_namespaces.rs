@@ -7,7 +7,7 @@
 use tailor_fleet::{apply_namespaces, Scopes};
 
 use super::nodes::Work;
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 pub struct FleetNamespaces {
@@ -26,15 +26,7 @@ impl Stage for FleetNamespaces {
     }
 
     fn scope(&self) -> Scope {
-        if self.per_destination {
-            Scope::PerDestination
-        } else {
-            Scope::Shared
-        }
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
+        Scope::of_options(self.per_destination)
     }
 
     fn tailors(&self) -> bool {

@@ -11,7 +11,7 @@ use tailor_kube::strategicpatch::strategic_merge_patch;
 use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Scope, Stage};
 use crate::krm::{annotations, KrmResult, Origin, Resource};
 
 pub struct FleetOverlays {
@@ -25,15 +25,7 @@ impl Stage for FleetOverlays {
     }
 
     fn scope(&self) -> Scope {
-        if self.per_destination {
-            Scope::PerDestination
-        } else {
-            Scope::Shared
-        }
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
+        Scope::of_options(self.per_destination)
     }
 
     fn tailors(&self) -> bool {

@@ -11,7 +11,7 @@ use tailor_yaml::Node;
 
 use super::explain::objects;
 use super::nodes::Work;
-use super::{unmatched, Context, Reads, Scope, Stage};
+use super::{unmatched, Context, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 pub struct FluxOverlays {
@@ -25,15 +25,7 @@ impl Stage for FluxOverlays {
     }
 
     fn scope(&self) -> Scope {
-        if self.per_destination {
-            Scope::PerDestination
-        } else {
-            Scope::Shared
-        }
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
+        Scope::of_options(self.per_destination)
     }
 
     fn tailors(&self) -> bool {

@@ -42,6 +42,18 @@ pub enum Scope {
     PerDestination,
 }
 
+impl Scope {
+    /// The scope of a stage applying target-customization options: shared when every
+    /// destination gets the same ones.
+    pub fn of_options(per_destination: bool) -> Scope {
+        if per_destination {
+            Scope::PerDestination
+        } else {
+            Scope::Shared
+        }
+    }
+}
+
 /// Which objects a stage looks into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reads {
@@ -57,7 +69,10 @@ pub trait Stage: Send + Sync {
     /// For messages and `--explain`.
     fn name(&self) -> &'static str;
     fn scope(&self) -> Scope;
-    fn reads(&self) -> Reads;
+    /// Which objects it looks into: every object's tree, unless it says otherwise.
+    fn reads(&self) -> Reads {
+        Reads::Every
+    }
     /// Whether each object's result depends on that object alone (so the stage commutes with
     /// a schedule, and may run as objects are read).
     fn per_object(&self) -> bool {

@@ -2,7 +2,7 @@
 //! naming the Kustomization that applies it (the controller's `SetOwnerLabels`, what
 //! `flux build kustomization` shows). Set after substitution, before `commonMetadata`.
 
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Scope, Stage};
 use crate::krm::Resource;
 
 pub struct OwnerLabels {
@@ -17,10 +17,6 @@ impl Stage for OwnerLabels {
 
     fn scope(&self) -> Scope {
         Scope::Shared
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
     }
 
     fn per_object(&self) -> bool {

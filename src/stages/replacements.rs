@@ -7,7 +7,7 @@ use tailor_kustomize::replacements::{apply_reporting, Replacement};
 use tailor_yaml::Node;
 
 use super::explain::objects;
-use super::{unmatched, Context, Reads, Scope, Stage};
+use super::{unmatched, Context, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 /// Where the stage's replacements come from.
@@ -31,10 +31,6 @@ impl Stage for Replacements {
     /// Replacements may read the destination's properties.
     fn scope(&self) -> Scope {
         Scope::PerDestination
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
     }
 
     fn tailors(&self) -> bool {

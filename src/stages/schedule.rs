@@ -3,7 +3,7 @@
 
 use tailor_kratix::KratixSchedule;
 
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 pub struct Schedule(pub KratixSchedule);
@@ -15,10 +15,6 @@ impl Stage for Schedule {
 
     fn scope(&self) -> Scope {
         Scope::Selects
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
     }
 
     fn per_object(&self) -> bool {

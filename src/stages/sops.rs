@@ -2,7 +2,7 @@
 //! tailor holds no keys, so an encrypted Secret (one with a `sops:` block) under a
 //! Kustomization that asks for decryption is an error, never passed on still encrypted.
 
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Scope, Stage};
 use crate::krm::{KrmResult, Resource};
 
 pub struct SopsSecrets;
@@ -14,10 +14,6 @@ impl Stage for SopsSecrets {
 
     fn scope(&self) -> Scope {
         Scope::Shared
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
     }
 
     fn per_object(&self) -> bool {

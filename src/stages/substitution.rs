@@ -12,7 +12,7 @@ use tailor_yaml::Node;
 
 use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
 
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Scope, Stage};
 use crate::krm::annotations::LOCAL_CONFIG;
 use crate::krm::{KrmResult, Resource};
 
@@ -30,10 +30,6 @@ impl Stage for Substitution {
     /// The destination's properties are variables.
     fn scope(&self) -> Scope {
         Scope::PerDestination
-    }
-
-    fn reads(&self) -> Reads {
-        Reads::Every
     }
 
     /// A `substituteFrom` ConfigMap or Secret is cluster state the controller reads, not a

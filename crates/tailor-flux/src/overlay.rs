@@ -29,7 +29,10 @@ const FLUX: [&str; 6] = [
 
 /// [`FLUX_FIELDS`] and `replacements`: what a `Tailor` spec and each of its target
 /// customizations may carry.
-pub const TAILOR_FIELDS: &[&str] = &json::concat_names::<6, 1, 7>(FLUX, ["replacements"]);
+pub const TAILOR_FIELDS: &[&str] = &TAILOR;
+
+/// [`TAILOR_FIELDS`] as an array, for field lists built at compile time around it.
+pub const TAILOR: [&str; 7] = json::concat_names::<6, 1, 7>(FLUX, ["replacements"]);
 
 /// `commonMetadata`: labels and annotations in the order written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
