@@ -1,3 +1,4 @@
+
 use super::*;
 use crate::strip::Severity;
 use tailor_yaml::{emit_node, parse_stream, EmitOptions};
@@ -31,9 +32,9 @@ fn filter_nesting_is_limited_at_two() {
     assert!(parse_remove_path(two, PathSyntax::Extended).is_ok());
     let three = "$[?($[?($[?(@ in $)])])]";
     assert_eq!(
-        parse_remove_path(three, PathSyntax::Extended).unwrap_err(),
-        "filter selectors are nested 3 deep; at most 2 are allowed (each level multiplies the work by the size of the object)"
-    );
+            parse_remove_path(three, PathSyntax::Extended).unwrap_err(),
+            "filter selectors are nested 3 deep; at most 2 are allowed (each level multiplies the work by the size of the object)"
+        );
 }
 
 /// The fuzz finding: nested absolute queries under filters ran for minutes.
@@ -73,8 +74,8 @@ fn apply(src: &str, transforms: &[CustomTransform]) -> (String, Vec<Finding>) {
 #[test]
 fn parses_a_whole_object_and_takes_its_name() {
     let n = parse(
-        "apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata:\n  name: drop-label\nspec:\n  apiGroup: rbac.authorization.k8s.io\n  resource: clusterroles\n  remove:\n  - $.metadata.labels[\"test.kubestellar.io/delete-me\"]\n",
-    );
+            "apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata:\n  name: drop-label\nspec:\n  apiGroup: rbac.authorization.k8s.io\n  resource: clusterroles\n  remove:\n  - $.metadata.labels[\"test.kubestellar.io/delete-me\"]\n",
+        );
     let t = parse_custom_transform(&n, "ignored").unwrap();
     assert_eq!(t.name, "drop-label");
     assert_eq!(t.api_group, "rbac.authorization.k8s.io");
@@ -153,15 +154,15 @@ fn bad_paths_report_kubestellar_text_with_index() {
     let e = parse_custom_transform_with(&n, "t1", PathSyntax::KubeStellar).unwrap_err();
     let msgs: Vec<_> = e.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(
-        msgs,
-        [
-            "CustomTransform \"t1\": Error in spec.remove[1]: EOF",
-            "CustomTransform \"t1\": Invalid spec.remove[2]: it identifies the whole object",
-            "CustomTransform \"t1\": Error in spec.remove[3]: syntax error at 0: missing root identifier (dollar sign)",
-            "CustomTransform \"t1\": Error in spec.remove[4]: syntax error at 3: extra junk '-' after last segment",
-            "CustomTransform \"t1\": Error in spec.remove[5]: must be a string, not an integer",
-        ]
-    );
+            msgs,
+            [
+                "CustomTransform \"t1\": Error in spec.remove[1]: EOF",
+                "CustomTransform \"t1\": Invalid spec.remove[2]: it identifies the whole object",
+                "CustomTransform \"t1\": Error in spec.remove[3]: syntax error at 0: missing root identifier (dollar sign)",
+                "CustomTransform \"t1\": Error in spec.remove[4]: syntax error at 3: extra junk '-' after last segment",
+                "CustomTransform \"t1\": Error in spec.remove[5]: must be a string, not an integer",
+            ]
+        );
     assert_eq!(e[0].field.as_str(), "spec.remove[1]");
 }
 
@@ -326,9 +327,9 @@ fn several_transforms_all_apply_with_a_warning() {
     assert!(!o.contains("l1:") && !o.contains("delete-me: you"), "{o}");
     assert_eq!(f.len(), 1);
     assert_eq!(
-        f[0].message,
-        "several CustomTransforms name resource \"clusterroles\" of group \"rbac.authorization.k8s.io\": \"alpha\", \"zeta\"; all of them apply, in order"
-    );
+            f[0].message,
+            "several CustomTransforms name resource \"clusterroles\" of group \"rbac.authorization.k8s.io\": \"alpha\", \"zeta\"; all of them apply, in order"
+        );
     assert_eq!(duplicate_transform_warnings(&[a, b]), f);
 }
 
@@ -434,18 +435,18 @@ apiVersion: apps/v1
 kind: Deployment
 spec:
   template:
-spec:
-  containers:
-  - name: app # main
-    image: app:1
-    env:
-    - {name: A, value: a}
-    - {name: DEBUG, value: \"1\"}
-    - {name: B, value: b}
-  - name: debug
-    image: busybox
-  - name: sidecar
-    image: envoy
+    spec:
+      containers:
+      - name: app # main
+        image: app:1
+        env:
+        - {name: A, value: a}
+        - {name: DEBUG, value: \"1\"}
+        - {name: B, value: b}
+      - name: debug
+        image: busybox
+      - name: sidecar
+        image: envoy
 ";
 
 fn dep(paths: &[&str]) -> (String, Vec<Finding>) {
