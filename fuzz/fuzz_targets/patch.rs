@@ -1,4 +1,4 @@
-//! tailor-patch: patch-type detection, strategic merge (kyaml merge2 with the schema, `$patch`
+//! tailor-kustomize (patch): patch-type detection, strategic merge (kyaml merge2 with the schema, `$patch`
 //! directives), JSON6902 and JSON merge patches, and target selection (regex names, label
 //! selectors) never panic or hang on any patch text, against fixed objects.
 //!

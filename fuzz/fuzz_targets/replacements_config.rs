@@ -1,4 +1,4 @@
-//! tailor-replacements config reading and application: a YAML `replacements:` list (the input)
+//! tailor-kustomize (replacements) config reading and application: a YAML `replacements:` list (the input)
 //! is read in every dialect and, when accepted, applied to fixed objects; nothing panics.
 #![no_main]
 

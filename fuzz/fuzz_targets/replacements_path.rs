@@ -1,4 +1,4 @@
-//! tailor-replacements field paths: kustomize's path splitter and the path walk (with and
+//! tailor-kustomize (replacements) field paths: kustomize's path splitter and the path walk (with and
 //! without `create`, `[k=v]` selectors, `*`, indexes, delimiters) never panic or hang.
 //!
 //! Input: first byte picks the options, the rest (up to a newline) is the target field path,

@@ -1,4 +1,4 @@
-//! tailor-strip removal paths: KubeStellar's JSONPath subset, the JS string-literal decoder,
+//! tailor-kubestellar (strip) removal paths: KubeStellar's JSONPath subset, the JS string-literal decoder,
 //! RFC 9535 paths (Extended syntax) and applying them with the built-in strip to fixed
 //! objects never panic; stripping twice changes nothing more (idempotence) unless a path selects
 //! by position (an index or slice, e.g. `$..[::2]`): removing "every other element" again

@@ -222,7 +222,7 @@ pub fn split_first_line(s: &str) -> (&str, &str) {
 }
 
 /// libfuzzer-sys installs a panic hook that aborts on every panic, even one that is caught.
-/// tailor-strip deliberately catches panics of the third-party JSONPath parser
+/// tailor-kubestellar (strip) deliberately catches panics of the third-party JSONPath parser
 /// (`catch_unwind` in `parse_remove_path`), so targets that reach it use a hook that only
 /// prints: a panic that escapes the target still aborts (libfuzzer-sys's wrapper aborts when
 /// the target unwinds), a caught one does not count as a crash.

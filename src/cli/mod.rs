@@ -188,7 +188,11 @@ fn respond_ahead(
     let items = if outcome.failed {
         run::original_items(&source)
     } else {
-        outcome.items
+        let mut items = outcome.items;
+        for item in &mut items {
+            item.record_output_path();
+        }
+        items
     };
     let _ = crate::krm::write::write_resource_list_to(out, &items, fc.as_ref(), &outcome.results);
     Answer {

@@ -42,6 +42,9 @@ pub struct Resource {
     dirty: bool,
     /// The destination this copy was tailored for, when a run fans out to several clusters.
     cluster: Option<String>,
+    /// The file an object tailor made belongs in (one a Fleet overlay file adds), when nothing
+    /// in the input says.
+    placed: Option<Box<str>>,
     /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
     /// messages about the object as input.
     place: Option<Box<str>>,
@@ -168,6 +171,7 @@ impl Resource {
             origin,
             dirty: false,
             cluster: None,
+            placed: None,
             place: None,
             strip_results: None,
         }
@@ -193,6 +197,7 @@ impl Resource {
             origin,
             dirty: false,
             cluster: None,
+            placed: None,
             place: None,
             strip_results: None,
         }
@@ -403,6 +408,28 @@ impl Resource {
                 Origin::Document { file: Some(f), .. } => Some(f.as_str()),
                 _ => None,
             })
+            .or(self.placed.as_deref())
+    }
+
+    /// Puts an object tailor made in `file` (without writing kpt's annotations into it: a
+    /// stream or a file must not carry them; [`Resource::record_output_path`] writes them for
+    /// a ResourceList).
+    pub fn place_in(&mut self, file: &str) {
+        self.placed = Some(file.into());
+    }
+
+    /// For a ResourceList: records the file the object goes to in kpt's path annotations when
+    /// the input did not (a fanned-out copy, an object tailor made), so `kpt fn sink` writes
+    /// it there. Objects whose path kpt already recorded keep it as it is.
+    pub fn record_output_path(&mut self) {
+        let recorded = self.annotation(annotations::PATH).is_some()
+            || self.annotation(annotations::LEGACY_PATH).is_some();
+        if recorded || (self.cluster.is_none() && self.placed.is_none()) {
+            return;
+        }
+        let path = self.output_path();
+        self.set_annotation(annotations::LEGACY_PATH, &path);
+        self.set_annotation(annotations::PATH, &path);
     }
 
     pub fn index(&self) -> Option<usize> {

@@ -230,24 +230,15 @@ fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
         .collect()
 }
 
-/// Each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart.
+/// Each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart. A path kpt
+/// recorded is prefixed where it is; otherwise the copy's cluster says it
+/// ([`Resource::output_path`]), and a ResourceList records it when written.
 fn prefix_path(item: &mut Resource, cluster: &str) {
     item.set_cluster(cluster);
-    let path = item
-        .annotation(annotations::PATH)
-        .or_else(|| item.annotation(annotations::LEGACY_PATH))
-        .map(str::to_string);
-    if let Some(p) = path {
-        let prefixed = format!("{cluster}/{p}");
-        item.set_annotation(annotations::PATH, &prefixed);
-        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
-    } else if !matches!(
-        item.origin(),
-        crate::krm::Origin::Document { file: Some(_), .. }
-    ) {
-        let prefixed = format!("{cluster}/{}", item.default_path());
-        item.set_annotation(annotations::PATH, &prefixed);
-        item.set_annotation(annotations::LEGACY_PATH, &prefixed);
+    for key in [annotations::PATH, annotations::LEGACY_PATH] {
+        if let Some(p) = item.annotation(key).map(str::to_string) {
+            item.set_annotation(key, &format!("{cluster}/{p}"));
+        }
     }
 }
 

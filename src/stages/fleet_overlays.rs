@@ -12,7 +12,7 @@ use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
 use super::{Context, Scope, Stage};
-use crate::krm::{annotations, KrmResult, Origin, Resource};
+use crate::krm::{KrmResult, Origin, Resource};
 
 pub struct FleetOverlays {
     /// Whether the overlay names differ between destinations (target customizations set them).
@@ -203,8 +203,7 @@ fn rebuild(
     for file in added {
         for doc in file.docs {
             let mut res = Resource::new(doc, Origin::None);
-            res.set_annotation(annotations::PATH, &file.path);
-            res.set_annotation(annotations::LEGACY_PATH, &file.path);
+            res.place_in(&file.path);
             items.push(res);
         }
     }

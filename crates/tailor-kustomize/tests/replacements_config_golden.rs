@@ -49,7 +49,7 @@ fn replacement_transformer_builtin_with_path_file() {
     )]);
     insta::assert_yaml_snapshot!(parse_config(&cfg, &files).unwrap());
     let err = parse_config(&cfg, &BTreeMap::new()).unwrap_err();
-    insta::assert_snapshot!(err.to_string(), @r#"replacements: path "more.yaml" refers to a file, which is not supported here unless its content is supplied"#);
+    insta::assert_snapshot!(err.to_string(), @r#"replacements: path "more.yaml" names a file beside a kustomization, which a function cannot read: write its replacements inline"#);
 }
 
 #[test]

@@ -153,7 +153,12 @@ fn cluster_properties_as_sources() {
     let e = run_with(CMS, cfg, &[]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "unknown cluster property \"region\" in replacement source"
+        "replacement source property \"region\" needs a destination cluster, and none is named: set spec.cluster or spec.clusters"
+    );
+    let e = run_with(CMS, cfg, &[("regoin", "eu"), ("env", "prod")]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown cluster property \"region\" in replacement source (did you mean \"regoin\"?); the destination's properties are env, regoin"
     );
 }
 

@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn xorshift64_matches_the_old_copies() {
         let table: &[(u64, [u64; 4])] = &[
-            // tailor-patch differential default seed
+            // tailor-kustomize (patch) differential default seed
             (
                 0x9A7C_4E11_D00D_5EED,
                 [
@@ -158,7 +158,7 @@ mod tests {
                     0x305f_050c_368d_cc74,
                 ],
             ),
-            // tailor-replacements differential default seed
+            // tailor-kustomize (replacements) differential default seed
             (
                 0x5EED_CAFE_F00D_1234,
                 [
@@ -198,7 +198,7 @@ mod tests {
                     0x283b_88fe_5fdf_f568,
                 ],
             ),
-            // tailor-replacements tests/filter.rs random_configs_never_panic
+            // tailor-kustomize (replacements) tests/filter.rs random_configs_never_panic
             (
                 0x1234_5678_9ABC_DEF1,
                 [

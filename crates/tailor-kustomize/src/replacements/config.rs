@@ -504,7 +504,7 @@ impl Dec<'_> {
     fn load(&mut self, path: &str, out: &mut Vec<Replacement>) {
         let Some(content) = self.files.get(path) else {
             self.fail(format!(
-                "replacements: path {} refers to a file, which is not supported here unless its content is supplied",
+                "replacements: path {} names a file beside a kustomization, which a function cannot read: write its replacements inline",
                 tailor_go::strconv::quote(path)
             ));
             return;

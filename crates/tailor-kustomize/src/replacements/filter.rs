@@ -152,9 +152,20 @@ fn source_value(
             ));
         }
         let Some(v) = props.get(name) else {
+            if props.is_empty() {
+                return Err(format!(
+                    "replacement source property {} needs a destination cluster, and none is named: set spec.cluster or spec.clusters",
+                    tailor_go::strconv::quote(name)
+                ));
+            }
+            let known: Vec<&str> = props.keys().map(String::as_str).collect();
+            let near = tailor_kube::json::suggest(name, &known)
+                .map(|n| format!(" (did you mean {n:?}?)"))
+                .unwrap_or_default();
             return Err(format!(
-                "unknown cluster property {} in replacement source",
-                tailor_go::strconv::quote(name)
+                "unknown cluster property {} in replacement source{near}; the destination's properties are {}",
+                tailor_go::strconv::quote(name),
+                known.join(", ")
             ));
         };
         let node = untagged_plain(v.clone());

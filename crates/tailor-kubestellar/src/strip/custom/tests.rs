@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::strip::Severity;
 use tailor_yaml::{emit_node, parse_stream, EmitOptions};
