@@ -538,7 +538,7 @@ fn check_stream(report: &mut Report, project: &str, dir: &Path, config: &Path) {
         return;
     }
     let mut want: Vec<(String, String)> = Vec::new();
-    for (path, rel) in tailor::krm::files::yaml_files(dir).expect("walk") {
+    for (path, rel) in tailor::krm::files::package_files(dir).expect("walk") {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for (i, doc) in document_texts(&text)
             .unwrap_or_default()

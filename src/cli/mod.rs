@@ -8,7 +8,7 @@ mod completion;
 mod standalone;
 mod tools;
 
-use crate::krm::write::write_resource_list;
+use crate::krm::write::{write_resource_list, write_resource_list_to, ListSyntax};
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, Reading};
 
@@ -144,6 +144,11 @@ fn respond_ahead(
         Err(r) => return fail(vec![r], out),
     };
     let source = input.source.clone();
+    let syntax = if input.json {
+        ListSyntax::Json
+    } else {
+        ListSyntax::Yaml
+    };
     let fc = input.function_config.clone();
     let mut items = input.items;
     let same_config = ahead.as_ref().is_some_and(|a| a.is_for(fc.as_ref()));
@@ -171,7 +176,7 @@ fn respond_ahead(
     } else {
         outcome.items
     };
-    let _ = crate::krm::write::write_resource_list_to(out, &items, fc.as_ref(), &outcome.results);
+    let _ = write_resource_list_to(out, &items, fc.as_ref(), &outcome.results, syntax);
     Answer {
         code: i32::from(outcome.failed),
         results: outcome.results,

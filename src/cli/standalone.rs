@@ -50,6 +50,10 @@ pub(crate) fn run(args: Args) -> i32 {
         }
     }
     let mut items: Vec<Resource> = Vec::new();
+    let mut reading = PackageReading {
+        keep_other_files: matches!(args.output, Output::Dir(_)),
+        ..PackageReading::default()
+    };
     let mut bundle: Option<run::FleetBundle> = None;
     let config_file = (args.config != "-")
         .then(|| Path::new(&args.config).canonicalize().ok())
@@ -76,7 +80,7 @@ pub(crate) fn run(args: Args) -> i32 {
                 .map_err(KrmResult::error)
                 .and_then(|t| files::read_stdin_text(&t, &opts))
         } else {
-            read_path(path, config_file.as_deref(), &opts)
+            reading.read_path(path, config_file.as_deref(), &opts)
         };
         match read {
             Ok(mut more) => items.append(&mut more),
@@ -146,7 +150,7 @@ pub(crate) fn run(args: Args) -> i32 {
                     }
                 }
             }
-            match files::write_output_dir(&dir, &outcome.items) {
+            match files::write_output_dir(&dir, &outcome.items, &reading.kept) {
                 Ok(_) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
@@ -203,7 +207,8 @@ fn report_all(results: &[KrmResult]) {
     }
 }
 
-/// Records the file path and index as `kpt fn source` does, for ResourceList output.
+/// Records the file path, index and sequence indentation as `kpt fn source` does, for
+/// ResourceList output (`kpt fn sink` writes wide sequences compact without the last).
 fn annotate_path(item: &mut Resource) {
     use crate::krm::annotations::*;
     if item.annotation(PATH).is_some() {
@@ -214,43 +219,91 @@ fn annotate_path(item: &mut Resource) {
     }
     let path = item.output_path();
     let index = item.index().unwrap_or(0).to_string();
+    let wide = matches!(
+        item.origin(),
+        crate::krm::Origin::Document {
+            wide_sequences: true,
+            ..
+        }
+    );
     item.set_annotation(LEGACY_INDEX, &index);
-    item.set_annotation(INDEX, &index);
     item.set_annotation(LEGACY_PATH, &path);
+    item.set_annotation(INDEX, &index);
     item.set_annotation(PATH, &path);
+    item.set_annotation(SEQ_INDENT, if wide { "wide" } else { "compact" });
 }
 
-/// The objects of a file, or of every YAML file under a directory (the CONFIG file itself is
-/// not among them). A kustomization is not a manifest: it is built first.
-fn read_path(
-    path: &Path,
-    config: Option<&Path>,
-    opts: &tailor_yaml::ParseOptions,
-) -> Result<Vec<Resource>, KrmResult> {
-    let files_to_read = if path.is_dir() {
-        files::yaml_files(path).map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?
-    } else {
-        vec![(path.to_path_buf(), path.to_string_lossy().into_owned())]
-    };
-    let mut out = Vec::new();
-    for (file, rel) in files_to_read {
-        if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
-            continue;
+/// What standalone mode read from files and directories.
+#[derive(Default)]
+struct PackageReading {
+    /// Files that hold no object are kept (for `--output-dir`) rather than refused.
+    keep_other_files: bool,
+    kept: Vec<files::KeptFile>,
+    /// Each path read, relative as it is written back, with the input it came from: two
+    /// inputs may not share one.
+    paths: std::collections::BTreeMap<String, String>,
+}
+
+impl PackageReading {
+    /// The objects of a file, or of every file under a directory that `kpt fn source` reads
+    /// (the CONFIG file itself is not among them). A kustomization is not a manifest: it is
+    /// built first.
+    fn read_path(
+        &mut self,
+        path: &Path,
+        config: Option<&Path>,
+        opts: &tailor_yaml::ParseOptions,
+    ) -> Result<Vec<Resource>, KrmResult> {
+        let files_to_read = if path.is_dir() {
+            files::package_files(path)
+                .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?
+        } else {
+            vec![(path.to_path_buf(), file_argument_path(path))]
+        };
+        let mut out = Vec::new();
+        for (file, rel) in files_to_read {
+            if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
+                continue;
+            }
+            if files::is_kustomization_file(&file) {
+                let dir = file
+                    .parent()
+                    .map_or_else(|| ".".into(), |d| d.display().to_string());
+                return Err(KrmResult::error(format!(
+                    "{}: a kustomization is not a manifest; build it and pipe the result in: kustomize build {} | tailor CONFIG -",
+                    file.display(),
+                    if dir.is_empty() { "." } else { &dir }
+                )));
+            }
+            let input = file.display().to_string();
+            if let Some(other) = self.paths.insert(rel.clone(), input.clone()) {
+                return Err(KrmResult::error(format!(
+                    "{other} and {input} are both read as {rel:?}: give them in separate runs (their objects would share one file)"
+                )));
+            }
+            let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
+            match files::read_manifest_file(text, &rel, opts)? {
+                files::FileContents::Objects(objects) => out.extend(objects),
+                files::FileContents::Other { text, problem } => match problem {
+                    Some(error) if !self.keep_other_files => return Err(error),
+                    _ => self.kept.push(files::KeptFile { rel, text }),
+                },
+            }
         }
-        if files::is_kustomization_file(&file) {
-            let dir = file
-                .parent()
-                .map_or_else(|| ".".into(), |d| d.display().to_string());
-            return Err(KrmResult::error(format!(
-                "{}: a kustomization is not a manifest; build it and pipe the result in: kustomize build {} | tailor CONFIG -",
-                file.display(),
-                if dir.is_empty() { "." } else { &dir }
-            )));
-        }
-        let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
-        out.extend(files::read_file_text(text, &rel, opts)?);
+        Ok(out)
     }
-    Ok(out)
+}
+
+/// The path a file given on the command line is known by (in kpt's path annotation and under
+/// `--output-dir`): as given when it is relative and stays below the working directory, its
+/// file name otherwise.
+fn file_argument_path(path: &Path) -> String {
+    let given = tailor_go::path::clean(&path.to_string_lossy().replace('\\', "/"));
+    if path.is_relative() && !given.split('/').any(|seg| seg == "..") {
+        return given;
+    }
+    path.file_name()
+        .map_or(given, |n| n.to_string_lossy().into_owned())
 }
 
 /// A Fleet bundle directory: its fleet.yaml and overlays for the run, its manifests as

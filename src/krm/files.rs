@@ -10,23 +10,81 @@ use std::sync::Arc;
 
 use tailor_yaml::{parse_stream_with, ParseOptions};
 
-use super::read::read_input;
-use super::resource::{Origin, Resource, Source};
+use super::read::{check_list_items, object_problem, read_input, read_stream, InputForm};
+use super::resource::{is_list_object, Origin, Resource, Source};
 use super::results::KrmResult;
-use super::write::document_text;
+use super::write::{end_document, opens_with_marker, push_document_text, Framing};
 
-/// Reads one file's documents as resources that remember the file.
+/// What a file holds.
+pub enum FileContents {
+    /// Its objects (KRM objects, and `*List`s of them), each remembering the file.
+    Objects(Vec<Resource>),
+    /// No KRM object: only empty documents, or documents that are not objects at all (a
+    /// kustomize JSON-patch list, a `values.yaml`). Where a directory is written back it is
+    /// copied as it is, as kpt keeps it; where objects are written, `problem` (the first
+    /// document that is not an object) is the error.
+    Other {
+        text: Source,
+        problem: Option<KrmResult>,
+    },
+}
+
+/// Reads one file's documents as resources that remember the file; a document that is not a
+/// KRM object is an error naming the file, its line and the document.
 pub fn read_file_text(
     text: String,
     rel_path: &str,
     opts: &ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
+    match read_manifest_file(text, rel_path, opts)? {
+        FileContents::Objects(objects) => Ok(objects),
+        FileContents::Other { problem: None, .. } => Ok(Vec::new()),
+        FileContents::Other {
+            problem: Some(e), ..
+        } => Err(e),
+    }
+}
+
+/// Reads one file of a package: its objects, or the file itself when it holds none. A
+/// document that looks like an object (it has `apiVersion`, `kind` or `metadata`) but is not
+/// a valid one is an error, and so is a file mixing objects and other documents: neither is
+/// ever passed on untailored.
+pub fn read_manifest_file(
+    text: String,
+    rel_path: &str,
+    opts: &ParseOptions,
+) -> Result<FileContents, KrmResult> {
     let source: Source = Arc::new(text);
     let docs = parse_stream_with(&source, opts)
         .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?;
-    let mut out = Vec::new();
+    let mut objects = Vec::new();
+    let mut other = None;
     for (index, doc) in docs.into_iter().filter(|d| !d.empty).enumerate() {
-        let node = doc.root;
+        let problem = if is_list_object(&doc.root) {
+            check_list_items(&doc.root, &format!("document {index}"))
+                .err()
+                .map(|e| (true, e))
+        } else {
+            object_problem(&doc.root).map(|(field, message)| {
+                let error =
+                    KrmResult::error(format!("document {index}: {message}")).at_field(field);
+                (looks_like_an_object(&doc.root), error)
+            })
+        };
+        if let Some((object_like, error)) = problem {
+            let at = doc.root.span.start as usize;
+            let line = source.get(..at).map(|t| t.matches('\n').count() + 1);
+            let error = KrmResult {
+                file: Some((rel_path.to_string(), index)),
+                line,
+                ..error
+            };
+            if object_like {
+                return Err(error);
+            }
+            other.get_or_insert(error);
+            continue;
+        }
         let origin = Origin::Document {
             source: source.clone(),
             start: doc.span.start as usize,
@@ -35,33 +93,24 @@ pub fn read_file_text(
             index,
             wide_sequences: doc.wide_sequences,
         };
-        let res = Resource::new(node, origin);
-        let is_list = res.kind().ends_with("List") && res.node().get("items").is_some();
-        if !is_list {
-            if let Some((field, message)) = super::read::object_problem(res.node()) {
-                let at = res.node().span.start as usize;
-                let line = source.get(..at).map(|t| t.matches('\n').count() + 1);
-                let r = KrmResult::error(format!("document {index}: {message}")).at_field(field);
-                return Err(KrmResult {
-                    file: Some((rel_path.to_string(), index)),
-                    line,
-                    ..r
-                });
-            }
-        }
-        if is_list {
-            // Lists are flattened the way the ResourceList reader does it.
-            let text = document_text(&res);
-            let input = read_input(&text, opts).map_err(|mut e| {
-                e.message = format!("{rel_path}: {}", e.message);
-                e
-            })?;
-            out.extend(input.items);
-        } else {
-            out.push(res);
-        }
+        objects.push(Resource::new(doc.root, origin));
     }
-    Ok(out)
+    match (objects.is_empty(), other) {
+        (false, Some(error)) => Err(error),
+        (false, None) => Ok(FileContents::Objects(objects)),
+        (true, problem) => Ok(FileContents::Other {
+            text: source,
+            problem,
+        }),
+    }
+}
+
+/// A mapping with any of an object's fields: meant as an object, so an invalid one is an
+/// error rather than a file of another kind.
+fn looks_like_an_object(node: &tailor_yaml::Node) -> bool {
+    ["apiVersion", "kind", "metadata"]
+        .iter()
+        .any(|k| node.contains_key(k))
 }
 
 /// The functionConfig file of standalone mode: exactly one object.
@@ -97,13 +146,18 @@ pub fn is_kustomization_file(file: &Path) -> bool {
     })
 }
 
-/// Every `.yaml`/`.yml` file under `dir`, sorted, with paths relative to `dir`; hidden
-/// entries are skipped as `kpt fn source` does.
-pub fn yaml_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, String)>> {
+/// Every file under `dir` that `kpt fn source` reads (`*.yaml`, `*.yml`, `*.json` and
+/// `Kptfile`, hidden paths included), sorted, with paths relative to `dir`.
+pub fn package_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
     walk(dir, dir, &mut out)?;
     out.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(out)
+}
+
+/// Whether `kpt fn source` reads a file of this name (its default match, case-sensitive).
+fn is_package_file(name: &str) -> bool {
+    name == "Kptfile" || [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::Result<()> {
@@ -111,13 +165,10 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::R
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let name = e.file_name().to_string_lossy().to_string();
-        if name.starts_with('.') {
-            continue;
-        }
         let path = e.path();
         if e.file_type()?.is_dir() {
             walk(root, &path, out)?;
-        } else if name.ends_with(".yaml") || name.ends_with(".yml") {
+        } else if is_package_file(&name) {
             let rel = path
                 .strip_prefix(root)
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
@@ -128,28 +179,57 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::R
     Ok(())
 }
 
-/// Reads standard input: a ResourceList (its items) or a plain stream.
+/// Reads standard input: a ResourceList (its items) or a plain stream. A single `kind: List`
+/// document is a List to keep, as a file holding one is, not a list of items.
 pub fn read_stdin_text(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>, KrmResult> {
     // A ResourceList's own functionConfig is ignored in favour of CONFIG.
-    Ok(read_input(text, opts)?.items)
+    let input = read_input(text, opts)?;
+    if input.form == InputForm::List {
+        return read_stream(text, opts);
+    }
+    Ok(input.items)
 }
 
-/// Writes every object to its file under `out_dir`. A file whose objects are all untouched
-/// and all present is copied byte for byte; otherwise untouched documents keep their exact
-/// text and changed ones are written from the tree.
-pub fn write_output_dir(out_dir: &Path, items: &[Resource]) -> Result<Vec<String>, String> {
+/// A file of the input that holds no object, written back as it is.
+pub struct KeptFile {
+    pub rel: String,
+    pub text: Source,
+}
+
+/// Writes every object to its file under `out_dir`, and the files that hold no object as they
+/// are. A file whose objects are all untouched and all present is copied byte for byte;
+/// otherwise untouched documents keep their exact text and changed ones are written from the
+/// tree (JSON in a `.json` file).
+pub fn write_output_dir(
+    out_dir: &Path,
+    items: &[Resource],
+    kept: &[KeptFile],
+) -> Result<Vec<String>, String> {
     let mut files: BTreeMap<String, Vec<&Resource>> = BTreeMap::new();
     for item in items {
         files.entry(item.output_path()).or_default().push(item);
     }
-    let mut written = Vec::new();
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
     for (rel, docs) in files {
+        let text = file_text(&rel, &docs);
+        texts.insert(rel, text);
+    }
+    for file in kept {
+        if texts.contains_key(&file.rel) {
+            return Err(format!(
+                "{}: objects would be written to this file, which holds none of its own; rename one of them",
+                file.rel
+            ));
+        }
+        texts.insert(file.rel.clone(), file.text.to_string());
+    }
+    let mut written = Vec::new();
+    for (rel, text) in texts {
         if rel.split('/').any(|seg| seg == "..") || rel.starts_with('/') {
             return Err(format!(
                 "refusing to write {rel:?} outside the output directory"
             ));
         }
-        let text = file_text(&docs);
         let path = out_dir.join(&rel);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
@@ -160,40 +240,46 @@ pub fn write_output_dir(out_dir: &Path, items: &[Resource]) -> Result<Vec<String
     Ok(written)
 }
 
-fn file_text(docs: &[&Resource]) -> String {
-    // Whole-file copy when nothing in it changed and nothing was dropped from it.
+fn file_text(rel: &str, docs: &[&Resource]) -> String {
+    // Whole-file copy when nothing in it changed and nothing was dropped from it (and no
+    // fanned-out copy needs its cluster comment).
     if let Some(Origin::Document { source, .. }) = docs.first().map(|d| d.origin()) {
         if covers_source(source, docs) {
             return source.to_string();
         }
     }
+    let json = rel.ends_with(".json");
     let mut out = String::new();
-    for (i, d) in docs.iter().enumerate() {
-        match (d.is_dirty(), d.origin()) {
-            (
-                false,
-                Origin::Document {
-                    source, start, end, ..
-                },
-            ) => {
-                let text = &source[*start..*end];
-                if i > 0 && !text.trim_start().starts_with("---") && !text.contains("\n---") {
-                    out.push_str("---\n");
-                }
-                out.push_str(text);
-                if !out.ends_with('\n') {
-                    out.push('\n');
-                }
-            }
-            _ => {
-                if i > 0 {
-                    out.push_str("---\n");
-                }
-                out.push_str(&document_text(d));
-            }
+    let mut open: Option<(usize, &Resource)> = None;
+    for d in docs {
+        if let Some((from, before)) = open {
+            end_document(&mut out, from, before);
         }
+        let mut text = String::new();
+        if json && d.is_dirty() {
+            push_json_document(&mut text, d);
+        } else {
+            push_document_text(&mut text, d, Framing::File);
+        }
+        if open.is_some() && !opens_with_marker(&text) {
+            out.push_str("---\n");
+        }
+        open = Some((out.len(), d));
+        out.push_str(&text);
     }
     out
+}
+
+/// A changed object of a `.json` file, as JSON (two-space indents, its keys in order): JSON in
+/// stays JSON out.
+fn push_json_document(out: &mut String, d: &Resource) {
+    match d.node().to_json().map(|j| serde_json::to_string_pretty(&j)) {
+        Ok(Ok(text)) => {
+            out.push_str(&text);
+            out.push('\n');
+        }
+        _ => push_document_text(out, d, Framing::File),
+    }
 }
 
 /// True when every object is untouched, comes from `source`, and together they cover it: what
@@ -208,7 +294,9 @@ fn covers_source(source: &Source, docs: &[&Resource]) -> bool {
                 start,
                 end,
                 ..
-            } if !d.is_dirty() && Arc::ptr_eq(s, source) => spans.push((*start, *end)),
+            } if !d.is_dirty() && d.cluster().is_none() && Arc::ptr_eq(s, source) => {
+                spans.push((*start, *end))
+            }
             _ => return false,
         }
     }
@@ -250,7 +338,7 @@ mod tests {
         let text = "# lead\napiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n---\n# tail\n";
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().collect();
-        assert_eq!(file_text(&refs), text);
+        assert_eq!(file_text("f.yaml", &refs), text);
     }
 
     #[test]
@@ -259,7 +347,7 @@ mod tests {
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().take(1).collect();
         assert_eq!(
-            file_text(&refs),
+            file_text("f.yaml", &refs),
             "apiVersion: v1\nkind: A\nmetadata: {name: a}\n"
         );
     }

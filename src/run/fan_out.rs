@@ -66,7 +66,7 @@ fn already_fanned_out(
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
 ) -> Option<bool> {
-    let objects: Vec<&Resource> = work.iter().filter(|r| !r.is_meta_or_local()).collect();
+    let objects: Vec<&Resource> = work.iter().filter(|r| !r.is_left_alone()).collect();
     let marked: Vec<&Resource> = objects
         .iter()
         .copied()
@@ -223,9 +223,13 @@ fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
         .collect()
 }
 
-/// Each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart.
+/// Each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart. An item of a
+/// List is written inside its List's copy, which gets the prefix.
 fn prefix_path(item: &mut Resource, cluster: &str) {
     item.set_cluster(cluster);
+    if item.is_list_member() {
+        return;
+    }
     let path = item
         .annotation(annotations::PATH)
         .or_else(|| item.annotation(annotations::LEGACY_PATH))

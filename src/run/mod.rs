@@ -11,7 +11,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::Decision;
 
 use crate::config::{Plan, Tailoring, Targets};
-use crate::krm::{KrmResult, Resource, Severity};
+use crate::krm::{lists, KrmResult, Resource, Severity};
 use crate::stages::{self, Context, Stage};
 
 pub use inputs::FleetBundle;
@@ -44,6 +44,9 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
         }
     }
     let mut results: Vec<KrmResult> = plan.notes.iter().cloned().map(KrmResult::from).collect();
+    // The items of `*List` objects are tailored as objects of their own, and written back
+    // inside their List.
+    let items = lists::unpack(items);
     let inputs = inputs::split(items, &plan, &mut results);
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
@@ -106,7 +109,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
         return failed(results);
     }
     Outcome {
-        items: out,
+        items: lists::repack(out),
         results,
         failed: false,
     }
