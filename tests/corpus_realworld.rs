@@ -206,7 +206,11 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             );
             break;
         };
-        if !kpt_refused.contains_key(&rel) {
+        if run.stderr.contains("resource must have") {
+            // Issue 17: a document that declares a type (apiVersion and kind) but is not a
+            // valid object (no metadata.name: a kubeconfig, a kind cluster config).
+            report.ran("standalone/refused-invalid-object", 1);
+        } else if !kpt_refused.contains_key(&rel) {
             report.add(
                 "standalone/refused",
                 &label(&rel),
@@ -227,14 +231,20 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             &prefixed(project, &tree(&out_dir)),
         );
     }
-    check_stream(report, project, &sdir, &noop);
+    // A stream and a ResourceList hold objects only: files that hold none (a values file, a
+    // JSON patch) are refused there, deliberately (issue 17), and left out of these checks.
+    let odir = base.join("objects-only");
+    let others = not_objects(&sdir);
+    report.ran("standalone/not-objects-refused", others.len());
+    copy_without(&sdir, &odir, &others);
+    check_stream(report, project, &odir, &noop);
     // -o resource-list | kpt fn sink against kpt fn source | kpt fn sink.
     let rl = tailor(
         &[path_str(&noop), ".", "-o", "resource-list"],
-        Some(&sdir),
+        Some(&odir),
         b"",
     );
-    let kpt_list = kpt_source(kpt, &sdir, None);
+    let kpt_list = kpt_source(kpt, &odir, None);
     if rl.code == 0 && kpt_list.code == 0 {
         let (a, b) = (base.join("rl-tailor"), base.join("rl-kpt"));
         let sa = kpt_sink(kpt, &rl.stdout, &a);
@@ -321,6 +331,12 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             break;
         }
         let text = list.text();
+        if let Some(rel) = not_an_object_path(&text, &run.stderr) {
+            // Issue 17: an item that is not a KRM object is refused, deliberately.
+            report.ran("kpt-pipe/not-objects-refused", 1);
+            std::fs::remove_file(kdir2.join(&rel)).expect("rm");
+            continue;
+        }
         let Some(rel) = error_item_path(&text, &run.text()) else {
             report.add(
                 "kpt-pipe/noop",
@@ -475,12 +491,31 @@ fn prefixed(project: &str, tree: &BTreeMap<String, Vec<u8>>) -> BTreeMap<String,
         .collect()
 }
 
-/// The file a standalone run names in its error (`[error] rel: ...`), when it is one of `dir`.
+/// The file a standalone run names in its error (`[error] rel: ...`, `[error] rel:LINE
+/// field: ...`), when it is one of `dir`.
 fn refused_file(stderr: &str, dir: &Path) -> Option<String> {
     let line = stderr.lines().find(|l| l.starts_with("[error] "))?;
     let rest = &line[8..];
+    let named = rest.split([' ', ':']).next()?;
     let rel = rest.split(": ").next()?;
-    dir.join(rel).is_file().then(|| rel.to_string())
+    [rel, named]
+        .into_iter()
+        .find(|r| dir.join(r).is_file())
+        .map(str::to_string)
+}
+
+/// The path kpt recorded on the item tailor refuses as not a KRM object (`items[N]`).
+fn not_an_object_path(list: &str, stderr: &str) -> Option<String> {
+    if !stderr.contains("must be a KRM object") && !stderr.contains("resource must have") {
+        return None;
+    }
+    let at = stderr.find("items[")? + 6;
+    let n: usize = stderr[at..].split(']').next()?.parse().ok()?;
+    let item = split_list(list).items.get(n).copied()?;
+    const PATH: &str = "config.kubernetes.io/path: '";
+    let v = item.find(PATH)? + PATH.len();
+    let end = v + item[v..].find('\'')?;
+    Some(item[v..end].to_string())
 }
 
 /// The path kpt recorded on the item holding the line a YAML error names.
@@ -538,7 +573,7 @@ fn check_stream(report: &mut Report, project: &str, dir: &Path, config: &Path) {
         return;
     }
     let mut want: Vec<(String, String)> = Vec::new();
-    for (path, rel) in tailor::krm::files::yaml_files(dir).expect("walk") {
+    for (path, rel) in tailor::krm::files::package_files(dir).expect("walk") {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for (i, doc) in document_texts(&text)
             .unwrap_or_default()

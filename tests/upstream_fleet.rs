@@ -158,6 +158,21 @@ enum Got {
 
 /// What a run of tailor gave: its objects as `read` finds them in the output (`what` it
 /// should be), without tailor's bookkeeping annotations, or the failure.
+/// What a cluster gets from the objects: Fleet's rawyaml.ToObjects deploys a `*List`'s items
+/// (and kubectl apply does the same with a List tailor writes back as a container, as kpt
+/// keeps it), so a List counts as its items.
+fn deployed(objects: Vec<Json>) -> Vec<Json> {
+    let mut out = Vec::new();
+    for o in objects {
+        let is_list = o["kind"].as_str().is_some_and(|k| k.ends_with("List"));
+        match (is_list, o.get("items").and_then(Json::as_array)) {
+            (true, Some(items)) => out.extend(deployed(items.clone())),
+            _ => out.push(o),
+        }
+    }
+    out
+}
+
 fn got(run: common::Run, read: fn(&str) -> Result<Vec<Json>, String>, what: &str) -> Got {
     if run.code != 0 {
         return Got::Error(format!(
@@ -168,7 +183,12 @@ fn got(run: common::Run, read: fn(&str) -> Result<Vec<Json>, String>, what: &str
         ));
     }
     match read(&run.stdout) {
-        Ok(objects) => Got::Objects(objects.into_iter().map(without_bookkeeping).collect()),
+        Ok(objects) => Got::Objects(
+            deployed(objects)
+                .into_iter()
+                .map(without_bookkeeping)
+                .collect(),
+        ),
         Err(e) => Got::Error(format!("output is not {what}: {e}\n{}", run.stdout)),
     }
 }

@@ -10,7 +10,7 @@ mod fleet_values;
 mod standalone;
 mod tools;
 
-use crate::krm::write::write_resource_list;
+use crate::krm::write::{write_resource_list, write_resource_list_to, ListSyntax};
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, Reading};
 
@@ -167,6 +167,11 @@ fn respond_ahead(
         Err(r) => return fail(vec![r], out),
     };
     let source = input.source.clone();
+    let syntax = if input.json {
+        ListSyntax::Json
+    } else {
+        ListSyntax::Yaml
+    };
     let fc = input.function_config.clone();
     let mut items = input.items;
     let same_config = ahead.as_ref().is_some_and(|a| a.is_for(fc.as_ref()));
@@ -194,7 +199,7 @@ fn respond_ahead(
         }
         items
     };
-    let _ = crate::krm::write::write_resource_list_to(out, &items, fc.as_ref(), &outcome.results);
+    let _ = write_resource_list_to(out, &items, fc.as_ref(), &outcome.results, syntax);
     Answer {
         code: i32::from(outcome.failed),
         results: outcome.results,

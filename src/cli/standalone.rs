@@ -24,6 +24,7 @@ pub(crate) fn run(args: Args) -> i32 {
         fc,
         originals,
         outcome,
+        kept,
     } = rendered;
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
@@ -71,7 +72,7 @@ pub(crate) fn run(args: Args) -> i32 {
                     }
                 }
             }
-            match files::write_output_dir(&dir, &outcome.items) {
+            match files::write_output_dir(&dir, &outcome.items, &kept) {
                 Ok(_) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
@@ -86,6 +87,8 @@ pub(crate) struct Rendered {
     /// with them).
     pub originals: Option<Vec<Resource>>,
     pub outcome: run::Outcome,
+    /// Files that hold no object, for `--output-dir` to copy as they are.
+    pub kept: Vec<files::KeptFile>,
 }
 
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
@@ -119,6 +122,10 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
         check_output_dir(dir, args).map_err(|msg| fail(KrmResult::error(msg)))?;
     }
     let mut items: Vec<Resource> = Vec::new();
+    let mut reading = PackageReading {
+        keep_other_files: matches!(args.output, Output::Dir(_)),
+        ..PackageReading::default()
+    };
     let mut bundle: Option<run::FleetBundle> = None;
     let config_file = (args.config != "-")
         .then(|| Path::new(&args.config).canonicalize().ok())
@@ -144,7 +151,7 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
                 .map_err(KrmResult::error)
                 .and_then(|t| files::read_stdin_text(&t, &opts))
         } else {
-            read_path(path, config_file.as_deref(), &opts)
+            reading.read_path(path, config_file.as_deref(), &opts)
         }
         .map_err(fail)?;
         items.append(&mut more);
@@ -175,6 +182,7 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
         fc,
         originals,
         outcome,
+        kept: reading.kept,
     })
 }
 
@@ -239,7 +247,8 @@ pub(crate) fn read_config(
     files::read_config_text(text, config, opts).map(|(fc, _)| fc)
 }
 
-/// Records the file path and index as `kpt fn source` does, for ResourceList output.
+/// Records the file path, index and sequence indentation as `kpt fn source` does, for
+/// ResourceList output (`kpt fn sink` writes wide sequences compact without the last).
 fn annotate_path(item: &mut Resource) {
     use crate::krm::annotations::*;
     if item.annotation(PATH).is_some() {
@@ -250,52 +259,110 @@ fn annotate_path(item: &mut Resource) {
     }
     let path = item.output_path();
     let index = item.index().unwrap_or(0).to_string();
+    let wide = matches!(
+        item.origin(),
+        crate::krm::Origin::Document {
+            wide_sequences: true,
+            ..
+        }
+    );
     item.set_annotation(LEGACY_INDEX, &index);
-    item.set_annotation(INDEX, &index);
     item.set_annotation(LEGACY_PATH, &path);
+    item.set_annotation(INDEX, &index);
     item.set_annotation(PATH, &path);
+    item.set_annotation(SEQ_INDENT, if wide { "wide" } else { "compact" });
 }
 
-/// The objects of a file, or of every YAML file under a directory (the CONFIG file itself is
-/// not among them). A kustomization is not a manifest, nor a Helm chart: they are built first.
+/// What standalone mode read from files and directories.
+#[derive(Default)]
+struct PackageReading {
+    /// Files that hold no object are kept (for `--output-dir`) rather than refused.
+    keep_other_files: bool,
+    kept: Vec<files::KeptFile>,
+    /// Each path read, relative as it is written back, with the input it came from: two
+    /// inputs may not share one.
+    paths: std::collections::BTreeMap<String, String>,
+}
+
+impl PackageReading {
+    /// The objects of a file, or of every file under a directory that `kpt fn source` reads
+    /// (the CONFIG file itself is not among them). A kustomization is not a manifest, nor a
+    /// Helm chart: they are built first.
+    fn read_path(
+        &mut self,
+        path: &Path,
+        config: Option<&Path>,
+        opts: &tailor_yaml::ParseOptions,
+    ) -> Result<Vec<Resource>, KrmResult> {
+        if path.is_dir() && path.join("Chart.yaml").is_file() {
+            // Its templates are not YAML until Helm renders them, and Chart.yaml and
+            // values.yaml are no objects: reading it as plain YAML would hand over raw chart
+            // files.
+            let dir = path.display();
+            return Err(KrmResult::error(format!(
+                "{dir}: a Helm chart (it has a Chart.yaml), which tailor does not render: render it and tailor the output: `helm template RELEASE {dir} -f values.yaml | tailor CONFIG -`"
+            ))
+            .at_field("Chart.yaml"));
+        }
+        let files_to_read = if path.is_dir() {
+            files::package_files(path)
+                .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?
+        } else {
+            vec![(path.to_path_buf(), file_argument_path(path))]
+        };
+        let mut out = Vec::new();
+        for (file, rel) in files_to_read {
+            if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
+                continue;
+            }
+            if files::is_kustomization_file(&file) {
+                let dir = file
+                    .parent()
+                    .map_or_else(|| ".".into(), |d| d.display().to_string());
+                return Err(KrmResult::error(format!(
+                    "{}: a kustomization is not a manifest; build it and pipe the result in: kustomize build {} | tailor CONFIG -",
+                    file.display(),
+                    if dir.is_empty() { "." } else { &dir }
+                )));
+            }
+            let input = file.display().to_string();
+            if let Some(other) = self.paths.insert(rel.clone(), input.clone()) {
+                return Err(KrmResult::error(format!(
+                    "{other} and {input} are both read as {rel:?}: give them in separate runs (their objects would share one file)"
+                )));
+            }
+            let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
+            match files::read_manifest_file(text, &rel, opts)? {
+                files::FileContents::Objects(objects) => out.extend(objects),
+                files::FileContents::Other { text, problem } => match problem {
+                    Some(error) if !self.keep_other_files => return Err(error),
+                    _ => self.kept.push(files::KeptFile { rel, text }),
+                },
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The objects of a file or directory, refusing a file that holds none (`tailor fleet-values`).
 pub(crate) fn read_path(
     path: &Path,
     config: Option<&Path>,
     opts: &tailor_yaml::ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
-    if path.is_dir() && path.join("Chart.yaml").is_file() {
-        // Its templates are not YAML until Helm renders them, and Chart.yaml and values.yaml
-        // are no objects: reading it as plain YAML would hand over raw chart files.
-        let dir = path.display();
-        return Err(KrmResult::error(format!(
-            "{dir}: a Helm chart (it has a Chart.yaml), which tailor does not render: render it and tailor the output: `helm template RELEASE {dir} -f values.yaml | tailor CONFIG -`"
-        ))
-        .at_field("Chart.yaml"));
+    PackageReading::default().read_path(path, config, opts)
+}
+
+/// The path a file given on the command line is known by (in kpt's path annotation and under
+/// `--output-dir`): as given when it is relative and stays below the working directory, its
+/// file name otherwise.
+fn file_argument_path(path: &Path) -> String {
+    let given = tailor_go::path::clean(&path.to_string_lossy().replace('\\', "/"));
+    if path.is_relative() && !given.split('/').any(|seg| seg == "..") {
+        return given;
     }
-    let files_to_read = if path.is_dir() {
-        files::yaml_files(path).map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?
-    } else {
-        vec![(path.to_path_buf(), path.to_string_lossy().into_owned())]
-    };
-    let mut out = Vec::new();
-    for (file, rel) in files_to_read {
-        if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
-            continue;
-        }
-        if files::is_kustomization_file(&file) {
-            let dir = file
-                .parent()
-                .map_or_else(|| ".".into(), |d| d.display().to_string());
-            return Err(KrmResult::error(format!(
-                "{}: a kustomization is not a manifest; build it and pipe the result in: kustomize build {} | tailor CONFIG -",
-                file.display(),
-                if dir.is_empty() { "." } else { &dir }
-            )));
-        }
-        let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
-        out.extend(files::read_file_text(text, &rel, opts)?);
-    }
-    Ok(out)
+    path.file_name()
+        .map_or(given, |n| n.to_string_lossy().into_owned())
 }
 
 /// A Fleet bundle directory: its fleet.yaml and overlays for the run, its manifests as
@@ -309,7 +376,7 @@ fn read_bundle(
     let mut notes = bundle.notes;
     let mut items = Vec::new();
     for (rel, text) in bundle.manifests {
-        for item in files::read_documents(text, &rel, opts, false).map_err(|r| vec![r])? {
+        for item in files::read_documents(text, &rel, opts).map_err(|r| vec![r])? {
             if tailor_fleet::bundle::deployable(item.api_version(), item.kind()) {
                 files::check_object(&item).map_err(|r| vec![r])?;
                 items.push(item);

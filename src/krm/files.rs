@@ -10,10 +10,24 @@ use std::sync::Arc;
 
 use tailor_yaml::{parse_stream_with, ParseOptions};
 
-use super::read::read_input;
-use super::resource::{Origin, Resource, Source};
+use super::read::{check_list_items, object_problem, read_input, read_stream, InputForm};
+use super::resource::{is_list_object, Origin, Resource, Source};
 use super::results::KrmResult;
-use super::write::document_text;
+use super::write::{end_document, opens_with_marker, push_document_text, Framing};
+
+/// What a file holds.
+pub enum FileContents {
+    /// Its objects (KRM objects, and `*List`s of them), each remembering the file.
+    Objects(Vec<Resource>),
+    /// No KRM object: only empty documents, or documents that are not objects at all (a
+    /// kustomize JSON-patch list, a `values.yaml`). Where a directory is written back it is
+    /// copied as it is, as kpt keeps it; where objects are written, `problem` (the first
+    /// document that is not an object) is the error.
+    Other {
+        text: Source,
+        problem: Option<KrmResult>,
+    },
+}
 
 /// Reads one file's documents as resources that remember the file; a document that is not a
 /// KRM object is an error naming the file, its line and the document.
@@ -22,57 +36,90 @@ pub fn read_file_text(
     rel_path: &str,
     opts: &ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
-    read_documents(text, rel_path, opts, true)
+    match read_manifest_file(text, rel_path, opts)? {
+        FileContents::Objects(objects) => Ok(objects),
+        FileContents::Other { problem: None, .. } => Ok(Vec::new()),
+        FileContents::Other {
+            problem: Some(e), ..
+        } => Err(e),
+    }
 }
 
-/// [`read_file_text`], with the KRM check left to the caller when `check_krm` is false (a
-/// Fleet bundle drops what Fleet does not deploy, by Fleet's rules, before checking).
+/// Reads one file of a package: its objects, or the file itself when it holds none. A
+/// document that looks like an object (it has `apiVersion` and `kind`) but is not a valid one
+/// is an error, and so is a file mixing objects and other documents: neither is
+/// ever passed on untailored.
+pub fn read_manifest_file(
+    text: String,
+    rel_path: &str,
+    opts: &ParseOptions,
+) -> Result<FileContents, KrmResult> {
+    let source: Source = Arc::new(text);
+    let mut objects = Vec::new();
+    let mut other = None;
+    for res in documents(&source, rel_path, opts)? {
+        if let Err(error) = check_object(&res) {
+            if is_list_object(res.node()) || looks_like_an_object(res.node()) {
+                return Err(error);
+            }
+            other.get_or_insert(error);
+            continue;
+        }
+        objects.push(res);
+    }
+    match (objects.is_empty(), other) {
+        (false, Some(error)) => Err(error),
+        (false, None) => Ok(FileContents::Objects(objects)),
+        (true, problem) => Ok(FileContents::Other {
+            text: source,
+            problem,
+        }),
+    }
+}
+
+/// Every document of a file, unchecked, as resources that remember the file: a Fleet bundle
+/// drops what Fleet does not deploy, by Fleet's rules, before [`check_object`].
 pub fn read_documents(
     text: String,
     rel_path: &str,
     opts: &ParseOptions,
-    check_krm: bool,
 ) -> Result<Vec<Resource>, KrmResult> {
-    let source: Source = Arc::new(text);
-    let docs = parse_stream_with(&source, opts)
+    documents(&Arc::new(text), rel_path, opts)
+}
+
+fn documents(
+    source: &Source,
+    rel_path: &str,
+    opts: &ParseOptions,
+) -> Result<Vec<Resource>, KrmResult> {
+    let docs = parse_stream_with(source, opts)
         .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?;
-    let mut out = Vec::new();
-    for (index, doc) in docs.into_iter().filter(|d| !d.empty).enumerate() {
-        let node = doc.root;
-        let origin = Origin::Document {
-            source: source.clone(),
-            start: doc.span.start as usize,
-            end: doc.span.end as usize,
-            file: Some(rel_path.to_string()),
-            index,
-            wide_sequences: doc.wide_sequences,
-        };
-        let res = Resource::new(node, origin);
-        let is_list = res.kind().ends_with("List") && res.node().get("items").is_some();
-        if check_krm && !is_list {
-            check_object(&res)?;
-        }
-        if is_list {
-            // Lists are flattened the way the ResourceList reader does it.
-            let text = document_text(&res);
-            let input = read_input(&text, opts).map_err(|mut e| {
-                e.message = format!("{rel_path}: {}", e.message);
-                e
-            })?;
-            out.extend(input.items);
-        } else {
-            out.push(res);
-        }
-    }
-    Ok(out)
+    let docs = docs.into_iter().filter(|d| !d.empty).enumerate();
+    Ok(docs
+        .map(|(index, doc)| {
+            let origin = Origin::Document {
+                source: source.clone(),
+                start: doc.span.start as usize,
+                end: doc.span.end as usize,
+                file: Some(rel_path.to_string()),
+                index,
+                wide_sequences: doc.wide_sequences,
+            };
+            Resource::new(doc.root, origin)
+        })
+        .collect())
+}
+
+/// A mapping that declares a type (`apiVersion` and `kind`): meant as an object, so an
+/// invalid one (no `metadata.name`) is an error rather than a file of another kind. A Helm
+/// `Chart.yaml` (an `apiVersion`, no `kind`) or a ytt template is not.
+fn looks_like_an_object(node: &tailor_yaml::Node) -> bool {
+    node.contains_key("apiVersion") && node.contains_key("kind")
 }
 
 /// An error naming the file, the line and the document when `res` (a document of a file) is
-/// not a KRM object.
+/// not a KRM object, or is a `*List` whose items are not.
 pub fn check_object(res: &Resource) -> Result<(), KrmResult> {
-    let Some((field, message)) = super::read::object_problem(res.node()) else {
-        return Ok(());
-    };
     let (file, index, line) = match res.origin() {
         Origin::Document {
             source,
@@ -86,12 +133,21 @@ pub fn check_object(res: &Resource) -> Result<(), KrmResult> {
         }
         _ => (None, 0, None),
     };
-    let r = KrmResult::error(format!("document {index}: {message}")).at_field(field);
-    Err(KrmResult {
-        file: file.map(|f| (f, index)),
-        line,
-        ..r
-    })
+    let problem = if is_list_object(res.node()) {
+        check_list_items(res.node(), &format!("document {index}")).err()
+    } else {
+        object_problem(res.node()).map(|(field, message)| {
+            KrmResult::error(format!("document {index}: {message}")).at_field(field)
+        })
+    };
+    match problem {
+        None => Ok(()),
+        Some(error) => Err(KrmResult {
+            file: file.map(|f| (f, index)),
+            line,
+            ..error
+        }),
+    }
 }
 
 /// The functionConfig file of standalone mode: exactly one object.
@@ -127,13 +183,18 @@ pub fn is_kustomization_file(file: &Path) -> bool {
     })
 }
 
-/// Every `.yaml`/`.yml` file under `dir`, sorted, with paths relative to `dir`; hidden
-/// entries are skipped as `kpt fn source` does.
-pub fn yaml_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, String)>> {
+/// Every file under `dir` that `kpt fn source` reads (`*.yaml`, `*.yml`, `*.json` and
+/// `Kptfile`, hidden paths included), sorted, with paths relative to `dir`.
+pub fn package_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
     walk(dir, dir, &mut out)?;
     out.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(out)
+}
+
+/// Whether `kpt fn source` reads a file of this name (its default match, case-sensitive).
+fn is_package_file(name: &str) -> bool {
+    name == "Kptfile" || [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::Result<()> {
@@ -141,13 +202,10 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::R
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let name = e.file_name().to_string_lossy().to_string();
-        if name.starts_with('.') {
-            continue;
-        }
         let path = e.path();
         if e.file_type()?.is_dir() {
             walk(root, &path, out)?;
-        } else if name.ends_with(".yaml") || name.ends_with(".yml") {
+        } else if is_package_file(&name) {
             let rel = path
                 .strip_prefix(root)
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
@@ -158,18 +216,44 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::R
     Ok(())
 }
 
-/// Reads standard input: a ResourceList (its items) or a plain stream.
+/// Reads standard input: a ResourceList (its items) or a plain stream. A single `kind: List`
+/// document is a List to keep, as a file holding one is, not a list of items.
 pub fn read_stdin_text(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>, KrmResult> {
     // A ResourceList's own functionConfig is ignored in favour of CONFIG.
-    Ok(read_input(text, opts)?.items)
+    let input = read_input(text, opts)?;
+    if input.form == InputForm::List {
+        return read_stream(text, opts);
+    }
+    Ok(input.items)
 }
 
-/// Writes every object to its file under `out_dir`. A file whose objects are all untouched
-/// and all present is copied byte for byte; otherwise untouched documents keep their exact
-/// text and changed ones are written from the tree.
-pub fn write_output_dir(out_dir: &Path, items: &[Resource]) -> Result<Vec<String>, String> {
+/// A file of the input that holds no object, written back as it is.
+pub struct KeptFile {
+    pub rel: String,
+    pub text: Source,
+}
+
+/// Writes every object to its file under `out_dir`, and the files that hold no object as they
+/// are. A file whose objects are all untouched and all present is copied byte for byte;
+/// otherwise untouched documents keep their exact text and changed ones are written from the
+/// tree (JSON in a `.json` file).
+pub fn write_output_dir(
+    out_dir: &Path,
+    items: &[Resource],
+    kept: &[KeptFile],
+) -> Result<Vec<String>, String> {
+    let mut texts = output_files(items)?;
+    for file in kept {
+        if texts.contains_key(&file.rel) {
+            return Err(format!(
+                "{}: objects would be written to this file, which holds none of its own; rename one of them",
+                file.rel
+            ));
+        }
+        texts.insert(file.rel.clone(), file.text.to_string());
+    }
     let mut written = Vec::new();
-    for (rel, text) in output_files(items)? {
+    for (rel, text) in texts {
         let path = out_dir.join(&rel);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
@@ -194,45 +278,51 @@ pub fn output_files(items: &[Resource]) -> Result<BTreeMap<String, String>, Stri
                 "refusing to write {rel:?} outside the output directory"
             ));
         }
-        out.insert(rel, file_text(&docs));
+        let text = file_text(&rel, &docs);
+        out.insert(rel, text);
     }
     Ok(out)
 }
 
-fn file_text(docs: &[&Resource]) -> String {
+fn file_text(rel: &str, docs: &[&Resource]) -> String {
     // Whole-file copy when nothing in it changed and nothing was dropped from it.
     if let Some(Origin::Document { source, .. }) = docs.first().map(|d| d.origin()) {
         if covers_source(source, docs) {
             return source.to_string();
         }
     }
+    let json = rel.ends_with(".json");
     let mut out = String::new();
-    for (i, d) in docs.iter().enumerate() {
-        match (d.is_dirty(), d.origin()) {
-            (
-                false,
-                Origin::Document {
-                    source, start, end, ..
-                },
-            ) => {
-                let text = &source[*start..*end];
-                if i > 0 && !text.trim_start().starts_with("---") && !text.contains("\n---") {
-                    out.push_str("---\n");
-                }
-                out.push_str(text);
-                if !out.ends_with('\n') {
-                    out.push('\n');
-                }
-            }
-            _ => {
-                if i > 0 {
-                    out.push_str("---\n");
-                }
-                out.push_str(&document_text(d));
-            }
+    let mut open: Option<(usize, &Resource)> = None;
+    for d in docs {
+        if let Some((from, before)) = open {
+            end_document(&mut out, from, before);
         }
+        let mut text = String::new();
+        if json && d.is_dirty() {
+            push_json_document(&mut text, d);
+        } else {
+            push_document_text(&mut text, d, Framing::File);
+        }
+        if open.is_some() && !opens_with_marker(&text) {
+            out.push_str("---\n");
+        }
+        open = Some((out.len(), d));
+        out.push_str(&text);
     }
     out
+}
+
+/// A changed object of a `.json` file, as JSON (two-space indents, its keys in order): JSON in
+/// stays JSON out.
+fn push_json_document(out: &mut String, d: &Resource) {
+    match d.node().to_json().map(|j| serde_json::to_string_pretty(&j)) {
+        Ok(Ok(text)) => {
+            out.push_str(&text);
+            out.push('\n');
+        }
+        _ => push_document_text(out, d, Framing::File),
+    }
 }
 
 /// True when every object is untouched, comes from `source`, and together they cover it: what
@@ -289,7 +379,7 @@ mod tests {
         let text = "# lead\napiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n---\n# tail\n";
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().collect();
-        assert_eq!(file_text(&refs), text);
+        assert_eq!(file_text("f.yaml", &refs), text);
     }
 
     #[test]
@@ -298,7 +388,7 @@ mod tests {
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().take(1).collect();
         assert_eq!(
-            file_text(&refs),
+            file_text("f.yaml", &refs),
             "apiVersion: v1\nkind: A\nmetadata: {name: a}\n"
         );
     }

@@ -4,6 +4,7 @@
 
 pub mod annotations;
 pub mod files;
+pub mod lists;
 pub mod read;
 pub mod resource;
 pub mod results;

@@ -1,6 +1,7 @@
 //! Reading the input: a ResourceList (any `config.kubernetes.io/*` version), a `List`, or a
-//! plain stream of YAML/JSON documents. `*List` objects among the items are flattened as
-//! kustomize does, so kube-prometheus' `ConfigMapList`s become their ConfigMaps.
+//! plain stream of YAML/JSON documents. A `*List` object among the items stays one object, as
+//! kpt and kubectl keep it (its items are objects of their own while the stages run, see
+//! `super::lists`), and every item remembers its text, so what no stage changes is copied.
 
 use std::sync::Arc;
 
@@ -9,6 +10,7 @@ use tailor_yaml::{
     Value,
 };
 
+pub use super::resource::is_list_object;
 use super::resource::{HeaderKeys, Origin, Resource, Source};
 use super::results::KrmResult;
 
@@ -24,6 +26,8 @@ pub struct Input {
     pub items: Vec<Resource>,
     pub function_config: Option<Node>,
     pub form: InputForm,
+    /// The ResourceList (or List) was JSON (a flow mapping): the answer is JSON too.
+    pub json: bool,
     /// The whole input text, shared with the items' origins: a caller that needs the text
     /// again (to return the original items of a failed run) keeps this, not its own copy.
     pub source: Source,
@@ -81,6 +85,26 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<
         // of objects after all): read it as such, with every tree.
         return read_source(source, opts, Trees::Keep);
     }
+    Ok(Input {
+        items: stream_items(&source, docs)?,
+        function_config: None,
+        form: InputForm::Stream,
+        json: false,
+        source,
+    })
+}
+
+/// Every document of a stream as an object, the single `kind: List` or `ResourceList`
+/// document included (standalone mode keeps a List read from stdin, as it keeps one read from
+/// a file).
+pub fn read_stream(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>, KrmResult> {
+    let source: Source = Arc::new(text.to_string());
+    let docs = parse_stream_with(&source, opts)
+        .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
+    stream_items(&source, docs.into_iter().filter(|d| !d.empty).collect())
+}
+
+fn stream_items(source: &Source, docs: Vec<Document>) -> Result<Vec<Resource>, KrmResult> {
     let mut items = Vec::new();
     for (i, doc) in docs.into_iter().enumerate() {
         let origin = Origin::Document {
@@ -99,12 +123,7 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<
             false,
         )?;
     }
-    Ok(Input {
-        items,
-        function_config: None,
-        form: InputForm::Stream,
-        source,
-    })
+    Ok(items)
 }
 
 /// A single document is a ResourceList (or List) only when kyaml would read it as one.
@@ -129,7 +148,7 @@ fn defer_item(
     if !h.self_contained || !is_block_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node);
+    let origin = seq_item_origin(source, &h.node, false);
     if !matches!(origin, Origin::SeqItem { .. }) {
         return Some(h.node);
     }
@@ -150,7 +169,7 @@ fn prepare_item(
     if !is_block_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node);
+    let origin = seq_item_origin(source, &h.node, false);
     let mut item = Resource::new(h.node, origin);
     item.set_place(&format!("items[{}]", h.index));
     if !hook(&mut item) {
@@ -160,18 +179,9 @@ fn prepare_item(
     None
 }
 
-/// A block-style object that stays one item: what `push_object` reads as it is, without
-/// flattening (a `*List`), rewriting (flow style) or refusing it (not a mapping).
+/// A block-style object that is not a container: what a stage may read on its own.
 fn is_block_object(node: &Node) -> bool {
     node.is_mapping() && node.style != Style::Flow && !is_list_object(node)
-}
-
-/// A `*List` object holding its items (flattened into them, as kustomize does).
-fn is_list_object(node: &Node) -> bool {
-    node.get_str("kind").is_some_and(|k| k.ends_with("List"))
-        && node
-            .get("items")
-            .is_some_and(|i| i.is_sequence() || i.is_null())
 }
 
 /// Where the text of the functionConfig entry of a ResourceList starts, read ahead of the
@@ -218,6 +228,7 @@ fn read_wrapped(
         return Err(KrmResult::error("input has no document"));
     };
     let mut root = doc.root;
+    let json = root.style == Style::Flow;
     let function_config = root.remove("functionConfig").filter(|fc| !fc.is_null());
     if let Some(fc) = &function_config {
         if !fc.is_mapping() {
@@ -247,20 +258,21 @@ fn read_wrapped(
             items.push(resource);
             continue;
         }
-        let origin = seq_item_origin(source, &item);
+        let origin = seq_item_origin(source, &item, json);
         push_object(&mut items, item, origin, &format!("items[{i}]"), true)?;
     }
     Ok(Input {
         items,
         function_config,
         form,
+        json,
         source: source.clone(),
     })
 }
 
-/// Adds an object, flattening `*List` kinds; anything that is not a mapping is an error.
-/// `place` names it in messages; with `keep_place` the object remembers it (a ResourceList
-/// item: `items[3]` is a field path of the input).
+/// Adds an object; anything that is not a mapping is an error, and so is an item of a `*List`
+/// that is not an object. `place` names it in messages; with `keep_place` the object
+/// remembers it (a ResourceList item: `items[3]` is a field path of the input).
 fn push_object(
     out: &mut Vec<Resource>,
     node: Node,
@@ -268,35 +280,31 @@ fn push_object(
     place: &str,
     keep_place: bool,
 ) -> Result<(), KrmResult> {
-    if !node.is_mapping() {
-        return check_object(&node, place);
-    }
     if is_list_object(&node) {
-        let mut node = node;
-        let inner = node.remove("items").and_then(|i| match i.value {
-            Value::Sequence(v) => Some(v),
-            _ => None,
-        });
-        for (j, item) in inner.unwrap_or_default().into_iter().enumerate() {
-            push_object(
-                out,
-                item,
-                Origin::None,
-                &format!("{place}.items[{j}]"),
-                keep_place,
-            )?;
-        }
-        return Ok(());
-    }
-    check_object(&node, place)?;
-    if node.style == Style::Flow {
-        // JSON or flow-style input: the output is block YAML, as kpt expects of a function.
-        let mut node = node;
-        unflow(&mut node, false);
-        out.push(placed(Resource::new(node, Origin::None), place, keep_place));
-        return Ok(());
+        check_list_items(&node, place)?;
+    } else {
+        check_object(&node, place)?;
     }
     out.push(placed(Resource::new(node, origin), place, keep_place));
+    Ok(())
+}
+
+/// The items of a `*List` must be objects (a List among them, with its own items).
+pub fn check_list_items(list: &Node, place: &str) -> Result<(), KrmResult> {
+    for (j, item) in list
+        .get("items")
+        .and_then(Node::items)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = format!("{place}.items[{j}]");
+        if is_list_object(item) {
+            check_list_items(item, &at)?;
+        } else {
+            check_object(item, &at)?;
+        }
+    }
     Ok(())
 }
 
@@ -376,28 +384,6 @@ fn placed(mut res: Resource, place: &str, keep: bool) -> Resource {
     res
 }
 
-/// Turns flow collections into block ones; JSON's quoted keys become plain where that reads
-/// back the same.
-fn unflow(node: &mut Node, is_key: bool) {
-    match &mut node.value {
-        Value::Mapping(pairs) => {
-            node.style = Style::Block;
-            for p in pairs {
-                unflow(&mut p.key, true);
-                unflow(&mut p.value, false);
-            }
-        }
-        Value::Sequence(items) => {
-            node.style = Style::Block;
-            for i in items {
-                unflow(i, false);
-            }
-        }
-        Value::Scalar(_) if is_key && node.style == Style::DoubleQuoted => node.style = Style::Any,
-        _ => {}
-    }
-}
-
 pub fn describe(n: &Node) -> String {
     match &n.value {
         Value::Scalar(s) if n.is_null() => "null".to_string(),
@@ -416,31 +402,77 @@ fn truncate(s: &str) -> String {
     }
 }
 
-/// The item's own text can be copied verbatim when it starts right after `- ` in column 0
-/// (the layout kpt and kustomize write) and its region ends cleanly.
-fn seq_item_origin(source: &Source, item: &Node) -> Origin {
+/// Where an item's own text is, when it can be copied verbatim: a flow item (`- {...}`, a
+/// JSON list's object) is exactly its span; a block item starts right after `- ` in column 0
+/// (the layout kpt and kustomize write), on its first key's line or on a line of comments
+/// (kpt writes an object that starts with a comment as `- # comment`), and its region must
+/// end cleanly. Every look stays within the item's own lines, so a list on one long line
+/// costs no more per item than a list with a line per object.
+fn seq_item_origin(source: &Source, item: &Node, json: bool) -> Origin {
     let start = item.span.start as usize;
     let end = item.span.end as usize;
-    if start < 2 || end <= start || end > source.len() || !item.is_mapping() {
+    if end <= start || end > source.len() || !item.is_mapping() {
         return Origin::None;
     }
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    if start - line_start != 2 || &source[line_start..start] != "- " {
-        return Origin::None;
+    let b = source.as_bytes();
+    let verbatim = |start: usize, end: usize| Origin::SeqItem {
+        source: source.clone(),
+        start,
+        end,
+    };
+    if json {
+        return if item.style == Style::Flow {
+            verbatim(start, end)
+        } else {
+            Origin::None
+        };
     }
-    match item_region_end(source, start, end) {
-        Some(region_end) if !source[start..region_end].contains('\r') => Origin::SeqItem {
-            source: source.clone(),
-            start,
-            end: region_end,
-        },
+    let after_dash =
+        |at: usize| at >= 2 && &b[at - 2..at] == b"- " && (at == 2 || b[at - 3] == b'\n');
+    let region_start = if after_dash(start) {
+        start
+    } else {
+        match dash_comment_start(source, start) {
+            Some(at) => at,
+            None => return Origin::None,
+        }
+    };
+    match item_region_end(source, region_start, end) {
+        Some(region_end) if !source[region_start..region_end].contains('\r') => {
+            verbatim(region_start, region_end)
+        }
         _ => Origin::None,
     }
 }
 
-/// The end of an item's text: the end of the line holding its last token, plus following
-/// lines indented past the `-` (comments that close the item). Trailing blank lines are not
-/// part of it; when that would cut a keep-chomping block scalar the item is not copied.
+/// For an item whose first key starts a line in column 2, after lines of comments the first of
+/// which follows the item's `- ` (`- # comment`): where that comment starts. Only the lines
+/// between the dash and the key are looked at.
+fn dash_comment_start(source: &str, key: usize) -> Option<usize> {
+    let b = source.as_bytes();
+    if key < 3 || &b[key - 2..key] != b"  " || b[key - 3] != b'\n' {
+        return None;
+    }
+    let mut line_end = key - 3;
+    loop {
+        let line_start = source[..line_end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &source[line_start..line_end];
+        if let Some(comment) = line.strip_prefix("- ") {
+            return comment.starts_with('#').then_some(line_start + 2);
+        }
+        let blank = line.trim_matches([' ', '\t']).is_empty();
+        let indented_comment = line.starts_with("  ") && line.trim_start().starts_with('#');
+        if !(blank || indented_comment) || line_start == 0 {
+            return None;
+        }
+        line_end = line_start - 1;
+    }
+}
+
+/// The end of an item's text: the end of the line holding its last token, plus the following
+/// lines up to the next line that starts in column 0: comments indented past the `-` that
+/// close the item, and blank lines (a block scalar keeping its final line breaks holds them,
+/// and a list that separates its items by them gets them back).
 fn item_region_end(src: &str, start: usize, node_end: usize) -> Option<usize> {
     let b = src.as_bytes();
     let line_end = |from: usize| src[from..].find('\n').map_or(src.len(), |i| from + i);
@@ -456,33 +488,16 @@ fn item_region_end(src: &str, start: usize, node_end: usize) -> Option<usize> {
         at = line_end(next);
     }
     let mut end = line_end(node_end);
-    let mut cursor = end;
-    let mut trimmed_blank = false;
-    while cursor < b.len() {
-        let next = cursor + 1;
+    while end < b.len() {
+        let next = end + 1;
         let next_end = line_end(next);
         let line = &src[next..next_end];
-        if line.trim().is_empty() {
-            trimmed_blank = true;
-            cursor = next_end;
-            if next_end >= b.len() {
-                break;
-            }
-            continue;
+        let blank = line.trim().is_empty();
+        // The line break that ends the text is the writer's; so is what follows it.
+        if !(line.starts_with(' ') || blank) || (blank && next_end >= b.len()) {
+            break;
         }
-        if line.starts_with(' ') {
-            end = next_end;
-            cursor = next_end;
-            trimmed_blank = false;
-            continue;
-        }
-        break;
-    }
-    // Only this item's text: scanning from the start of the input made a list with blank
-    // lines between items quadratic.
-    let text = &src[start..end];
-    if trimmed_blank && (text.contains("|+") || text.contains(">+") || text.contains("+\n")) {
-        return None;
+        end = next_end;
     }
     Some(end)
 }
@@ -524,13 +539,12 @@ mod tests {
     }
 
     #[test]
-    fn lists_are_flattened_and_bad_items_named() {
+    fn lists_stay_whole_and_bad_items_are_named() {
         let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMapList\n  items:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n";
         let input = read(src).unwrap();
-        assert_eq!(input.items.len(), 2);
-        assert_eq!(input.items[1].name(), "b");
-        assert_eq!(input.items[0].place(), Some("items[0].items[0]"));
-        assert_eq!(input.items[1].place(), Some("items[0].items[1]"));
+        assert_eq!(input.items.len(), 1);
+        assert!(input.items[0].is_list());
+        assert_eq!(input.items[0].place(), Some("items[0]"));
         // Stream documents are not ResourceList items: they have no place.
         let stream = read("apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n").unwrap();
         assert_eq!(stream.items[1].place(), None);
@@ -542,6 +556,47 @@ mod tests {
         );
         let err = read("kind: ResourceList\nitems: 3\n").unwrap_err();
         assert_eq!(err.field_path.as_deref(), Some("items"));
+        let err = read("kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - {apiVersion: v1, kind: A, metadata: {}}\n").unwrap_err();
+        assert_eq!(
+            err.field_path.as_deref(),
+            Some("items[0].items[0].metadata.name")
+        );
+    }
+
+    /// kpt writes an object that starts with a comment as `- # comment`; a flow item is its
+    /// span; either is copied from there. A one-line list is read in linear time, and its
+    /// items are copied too.
+    #[test]
+    fn comment_first_flow_and_json_items_keep_their_text() {
+        let src = "kind: ResourceList\nitems:\n- # first   \n  # second\n\n  apiVersion: v1\n  kind: A\n  metadata: {name: a}\n- {\"apiVersion\": \"v1\", \"kind\": \"B\", metadata: {name: b}} # c\n- &x # anchored\n  apiVersion: v1\n  kind: C\n  metadata: {name: c}\n";
+        let input = read(src).unwrap();
+        let text = |i: usize| match input.items[i].origin() {
+            Origin::SeqItem { source, start, end } => Some(source[*start..*end].to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            text(0).as_deref(),
+            Some("# first   \n  # second\n\n  apiVersion: v1\n  kind: A\n  metadata: {name: a}")
+        );
+        assert_eq!(
+            text(1).as_deref(),
+            Some("{\"apiVersion\": \"v1\", \"kind\": \"B\", metadata: {name: b}} # c")
+        );
+        // Properties start the node's span: they are after the dash, and copied with it.
+        assert_eq!(
+            text(2).as_deref(),
+            Some("&x # anchored\n  apiVersion: v1\n  kind: C\n  metadata: {name: c}")
+        );
+        let json = r#"{"kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}},{"apiVersion":"v1","kind":"B","metadata":{"name":"b"}}]}"#;
+        let input = read(json).unwrap();
+        assert!(input.json);
+        match input.items[1].origin() {
+            Origin::SeqItem { source, start, end } => assert_eq!(
+                &source[*start..*end],
+                r#"{"apiVersion":"v1","kind":"B","metadata":{"name":"b"}}"#
+            ),
+            o => panic!("{o:?}"),
+        }
     }
 
     #[test]
@@ -562,27 +617,29 @@ mod tests {
         ));
     }
 
-    /// Blank lines after an item end its region, unless they belong to a keep-chomping block
-    /// scalar of that same item.
+    /// Blank lines after an item are part of its text: a keep-chomping block scalar holds
+    /// them, and a list written with blank lines between items gets them back.
     #[test]
     fn blank_lines_between_items() {
-        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  data: |+\n    x\n\n- apiVersion: v1\n  kind: B\n  metadata: {name: b}\n\n- apiVersion: v1\n  kind: C\n  metadata: {name: c}\n";
+        let src = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  data: |+\n    x\n\n- apiVersion: v1\n  kind: B\n  metadata: {name: b}\n\n- apiVersion: v1\n  kind: C\n  metadata: {name: c}\n\n";
         let input = read(src).unwrap();
-        assert!(matches!(input.items[0].origin(), Origin::None));
-        for (i, kind) in [(1, "B"), (2, "C")] {
+        for (i, text) in [
+            "apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  data: |+\n    x\n",
+            "apiVersion: v1\n  kind: B\n  metadata: {name: b}\n",
+            "apiVersion: v1\n  kind: C\n  metadata: {name: c}\n",
+        ]
+        .iter()
+        .enumerate()
+        {
             match input.items[i].origin() {
-                Origin::SeqItem { source, start, end } => {
-                    assert_eq!(
-                        &source[*start..*end],
-                        format!(
-                            "apiVersion: v1\n  kind: {kind}\n  metadata: {{name: {}}}",
-                            kind.to_lowercase()
-                        )
-                    )
-                }
+                Origin::SeqItem { source, start, end } => assert_eq!(&source[*start..*end], *text),
                 o => panic!("{o:?}"),
             }
         }
+        assert_eq!(
+            crate::krm::write::write_resource_list(&input.items, None, &[]),
+            format!("apiVersion: config.kubernetes.io/v1\n{src}")
+        );
     }
 
     #[test]

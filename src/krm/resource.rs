@@ -17,7 +17,10 @@ pub type Source = Arc<String>;
 pub enum Origin {
     /// Made by tailor (or its source text cannot be reused).
     None,
-    /// An item of a ResourceList whose text starts right after `- ` at column 2.
+    /// An item of a ResourceList with its own text, `start..end`: a block item whose text
+    /// starts right after `- ` in column 0 (on its first key's line, or after `- ` on a line
+    /// of comments, kpt's `- # comment`), or a flow item (a JSON list's object). Written after
+    /// `- ` in a YAML list, as it is in a JSON one.
     SeqItem {
         source: Source,
         start: usize,
@@ -51,6 +54,32 @@ pub struct Resource {
     /// Set when the built-in strip ran as the object was read: what it reported, for the strip
     /// stage to pass on in its place.
     strip_results: Option<Vec<super::results::KrmResult>>,
+    /// Its part in a `*List` container while the stages run (`super::lists`).
+    list: Option<Box<ListRole>>,
+}
+
+/// What an object is to a `*List` container while the stages run: the container itself (its
+/// `items` moved out into the members), a member, or both (a List inside a List).
+#[derive(Clone, Debug, Default)]
+pub struct ListRole {
+    /// This object is the container: its items are the objects that are members of `list`.
+    pub shell_of: Option<Arc<ListInfo>>,
+    /// This object is item `.1` of the container `.0`.
+    pub member_of: Option<(Arc<ListInfo>, usize)>,
+}
+
+/// What a List's items know of their container: where it is written, and how many items it
+/// had. One per container, shared by its shell and its members (and their fan-out copies), so
+/// the shell and members of one container are known by pointer.
+#[derive(Debug)]
+pub struct ListInfo {
+    pub len: usize,
+    pub path: Option<String>,
+    pub index: Option<usize>,
+    /// The container is a local-config object: so are its items.
+    pub local: bool,
+    /// The destination an earlier fan-out wrote the container for.
+    pub fanned_out_for: Option<String>,
 }
 
 /// An object's tree, or what stands in for it until a stage reads it.
@@ -94,6 +123,14 @@ impl Deferred {
         tailor_yaml::reparse_item(&self.source, &self.resume)
             .unwrap_or_else(|_| self.header.clone())
     }
+}
+
+/// A `*List` object holding its items: a container, whose items the stages tailor.
+pub fn is_list_object(node: &Node) -> bool {
+    node.get_str("kind").is_some_and(|k| k.ends_with("List"))
+        && node
+            .get("items")
+            .is_some_and(|i| i.is_sequence() || i.is_null())
 }
 
 /// The annotations a deferred object keeps at hand besides kpt's and kustomize's bookkeeping:
@@ -174,6 +211,7 @@ impl Resource {
             placed: None,
             place: None,
             strip_results: None,
+            list: None,
         }
     }
 
@@ -200,6 +238,7 @@ impl Resource {
             placed: None,
             place: None,
             strip_results: None,
+            list: None,
         }
     }
 
@@ -243,6 +282,40 @@ impl Resource {
 
     pub fn set_place(&mut self, place: &str) {
         self.place = Some(place.into());
+    }
+
+    /// Its part in a `*List` container while the stages run.
+    pub fn list_role(&self) -> Option<&ListRole> {
+        self.list.as_deref()
+    }
+
+    pub fn set_list_role(&mut self, role: Option<ListRole>) {
+        self.list = role.map(Box::new);
+    }
+
+    /// The container this object is an item of, while the stages run.
+    fn container(&self) -> Option<&ListInfo> {
+        self.list
+            .as_ref()
+            .and_then(|l| l.member_of.as_ref())
+            .map(|(info, _)| &**info)
+    }
+
+    /// Whether this is a `*List` container whose items are objects of their own while the
+    /// stages run: every stage leaves it alone (see [`Resource::is_left_alone`]).
+    pub fn is_list_shell(&self) -> bool {
+        self.list.as_ref().is_some_and(|l| l.shell_of.is_some())
+    }
+
+    /// Whether this is a `*List` object holding its items. Never a deferred object: the reader
+    /// keeps Lists whole, so this does not parse a tree again.
+    pub fn is_list(&self) -> bool {
+        matches!(&self.tree, Tree::Whole(node) if is_list_object(node))
+    }
+
+    /// Whether this object is an item of a `*List` container (it is written inside it).
+    pub fn is_list_member(&self) -> bool {
+        self.container().is_some()
     }
 
     pub fn cluster(&self) -> Option<&str> {
@@ -400,7 +473,8 @@ impl Resource {
             .and_then(Node::as_scalar)
     }
 
-    /// The file path kpt or `kpt fn source` recorded, or the file it was read from.
+    /// The file path kpt or `kpt fn source` recorded, or the file it was read from; an item
+    /// of a List has its container's.
     pub fn path(&self) -> Option<&str> {
         self.annotation(annotations::PATH)
             .or_else(|| self.annotation(annotations::LEGACY_PATH))
@@ -408,6 +482,7 @@ impl Resource {
                 Origin::Document { file: Some(f), .. } => Some(f.as_str()),
                 _ => None,
             })
+            .or_else(|| self.container().and_then(|c| c.path.as_deref()))
             .or(self.placed.as_deref())
     }
 
@@ -444,15 +519,27 @@ impl Resource {
                 } => Some(*index),
                 _ => None,
             })
+            .or_else(|| self.container().and_then(|c| c.index))
     }
 
     /// The Kptfile, tailor's own configuration (a `Tailor` file in a kpt package) and objects
-    /// marked `config.kubernetes.io/local-config: "true"`, which a function leaves alone
-    /// unless it targets them, and a fan-out keeps once, where they are.
+    /// marked `config.kubernetes.io/local-config: "true"` (and the items of a List so
+    /// marked), which a function leaves alone unless it targets them, and a fan-out keeps
+    /// once, where they are.
     pub fn is_meta_or_local(&self) -> bool {
         let kptfile = self.kind() == "Kptfile" && self.api_version().starts_with("kpt.dev/");
         let tailor = self.kind() == "Tailor" && self.api_version().starts_with("tailor.dev/");
-        kptfile || tailor || self.annotation(annotations::LOCAL_CONFIG) == Some("true")
+        kptfile
+            || tailor
+            || self.annotation(annotations::LOCAL_CONFIG) == Some("true")
+            || self.container().is_some_and(|c| c.local)
+    }
+
+    /// What every stage leaves alone: the objects of [`Resource::is_meta_or_local`], and a
+    /// `*List` container while its items are objects of their own (the stages tailor the
+    /// items; the container is written back around them).
+    pub fn is_left_alone(&self) -> bool {
+        self.is_list_shell() || self.is_meta_or_local()
     }
 
     /// The destination an earlier fan-out tailored this copy for, from the
@@ -475,6 +562,7 @@ impl Resource {
             .find_map(|l| l.trim().strip_prefix(annotations::CLUSTER_MARK.trim_end()))
             .map(str::trim)
             .filter(|name| !name.is_empty())
+            .or_else(|| self.container().and_then(|c| c.fanned_out_for.as_deref()))
     }
 
     pub fn resource_ref(&self) -> ResourceRef {

@@ -1,10 +1,13 @@
-//! Writing the output: always one block-style ResourceList document with `items:`, or a plain
-//! multi-document stream. Untouched objects are copied from their source text byte for byte.
+//! Writing the output: one ResourceList document with `items:` (JSON when the input was), or
+//! a plain multi-document stream. Untouched objects are copied from their source text byte
+//! for byte; changed ones are written from their tree, in the style they were read in, with
+//! the comments above them kept.
 
 use std::io::{self, Write};
 
 use tailor_yaml::{
-    emit_mapping_entry, emit_node_into, emit_sequence_items, EmitOptions, Node, Pair,
+    emit_mapping_entry, emit_node, emit_node_into, emit_sequence_items, EmitOptions, Node, Pair,
+    Style, Value,
 };
 
 use super::resource::{Origin, Resource};
@@ -12,6 +15,16 @@ use super::results::KrmResult;
 
 /// Output is written in chunks of about this size, so the whole list never sits in memory.
 const CHUNK: usize = 1 << 16;
+
+/// How a ResourceList is written: as the input was.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ListSyntax {
+    /// Block YAML, items after `- `, as kpt and kustomize write it.
+    #[default]
+    Yaml,
+    /// One JSON object: JSON in stays JSON out.
+    Json,
+}
 
 /// Collects output text and hands it to a writer whenever a chunk is full.
 struct Chunked<'w, W: Write + ?Sized> {
@@ -33,7 +46,7 @@ impl<W: Write + ?Sized> Chunked<'_, W> {
     }
 }
 
-/// The ResourceList as one string. Prefer [`write_resource_list_to`] for large outputs.
+/// The ResourceList as one YAML string. Prefer [`write_resource_list_to`] for large outputs.
 pub fn write_resource_list(
     items: &[Resource],
     function_config: Option<&Node>,
@@ -48,7 +61,7 @@ pub fn write_resource_list(
         .sum();
     let mut out = Vec::with_capacity(total + 256);
     // Writing to a Vec cannot fail, and every piece written is a str.
-    let _ = write_resource_list_to(&mut out, items, function_config, results);
+    let _ = write_resource_list_to(&mut out, items, function_config, results, ListSyntax::Yaml);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -58,11 +71,25 @@ pub fn write_resource_list_to<W: Write + ?Sized>(
     items: &[Resource],
     function_config: Option<&Node>,
     results: &[KrmResult],
+    syntax: ListSyntax,
 ) -> io::Result<()> {
     let mut w = Chunked {
         buf: String::with_capacity(CHUNK + 4096),
         out,
     };
+    match syntax {
+        ListSyntax::Yaml => yaml_list(&mut w, items, function_config, results)?,
+        ListSyntax::Json => json_list(&mut w, items, function_config, results)?,
+    }
+    w.finish()
+}
+
+fn yaml_list<W: Write + ?Sized>(
+    w: &mut Chunked<'_, W>,
+    items: &[Resource],
+    function_config: Option<&Node>,
+    results: &[KrmResult],
+) -> io::Result<()> {
     w.buf
         .push_str("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n");
     if items.is_empty() {
@@ -87,7 +114,61 @@ pub fn write_resource_list_to<W: Write + ?Sized>(
         let nodes: Vec<Node> = results.iter().map(KrmResult::to_node).collect();
         emit_sequence_items(&mut w.buf, &nodes, 0, compact);
     }
-    w.finish()
+    Ok(())
+}
+
+/// The ResourceList as one line of JSON; untouched items keep their text. A fan-out's
+/// `# tailor.dev/cluster` comment has no place in JSON: the copies' paths name their cluster.
+fn json_list<W: Write + ?Sized>(
+    w: &mut Chunked<'_, W>,
+    items: &[Resource],
+    function_config: Option<&Node>,
+    results: &[KrmResult],
+) -> io::Result<()> {
+    w.buf
+        .push_str(r#"{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":["#);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            w.buf.push(',');
+        }
+        match (item.is_dirty(), item.origin()) {
+            (false, Origin::SeqItem { source, start, end }) => {
+                w.buf.push_str(&source[*start..*end])
+            }
+            _ => push_json(&mut w.buf, item.node()),
+        }
+        w.flush_if_full()?;
+    }
+    w.buf.push(']');
+    if let Some(fc) = function_config {
+        w.buf.push_str(r#","functionConfig":"#);
+        push_json(&mut w.buf, fc);
+    }
+    if !results.is_empty() {
+        w.buf.push_str(r#","results":["#);
+        for (i, r) in results.iter().enumerate() {
+            if i > 0 {
+                w.buf.push(',');
+            }
+            push_json(&mut w.buf, &r.to_node());
+        }
+        w.buf.push(']');
+    }
+    w.buf.push_str("}\n");
+    Ok(())
+}
+
+/// A node as JSON (go-yaml's typing of its scalars). A node JSON cannot hold (an alias past
+/// go-yaml's limits) is written as flow YAML, which every reader of the list still reads.
+fn push_json(out: &mut String, node: &Node) {
+    match node.to_json().map(|j| serde_json::to_string(&j)) {
+        Ok(Ok(text)) => out.push_str(&text),
+        _ => {
+            let mut flow = node.clone();
+            flow.style = Style::Flow;
+            out.push_str(emit_node(&flow, EmitOptions::default()).trim_end());
+        }
+    }
 }
 
 fn write_item(out: &mut String, item: &Resource) {
@@ -104,18 +185,47 @@ fn write_item(out: &mut String, item: &Resource) {
         out.push('\n');
         return;
     }
+    let mut text = String::new();
     emit_sequence_items(
-        out,
+        &mut text,
         std::slice::from_ref(item.node()),
         0,
         EmitOptions::default(),
     );
+    push_comments_after_dash(out, &text);
 }
 
-/// The text of one object as a standalone document (no `---`), verbatim when untouched.
+/// An item written from its tree, with the comments above its `- ` moved after it, as kpt
+/// writes them (`- # comment`, the following lines indented): a comment block in column 0
+/// between items, blank lines in it, is one `kpt fn sink` writes inside the object.
+fn push_comments_after_dash(out: &mut String, item: &str) {
+    let comments: Vec<&str> = item
+        .split_inclusive('\n')
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .collect();
+    let head_len: usize = comments.iter().map(|l| l.len()).sum();
+    let first = comments.first().filter(|l| l.starts_with('#'));
+    let (Some(first), Some(rest)) = (first, item[head_len..].strip_prefix("- ")) else {
+        out.push_str(item);
+        return;
+    };
+    out.push_str("- ");
+    out.push_str(first);
+    for line in &comments[1..] {
+        if !line.trim().is_empty() {
+            out.push_str("  ");
+        }
+        out.push_str(line);
+    }
+    out.push_str("  ");
+    out.push_str(rest);
+}
+
+/// The text of one object as a standalone document of a stream (no `---`), verbatim when
+/// untouched; it may lack a final line break (see [`push_document_text`]).
 pub fn document_text(item: &Resource) -> String {
     let mut s = String::new();
-    push_document_text(&mut s, item);
+    push_document_text(&mut s, item, Framing::Stream);
     s
 }
 
@@ -129,82 +239,197 @@ fn push_cluster_mark(out: &mut String, item: &Resource) {
     }
 }
 
-fn push_document_text(out: &mut String, item: &Resource) {
-    if let (
-        false,
-        Origin::Document {
-            source, start, end, ..
-        },
-    ) = (item.is_dirty(), item.origin())
-    {
-        if let Some(text) = strip_document_start(&source[*start..*end]) {
-            out.push_str(text);
-            if !text.ends_with('\n') {
-                out.push('\n');
-            }
-            return;
-        }
-    }
+/// Where a document's text goes: a stream writes its own `---` between documents, so what
+/// lies before a document's marker is left out; a file written back keeps it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Framing {
+    Stream,
+    File,
+}
+
+/// Writes one document. Untouched, its source text; changed, the comment lines that opened it
+/// in the source (a licence header the tree keeps as the document's, not the object's) and
+/// then its tree. In a stream, a fanned-out copy's cluster comment goes after the `---` line,
+/// in the document (in a file under `--output-dir` the directory names the cluster). The text may lack a final line break, as its source did at the end of a file:
+/// [`end_document`] adds one where more follows.
+pub(super) fn push_document_text(out: &mut String, item: &Resource, framing: Framing) {
     let wide = match item.origin() {
         Origin::Document { wide_sequences, .. } => *wide_sequences,
         _ => false,
     };
-    emit_node_into(
-        out,
-        item.node(),
-        0,
-        EmitOptions {
-            wide_sequences: wide,
-        },
-    );
+    let opts = EmitOptions {
+        wide_sequences: wide,
+    };
+    let Origin::Document {
+        source, start, end, ..
+    } = item.origin()
+    else {
+        if framing == Framing::Stream {
+            push_cluster_mark(out, item);
+        }
+        emit_node_into(out, item.node(), 0, opts);
+        return;
+    };
+    let parts = document_parts(&source[*start..*end]);
+    match framing {
+        Framing::File => out.push_str(parts.before),
+        Framing::Stream => push_cluster_mark(out, item),
+    }
+    match (item.is_dirty(), parts.content) {
+        (false, Some(content)) => {
+            out.push_str(parts.lead);
+            out.push_str(content);
+        }
+        (true, Some(_)) => {
+            let mut emitted = String::new();
+            emit_node_into(&mut emitted, item.node(), 0, opts);
+            out.push_str(parts.lead);
+            out.push_str(without_repeated_head(&emitted, parts.lead));
+        }
+        // The `---` line carries content (`--- !tag`): the tree is written.
+        (_, None) => emit_node_into(out, item.node(), 0, opts),
+    }
 }
 
-/// Drops a bare `---` line opening a document's text; `None` when the marker line carries
-/// more than the marker (then the tree is written instead).
-fn strip_document_start(text: &str) -> Option<&str> {
+/// A document's text cut where its content starts.
+struct DocumentParts<'t> {
+    /// Up to the end of its `---` line: in a stream, comments there belong to no object.
+    before: &'t str,
+    /// The comment and blank lines after that, above the content.
+    lead: &'t str,
+    /// `None` when the `---` line itself carries content.
+    content: Option<&'t str>,
+}
+
+fn document_parts(text: &str) -> DocumentParts<'_> {
+    let mut marker_end = 0;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let t = line.trim_end();
-        if t.starts_with("---") {
-            if t != "---" {
-                return None;
+        if let Some(after) = t.strip_prefix("---") {
+            if !after.is_empty() && !after.trim_start().starts_with('#') {
+                return DocumentParts {
+                    before: &text[..offset],
+                    lead: "",
+                    content: None,
+                };
             }
-            return Some(&text[offset + line.len()..]);
-        }
-        if !(t.is_empty() || t.trim_start().starts_with('#') || t.starts_with('%')) {
-            return Some(text);
+            marker_end = offset + line.len();
+        } else if !(t.is_empty() || t.trim_start().starts_with('#') || t.starts_with('%')) {
+            break;
         }
         offset += line.len();
     }
-    Some(text)
+    DocumentParts {
+        before: &text[..marker_end],
+        lead: &text[marker_end..offset],
+        content: Some(&text[offset..]),
+    }
+}
+
+/// Whether a document's text has its own `---` line (before its content).
+pub(super) fn opens_with_marker(text: &str) -> bool {
+    !document_parts(text).before.is_empty()
+}
+
+/// `emitted` without its leading comment lines when the source's `lead` ends with the same
+/// comments (the tree kept them, and `lead` is written verbatim); otherwise all of it.
+fn without_repeated_head<'e>(emitted: &'e str, lead: &str) -> &'e str {
+    let head_len: usize = emitted
+        .split_inclusive('\n')
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .map(str::len)
+        .sum();
+    let comments = |t: &'e str| -> Vec<&'e str> {
+        t.lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with('#'))
+            .collect()
+    };
+    let emitted_comments = comments(&emitted[..head_len]);
+    let lead_comments: Vec<&str> = lead
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('#'))
+        .collect();
+    if lead_comments.ends_with(&emitted_comments) {
+        &emitted[head_len..]
+    } else {
+        emitted
+    }
+}
+
+/// Ends a document's text (from `from` in `out`) with a line break, as a following `---`
+/// needs. A block scalar that runs to the end of the text would take that line break into its
+/// value (`k: |` and `x` at the end of a file is "x", not "x\n"): its header then gets the
+/// strip indicator, `|-`, which keeps the value.
+pub(super) fn end_document(out: &mut String, from: usize, item: &Resource) {
+    if out.ends_with('\n') || out.len() <= from {
+        return;
+    }
+    if let (false, Origin::Document { source, end, .. }) = (item.is_dirty(), item.origin()) {
+        let leaf = last_leaf(item.node());
+        let open_block = matches!(leaf.style, Style::Literal | Style::Folded)
+            && leaf.span.end as usize == *end
+            && source.ends_with(&out[from..]);
+        if open_block {
+            // The copied text is the end of the source: the header sits at the same distance
+            // from the end.
+            let header = out.len() - (*end - leaf.span.start as usize);
+            strip_chomping(out, header);
+        }
+    }
+    out.push('\n');
+}
+
+/// The node written last in a tree.
+fn last_leaf(node: &Node) -> &Node {
+    match &node.value {
+        Value::Mapping(pairs) => pairs.last().map_or(node, |p| last_leaf(&p.value)),
+        Value::Sequence(items) => items.last().map_or(node, last_leaf),
+        _ => node,
+    }
+}
+
+/// Gives the block scalar header at `at` (`|`, `>2`, `|+`) the strip chomping indicator.
+fn strip_chomping(out: &mut String, at: usize) {
+    let header_end = out[at..]
+        .find(['\n', ' ', '#'])
+        .map_or(out.len(), |i| at + i);
+    let header = &out[at..header_end];
+    if !header.starts_with(['|', '>']) {
+        return;
+    }
+    let indicator: String = header[1..].chars().filter(char::is_ascii_digit).collect();
+    let fixed = format!("{}{indicator}-", &header[..1]);
+    out.replace_range(at..header_end, &fixed);
 }
 
 /// Objects as a multi-document YAML stream. Prefer [`write_stream_to`] for large outputs.
 pub fn write_stream(items: &[Resource]) -> String {
-    let mut out = String::new();
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str("---\n");
-        }
-        push_cluster_mark(&mut out, item);
-        push_document_text(&mut out, item);
-    }
-    out
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail, and every piece written is a str.
+    let _ = write_stream_to(&mut out, items);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Streams the objects to `out` as a multi-document YAML stream, item by item.
+/// Streams the objects to `out` as a multi-document YAML stream, item by item. The last
+/// document ends as its source did.
 pub fn write_stream_to<W: Write + ?Sized>(out: &mut W, items: &[Resource]) -> io::Result<()> {
     let mut w = Chunked {
         buf: String::with_capacity(CHUNK + 4096),
         out,
     };
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
+    let mut open: Option<(usize, &Resource)> = None;
+    for item in items {
+        if let Some((from, before)) = open {
+            end_document(&mut w.buf, from, before);
+            w.flush_if_full()?;
             w.buf.push_str("---\n");
         }
-        push_cluster_mark(&mut w.buf, item);
-        push_document_text(&mut w.buf, item);
-        w.flush_if_full()?;
+        let from = w.buf.len();
+        push_document_text(&mut w.buf, item, Framing::Stream);
+        open = Some((from, item));
     }
     w.finish()
 }
@@ -258,6 +483,7 @@ mod tests {
             &input.items,
             input.function_config.as_ref(),
             &results,
+            ListSyntax::Yaml,
         )
         .unwrap();
         assert!(whole.len() > 2 * CHUNK);

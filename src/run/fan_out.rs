@@ -66,7 +66,7 @@ fn already_fanned_out(
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
 ) -> Option<bool> {
-    let objects: Vec<&Resource> = work.iter().filter(|r| !r.is_meta_or_local()).collect();
+    let objects: Vec<&Resource> = work.iter().filter(|r| !r.is_left_alone()).collect();
     let marked: Vec<&Resource> = objects
         .iter()
         .copied()
@@ -235,6 +235,10 @@ fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
 /// ([`Resource::output_path`]), and a ResourceList records it when written.
 fn prefix_path(item: &mut Resource, cluster: &str) {
     item.set_cluster(cluster);
+    if item.is_list_member() {
+        // Written inside its List's copy, which gets the prefix.
+        return;
+    }
     for key in [annotations::PATH, annotations::LEGACY_PATH] {
         if let Some(p) = item.annotation(key).map(str::to_string) {
             item.set_annotation(key, &format!("{cluster}/{p}"));

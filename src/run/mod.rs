@@ -12,7 +12,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::Decision;
 
 use crate::config::{Plan, Tailoring, Targets};
-use crate::krm::{KrmResult, Resource, Severity};
+use crate::krm::{lists, KrmResult, Resource, Severity};
 use crate::stages::{self, Context, Stage};
 
 pub use inputs::FleetBundle;
@@ -63,6 +63,9 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
         }
     }
     let mut results: Vec<KrmResult> = plan.notes.iter().cloned().map(KrmResult::from).collect();
+    // The items of `*List` objects are tailored as objects of their own, and written back
+    // inside their List.
+    let items = lists::unpack(items);
     let inputs = inputs::split(items, &plan, &mut results);
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
@@ -127,7 +130,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
-    let mut outcome = Outcome::new(out, results, false);
+    let mut outcome = Outcome::new(lists::repack(out), results, false);
     outcome.destinations = clusters.iter().map(|c| c.name.clone()).collect();
     outcome.fanned_out = plan.fan_out;
     outcome

@@ -65,7 +65,7 @@ fn yaml_overlays(
     let mut order: Vec<String> = Vec::new();
     let mut by_path: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
-        if item.is_meta_or_local() {
+        if item.is_left_alone() {
             continue;
         }
         if let Some(p) = item.path() {

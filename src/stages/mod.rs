@@ -5,7 +5,8 @@
 //! once before a fan-out's copies are made, and what a deferred object keeps at hand are all
 //! derived from what the stages declare.
 //!
-//! Every stage leaves the Kptfile and local-config objects alone.
+//! Every stage leaves the Kptfile and local-config objects alone, and the shell of a `*List`
+//! whose items it tailors (`Resource::is_left_alone`).
 
 pub mod common_metadata;
 pub mod explain;

@@ -5,8 +5,8 @@ use tailor_yaml::Node;
 
 use crate::krm::Resource;
 
-/// The objects a stage may edit (the Kptfile and local-config objects are left alone), with
-/// their positions in `items`.
+/// The objects a stage may edit (the Kptfile, local-config objects and the shells of `*List`
+/// containers are left alone), with their positions in `items`.
 ///
 /// An object an earlier stage already changed is written from its tree whatever happens next,
 /// so its tree is moved out and back. Only an object still on the verbatim path is copied,
@@ -22,7 +22,7 @@ pub struct Work {
 impl Work {
     pub fn of(items: &mut [Resource]) -> Work {
         let positions: Vec<usize> = (0..items.len())
-            .filter(|&i| !items[i].is_meta_or_local())
+            .filter(|&i| !items[i].is_left_alone())
             .collect();
         let moved: Vec<bool> = positions.iter().map(|&i| items[i].is_dirty()).collect();
         let nodes = positions

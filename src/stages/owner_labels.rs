@@ -24,7 +24,7 @@ impl Stage for OwnerLabels {
     }
 
     fn run(&self, items: &mut Vec<Resource>, _ctx: &mut Context<'_>) {
-        for item in items.iter_mut().filter(|i| !i.is_meta_or_local()) {
+        for item in items.iter_mut().filter(|i| !i.is_left_alone()) {
             item.set_label("kustomize.toolkit.fluxcd.io/name", &self.name);
             item.set_label("kustomize.toolkit.fluxcd.io/namespace", &self.namespace);
         }

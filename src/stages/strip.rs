@@ -5,11 +5,12 @@ use std::collections::BTreeSet;
 
 use tailor_kubestellar::strip::{
     duplicate_transform_warnings, may_need_builtin_strip, strip_object,
-    unmatched_transform_warnings, CustomTransform, ResourceMapper, StripOptions,
+    unmatched_transform_warnings, CustomTransform, Finding, ResourceMapper, StripOptions, Stripped,
 };
+use tailor_yaml::Node;
 
 use super::{Context, Reads, Scope, Stage};
-use crate::krm::{KrmResult, Resource};
+use crate::krm::{KrmResult, Resource, Severity};
 
 pub struct Strip {
     /// The transport controller's built-in cleaning.
@@ -46,20 +47,23 @@ impl Stage for Strip {
         self.builtin
     }
 
-    /// The built-in strip of one object as it is read: whether the stage would edit it, and
-    /// the results it would report about it. CustomTransforms still run in [`Stage::run`]
-    /// (they need the CRDs among all the items).
+    /// The built-in strip of one object as it is read: the results it would report about
+    /// it, when it changed the object (one it leaves as it was is stripped again, to the same
+    /// effect, by [`Stage::run`]). CustomTransforms still run in [`Stage::run`] (they need the
+    /// CRDs among all the items).
     fn at_read(&self, item: &mut Resource) -> Option<Vec<KrmResult>> {
-        if !self.builtin || item.is_meta_or_local() || !may_need_builtin_strip(item.node()) {
+        if !self.builtin || item.is_left_alone() || !may_need_builtin_strip(item.node()) {
             return None;
         }
-        let findings = tailor_kubestellar::strip::strip_builtin(item.node_mut());
-        Some(
-            findings
+        let builtin = StripOptions { builtin: true };
+        let stripped = strip_in_place(item, builtin, &[], &ResourceMapper::new());
+        stripped.changed.then(|| {
+            stripped
+                .findings
                 .into_iter()
                 .map(|f| KrmResult::from(f).about(item))
-                .collect(),
-        )
+                .collect()
+        })
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
@@ -81,7 +85,7 @@ impl Stage for Strip {
         for item in items.iter() {
             if item.kind() == "CustomResourceDefinition" {
                 for f in mapper.add_crd(item.node()) {
-                    ctx.results.push(KrmResult::from(f).about(item));
+                    ctx.results.push(crd_problem(item, f, &transforms));
                 }
             }
         }
@@ -91,7 +95,7 @@ impl Stage for Strip {
         if !transforms.is_empty() {
             let present: BTreeSet<(String, String)> = items
                 .iter()
-                .filter(|i| !i.is_meta_or_local())
+                .filter(|i| !i.is_left_alone())
                 .filter_map(|i| mapper.resource_for(i.api_version(), i.kind()))
                 .collect();
             ctx.results.extend(
@@ -104,7 +108,7 @@ impl Stage for Strip {
             builtin: self.builtin,
         };
         for item in items.iter_mut() {
-            if item.is_meta_or_local() {
+            if item.is_left_alone() {
                 continue;
             }
             if let Some(results) = item.take_strip_results() {
@@ -113,7 +117,7 @@ impl Stage for Strip {
                 ctx.results.extend(results);
                 if !transforms.is_empty() {
                     let custom = StripOptions { builtin: false };
-                    for f in strip_object(item.node_mut(), custom, &transforms, &mapper) {
+                    for f in strip_in_place(item, custom, &transforms, &mapper).findings {
                         ctx.results.push(KrmResult::from(f).about(item));
                     }
                 }
@@ -122,7 +126,7 @@ impl Stage for Strip {
             if transforms.is_empty() && !may_need_builtin_strip(item.node()) {
                 continue;
             }
-            for f in strip_object(item.node_mut(), opts, &transforms, &mapper) {
+            for f in strip_in_place(item, opts, &transforms, &mapper).findings {
                 ctx.results.push(KrmResult::from(f).about(item));
             }
         }
@@ -159,4 +163,56 @@ fn note_transforms(
             format!("changes {}", super::explain::objects(changed)),
         );
     }
+}
+
+/// A CustomResourceDefinition the mapper cannot read (no `spec.group`, `names.kind` or
+/// `names.plural`: test fixtures and fragments often are) matters only to a CustomTransform of
+/// the resource it defines, whose objects would escape it: an error then, a warning otherwise.
+/// The resource is read from the CRD's fields, or from its name (`<plural>.<group>`); when
+/// neither tells, any CustomTransform may need it.
+fn crd_problem(crd: &Resource, finding: Finding, transforms: &[CustomTransform]) -> KrmResult {
+    let node = crd.node();
+    let from_name = crd.name().split_once('.');
+    let group = node
+        .get_path(&["spec", "group"])
+        .and_then(Node::as_str)
+        .or(from_name.map(|(_, g)| g));
+    let plural = node
+        .get_path(&["spec", "names", "plural"])
+        .and_then(Node::as_str)
+        .or(from_name.map(|(p, _)| p));
+    let needs = transforms
+        .iter()
+        .find(|t| group.is_none_or(|g| g == t.api_group) && plural.is_none_or(|p| p == t.resource));
+    let result = KrmResult::from(finding).about(crd);
+    match needs {
+        Some(t) => KrmResult {
+            message: format!(
+                "{}; CustomTransform {:?} removes fields of {}/{}, which it would define",
+                result.message, t.name, t.api_group, t.resource
+            ),
+            ..result
+        },
+        None => KrmResult {
+            severity: Severity::Warning,
+            message: format!(
+                "{}; it is skipped (no CustomTransform needs the resource it defines)",
+                result.message
+            ),
+            ..result
+        },
+    }
+}
+
+/// Strips one object; it leaves the verbatim-copy path only when something was removed.
+fn strip_in_place(
+    item: &mut Resource,
+    opts: StripOptions,
+    transforms: &[CustomTransform],
+    mapper: &ResourceMapper,
+) -> Stripped {
+    let mut node = item.take_node();
+    let stripped = strip_object(&mut node, opts, transforms, mapper);
+    item.put_node(node, stripped.changed);
+    stripped
 }

@@ -88,7 +88,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
     let substituted: Vec<usize> = (0..items.len())
         .filter(|&i| {
             let item = &items[i];
-            !item.is_meta_or_local()
+            !item.is_left_alone()
                 && !is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
         })
         .collect();

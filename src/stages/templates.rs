@@ -41,7 +41,7 @@ fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
     for item in items.iter_mut() {
         // The annotation lookup reads only what every object keeps at hand, so objects without
         // it are not parsed again when their trees were deferred.
-        if item.is_meta_or_local() || item.annotation(EXPAND_ANNOTATION).is_none() {
+        if item.is_left_alone() || item.annotation(EXPAND_ANNOTATION).is_none() {
             continue;
         }
         if !wants_expansion(item.node()) {

@@ -27,8 +27,8 @@
 //! .remove(0);
 //! let obj = &mut doc.root;
 //!
-//! let findings = strip_object(obj, StripOptions::default(), &[], &ResourceMapper::builtin());
-//! assert!(findings.is_empty());
+//! let stripped = strip_object(obj, StripOptions::default(), &[], &ResourceMapper::builtin());
+//! assert!(stripped.changed && stripped.findings.is_empty());
 //!
 //! assert!(templates::wants_expansion(obj));
 //! let labels = StringMap::from([("region".to_string(), "eu-west".to_string())]);

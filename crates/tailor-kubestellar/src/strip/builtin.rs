@@ -44,6 +44,15 @@ const CONTROLLER_UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io
 pub fn may_need_builtin_strip(obj: &Node) -> bool {
     let api_version = obj.get_str("apiVersion").unwrap_or("");
     let kind = obj.get_str("kind").unwrap_or("");
+    removes_server_fields(obj)
+        || (kind == "Service" && api_version == "v1")
+        || (kind == "Job" && api_version == "batch/v1")
+}
+
+/// Whether [`strip_builtin`] surely changes the object: it holds `status`, or metadata fields
+/// or annotations the cleaning removes whatever the kind. (A Service or a Job may also be
+/// changed by its own cleaning, or not.)
+pub(crate) fn removes_server_fields(obj: &Node) -> bool {
     obj.contains_key("status")
         || obj.get("metadata").is_some_and(|m| {
             METADATA_FIELDS.iter().any(|k| m.contains_key(k))
@@ -51,8 +60,6 @@ pub fn may_need_builtin_strip(obj: &Node) -> bool {
                     a.contains_key(LAST_APPLIED_ANNOTATION) || string_map_problem(a).is_some()
                 })
         })
-        || (kind == "Service" && api_version == "v1")
-        || (kind == "Job" && api_version == "batch/v1")
 }
 
 /// Applies KubeStellar's WEC-independent cleaning (`docs/semantics/kubestellar.md` §1.1–§1.3)

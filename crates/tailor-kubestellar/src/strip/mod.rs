@@ -1,5 +1,6 @@
 //! KubeStellar's WEC-independent transforms.
 //!
+//! * [`strip_object`]: the whole strip of one object, saying whether it removed anything.
 //! * [`strip_builtin`]: the transport controller's built-in cleaning of every object
 //!   (server-populated `metadata` fields, the last-applied annotation, `status`) and the
 //!   per-kind cleaning of `v1 Service` and `batch/v1 Job`.
@@ -90,6 +91,14 @@ impl StripOptions {
     }
 }
 
+/// What stripping one object did.
+#[derive(Debug, Default)]
+pub struct Stripped {
+    pub findings: Vec<Finding>,
+    /// Whether anything was removed: an object left as it was keeps its text.
+    pub changed: bool,
+}
+
 /// The whole strip stage for one object, in KubeStellar's order: built-ins (when enabled),
 /// then the CustomTransforms bound to the object's resource.
 pub fn strip_object(
@@ -97,13 +106,29 @@ pub fn strip_object(
     opts: StripOptions,
     transforms: &[CustomTransform],
     mapper: &ResourceMapper,
-) -> Vec<Finding> {
+) -> Stripped {
+    // Stripping only ever removes, so an object that kept every node is unchanged; counting
+    // is skipped where a removal is certain.
+    let certain = opts.builtin && builtin::removes_server_fields(obj);
+    let before = (!certain).then(|| node_count(obj));
     let mut findings = Vec::new();
     if opts.builtin {
         findings.extend(strip_builtin(obj));
     }
     findings.extend(apply_custom_transforms(obj, transforms, mapper));
-    findings
+    Stripped {
+        findings,
+        changed: before.is_none_or(|n| node_count(obj) != n),
+    }
+}
+
+/// Nodes in a tree (mapping entries count their key and value).
+fn node_count(node: &Node) -> usize {
+    1 + match &node.value {
+        tailor_yaml::Value::Mapping(pairs) => pairs.iter().map(|p| 1 + node_count(&p.value)).sum(),
+        tailor_yaml::Value::Sequence(items) => items.iter().map(node_count).sum(),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]
@@ -155,7 +180,8 @@ mod tests {
             &[t],
             &ResourceMapper::builtin(),
         );
-        assert!(f.is_empty());
+        assert!(f.findings.is_empty());
+        assert!(f.changed);
         let out = tailor_yaml::emit_node(&obj, tailor_yaml::EmitOptions::default());
         assert_eq!(
             out,
@@ -176,5 +202,37 @@ mod tests {
         );
         let out = tailor_yaml::emit_node(&obj, tailor_yaml::EmitOptions::default());
         assert_eq!(out, "apiVersion: v1\nkind: Service\nmetadata:\n  annotations: {}\nspec:\n  ports:\n  - nodePort: 30001\n");
+    }
+
+    /// A Service or Job the cleaning leaves as it was is reported unchanged, so it keeps its
+    /// text; one it does change, or an object with server fields, is reported changed.
+    #[test]
+    fn changed_only_when_something_was_removed() {
+        let run = |src: &str| {
+            let mut obj = node(src);
+            strip_object(
+                &mut obj,
+                StripOptions::default(),
+                &[],
+                &ResourceMapper::builtin(),
+            )
+            .changed
+        };
+        assert!(!run("apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations: {}\nspec:\n  ports:\n  - port: 80\n"));
+        assert!(!run(
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template: {}\n"
+        ));
+        assert!(run(
+            "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  clusterIP: 10.0.0.1\n"
+        ));
+        assert!(run(
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  suspend: false\n"
+        ));
+        assert!(run(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nstatus: {}\n"
+        ));
+        assert!(!run(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+        ));
     }
 }
