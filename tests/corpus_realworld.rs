@@ -262,17 +262,6 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
                 &prefixed(project, &tree(&b)),
                 &prefixed(project, &tree(&a)),
             );
-            // The same without kpt's seqindent annotations: what else differs.
-            let c = base.join("rl-kpt-compact");
-            let compact = without_seqindent(&kpt_list.text());
-            if kpt_sink(kpt, compact.as_bytes(), &c).code == 0 {
-                compare_trees(
-                    report,
-                    "standalone-rl/noop-compact",
-                    &prefixed(project, &tree(&c)),
-                    &prefixed(project, &tree(&a)),
-                );
-            }
         }
     }
 
@@ -760,21 +749,12 @@ fn check_json_list(report: &mut Report, project: &str, list: &str) {
             Some(_) => {}
         }
     }
-    let text = run.text();
-    let flow = split_list(&text)
-        .items
-        .iter()
-        .filter(|i| i.starts_with("- {"))
-        .count();
-    if flow != got.len() {
+    // JSON in stays JSON out: the whole answer is JSON, as the list was.
+    if let Err(e) = serde_json::from_slice::<Json>(&run.stdout) {
         report.add(
             "json-list/style",
             project,
-            format!(
-                "{} of {} items come back in block style",
-                got.len() - flow,
-                got.len()
-            ),
+            format!("the answer to a JSON ResourceList is not JSON: {e}"),
         );
     }
 }
