@@ -260,6 +260,9 @@ const CASES: &[Case] = &[
     case("truncated anchor", Raw("kind: ResourceList\nitems:\n- &"), "did not find expected alphabetic or numeric character"),
     case("truncated tag", Raw("kind: ResourceList\nitems:\n- !<tag:x"), "input is not valid YAML"),
     case("truncated escape", Raw("kind: ResourceList\nitems:\n- {a: \"\\x4\"}\n"), "did not find expected hexdecimal number"),
+    // A JSON surrogate pair is decoded (issue 19); a lone surrogate is refused saying why.
+    case("lone high surrogate", Raw("kind: ResourceList\nitems:\n- {a: \"\\ud83c\"}\n"), "yaml: line 3: found invalid Unicode character escape code: \\ud83c is a high surrogate without a low one"),
+    case("lone low surrogate", Raw("{\"kind\": \"ResourceList\", \"items\": [{\"a\": \"\\udf0d\"}]}"), "found invalid Unicode character escape code: \\udf0d is a low surrogate without a high one before it"),
     case("unknown escape", Raw("kind: ResourceList\nitems:\n- {a: \"\\q\"}\n"), "found unknown escape character"),
     case("tab indentation", Raw("kind: ResourceList\nitems:\n-\tapiVersion: v1\n\tkind: A\n"), "found character that cannot start any token"),
     // The plain scalar before it takes the tab in as its trailing space, and refuses it left of its indentation (go-yaml v3, kpt).

@@ -255,25 +255,63 @@ impl Parser<'_> {
                         }
                     };
                     p.pos += 2;
-                    let hex = p.b.get(p.pos..p.pos + width).unwrap_or(&[]);
-                    if hex.len() != width || !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return p.err("did not find expected hexdecimal number");
-                    }
-                    let v = u32::from_str_radix(std::str::from_utf8(hex).unwrap_or("0"), 16)
-                        .unwrap_or(0);
-                    match char::from_u32(v) {
-                        Some(ch) => out.push(ch),
-                        None => {
-                            return p.err("found invalid Unicode character escape code");
-                        }
-                    }
-                    p.pos += width;
+                    let ch = p.hex_escape(width, e == b'u')?;
+                    out.push(ch);
                 }
                 _ if is_blank(c) || is_break(c) => p.fold_quoted_whitespace(out)?,
                 _ => p.copy_char(out),
             }
             Ok(false)
         })
+    }
+
+    /// The character of a `\x`, `\u` or `\U` escape whose `width` hex digits are at the
+    /// cursor, which ends after them. libyaml refuses every UTF-16 surrogate; after `\u`
+    /// (`pairs`) tailor takes a high one followed by a `\u` low one for the character they
+    /// encode, as JSON does: JSON writes a character beyond U+FFFF so (`"\ud83c\udf0d"`), and
+    /// tailor reads JSON (ResourceLists, property files) as YAML. A lone one stays refused.
+    fn hex_escape(&mut self, width: usize, pairs: bool) -> R<char> {
+        let Some(v) = self.hex_at(self.pos, width) else {
+            return self.err("did not find expected hexdecimal number");
+        };
+        const INVALID: &str = "found invalid Unicode character escape code";
+        let v = match v {
+            0xd800..=0xdbff if pairs => {
+                let after = self.pos + width;
+                let low = (self.b.get(after..after + 2) == Some(&b"\\u"[..]))
+                    .then(|| self.hex_at(after + 2, 4))
+                    .flatten()
+                    .filter(|l| (0xdc00..=0xdfff).contains(l));
+                let Some(low) = low else {
+                    return self.err(format!(
+                        "{INVALID}: \\u{v:04x} is a high surrogate without a low one \
+                         (\\udc00 to \\udfff) right after it"
+                    ));
+                };
+                self.pos += 6;
+                0x10000 + ((v - 0xd800) << 10) + (low - 0xdc00)
+            }
+            0xdc00..=0xdfff if pairs => {
+                return self.err(format!(
+                    "{INVALID}: \\u{v:04x} is a low surrogate without a high one before it"
+                ));
+            }
+            _ => v,
+        };
+        let Some(ch) = char::from_u32(v) else {
+            return self.err(INVALID);
+        };
+        self.pos += width;
+        Ok(ch)
+    }
+
+    /// The value of the `width` hex digits at byte `at`, if there are that many.
+    fn hex_at(&self, at: usize, width: usize) -> Option<u32> {
+        let hex = self.b.get(at..at + width)?;
+        if !hex.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
     }
 
     /// `|` and `>` scalars, following libyaml's `scan_block_scalar` (indentation detection,

@@ -515,3 +515,58 @@ fn documents_and_directives_as_go_yaml_v3_reads_them() {
         ("- \n>\n x", r#"["x"]"#),
     ]);
 }
+
+#[test]
+fn json_surrogate_pairs_decode_and_lone_surrogates_are_refused() {
+    // JSON writes a character beyond U+FFFF as a UTF-16 pair; go-yaml refuses it, tailor
+    // decodes it (issue 19), in either case of the hex digits, in keys and in block context.
+    assert_reads(&[
+        (r#"{"k": "\ud83c\udf0d"}"#, r#"{"k":"🌍"}"#),
+        (r#"{"\uD83C\uDF0D": "a\uD834\uDD1Eb"}"#, r#"{"🌍":"a𝄞b"}"#),
+        ("k: \"\\ud800\\udc00 \\udbff\\udfff\"", r#"{"k":"𐀀 􏿿"}"#),
+        // The BMP around the surrogates is as it was.
+        (r#"k: "\ud7ff\ue000""#, "{\"k\":\"\u{d7ff}\u{e000}\"}"),
+    ]);
+    const INVALID: &str = "found invalid Unicode character escape code";
+    const HIGH: &str = "is a high surrogate without a low one";
+    const LOW: &str = "is a low surrogate without a high one";
+    let cases = [
+        // A high surrogate needs a `\u` low one right after it.
+        (r#"k: "\ud83c""#, HIGH),
+        (r#"k: "\ud83cx""#, HIGH),
+        (r#"k: "\ud83c\ud83c""#, HIGH),
+        (r#"k: "\ud83c\U0001f30d""#, HIGH),
+        (r#"k: "\ud83c\u0041""#, HIGH),
+        (r#"k: "\ud83c\udf0""#, HIGH),
+        (r#"k: "\ud83c"#, HIGH),
+        // A low one alone, or after a complete pair.
+        (r#"k: "\udf0d""#, LOW),
+        (r#"k: "\ud83c\udf0d\udf0d""#, LOW),
+        // `\U` is YAML's own escape: no pairs there.
+        (r#"k: "\U0000d83c\U0000df0d""#, INVALID),
+        (r#"k: "\U00110000""#, INVALID),
+    ];
+    for (src, want) in cases {
+        let e = err(src);
+        assert!(
+            e.message.starts_with(INVALID) && e.message.contains(want),
+            "{src:?}: {e}"
+        );
+        // A scanner error on the first line: go-yaml names no line.
+        assert_eq!(e.line, 0, "{src:?}");
+    }
+    // The message names the escape; the column points at its hex digits.
+    let e = err("a: 1\nk: \"x\\udf0d\"");
+    assert_eq!((e.line, e.problem_line, e.column), (2, 2, 8));
+    assert_eq!(
+        e.to_string(),
+        format!("yaml: line 2: {INVALID}: \\udf0d {LOW} before it")
+    );
+    let e = err(r#"k: "\ud83c""#);
+    assert!(
+        e.message.ends_with(
+            r"\ud83c is a high surrogate without a low one (\udc00 to \udfff) right after it"
+        ),
+        "{e}"
+    );
+}
