@@ -109,11 +109,20 @@ impl<'n> Converter<'n> {
                     }
                     let k = match &key.value {
                         Value::Scalar(s) => {
+                            // An anchor on a key is defined there too: a later alias means it.
+                            if let Some(a) = key.anchor() {
+                                self.anchors.insert(a, key);
+                            }
                             self.visit()?;
                             s.to_string()
                         }
                         _ => {
-                            let k = self.convert(key)?.to_string();
+                            let k = match self.convert(key)? {
+                                // An alias to a scalar is that scalar's text, as go-yaml's
+                                // decoder reads it.
+                                Json::String(s) => s,
+                                other => other.to_string(),
+                            };
                             // A key holding a key holding a key... doubles its escapes at every
                             // level: without a cap 45 nested `? ` took minutes and gigabytes.
                             if k.len() > MAX_COLLECTION_KEY_BYTES {
@@ -261,6 +270,20 @@ mod tests {
         );
         let root = parse_stream("? {a: [1]}\n: v\n").unwrap().remove(0).root;
         assert_eq!(to_json(&root).unwrap()["{\"a\":[1]}"], "v");
+    }
+
+    #[test]
+    fn anchors_on_keys_and_aliases_used_as_keys() {
+        // As go-yaml v3 decodes them: an anchor on a key is defined there for later aliases,
+        // and an alias used as a key is the text of the scalar it names, not JSON of it.
+        let root = parse_stream("&a k: v\nb: *a\nx: &n 1\n*n : w\ny: &s \"q\"\n*s : z\n")
+            .unwrap()
+            .remove(0)
+            .root;
+        assert_eq!(
+            to_json(&root).unwrap(),
+            serde_json::json!({"k": "v", "b": "k", "x": 1, "1": "w", "y": "q", "q": "z"})
+        );
     }
 
     #[test]

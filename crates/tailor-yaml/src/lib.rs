@@ -57,7 +57,7 @@ mod seqindent;
 pub use emit::{
     emit_document, emit_mapping_entry, emit_node, emit_node_into, emit_sequence_items, EmitOptions,
 };
-pub use error::Error;
+pub use error::{Error, Stage};
 pub use json::{from_json, to_json, to_json_with, JsonLimits};
 pub use node::{short_tag, Comments, Extra, Node, Pair, Span, Style, Text, Value};
 pub use parse::{

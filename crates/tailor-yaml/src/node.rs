@@ -176,26 +176,21 @@ impl Node {
     }
 
     /// What the scalar means, following go-yaml v3: an explicit tag wins; quoted and block
-    /// scalars are strings; plain text is resolved (`0644` is an int, `yes` a string).
+    /// scalars are strings; plain text is resolved (`0644` is an int, `yes` a string). The
+    /// non-specific tag `!` is no tag; any tag go-yaml cannot resolve (`!t 1`, `!Ref x`) makes
+    /// a string of the text.
     pub fn scalar_kind(&self) -> Option<ScalarKind> {
         let Value::Scalar(s) = &self.value else {
             return None;
         };
-        if let Some(tag) = self.short_tag() {
+        if let Some(tag) = self.short_tag().filter(|t| t != "!") {
             return Some(match tag.as_str() {
-                "!!str" | "!!binary" | "!!timestamp" => ScalarKind::Str,
                 "!!int" => ScalarKind::Int,
                 "!!float" => ScalarKind::Float,
                 "!!bool" => ScalarKind::Bool,
                 "!!null" => ScalarKind::Null,
                 "!!merge" => ScalarKind::Merge,
-                _ => {
-                    if matches!(self.style, Style::Plain) {
-                        resolve_plain(s)
-                    } else {
-                        ScalarKind::Str
-                    }
-                }
+                _ => ScalarKind::Str,
             });
         }
         Some(match self.style {
@@ -424,6 +419,25 @@ mod tests {
         let mut tagged = Node::plain("42");
         tagged.set_tag(Some("!!str".into()));
         assert_eq!(tagged.as_str(), Some("42"));
+        // As go-yaml v3 decodes them: a tag it cannot resolve makes a string of plain text,
+        // the non-specific `!` is no tag, a standard tag wins over the style.
+        let tagged = |tag: &str, text: &str, style: Style| {
+            let mut n = Node::scalar(text, style);
+            n.set_tag(Some(tag.into()));
+            n.scalar_kind()
+        };
+        assert_eq!(tagged("!t", "1", Style::Plain), Some(ScalarKind::Str));
+        assert_eq!(tagged("!foo", "null", Style::Plain), Some(ScalarKind::Str));
+        assert_eq!(tagged("!", "1", Style::Plain), Some(ScalarKind::Int));
+        assert_eq!(tagged("!", "1", Style::DoubleQuoted), Some(ScalarKind::Str));
+        assert_eq!(
+            tagged("!!int", "1", Style::DoubleQuoted),
+            Some(ScalarKind::Int)
+        );
+        assert_eq!(
+            tagged("!!binary", "aGk=", Style::Plain),
+            Some(ScalarKind::Str)
+        );
     }
 
     #[test]

@@ -195,13 +195,20 @@ impl<'o> Lines<'o> {
     }
 
     /// A break in the value. A `\n` right after content gets an empty line before it when
-    /// `keep_lone_newline` (a reader folds a lone break into a space).
+    /// `keep_lone_newline` (a reader folds a lone break into a space). U+2028 and U+2029 are
+    /// written as they are, as libyaml's `write_break` does: a reader keeps them unfolded, and
+    /// a `\n` in their place would read back as a `\n` or a space.
     pub fn line_break(&mut self, c: char, keep_lone_newline: bool) {
         if !self.breaks && keep_lone_newline && c == '\n' {
             self.out.push('\n');
         }
-        self.out.push('\n');
+        self.out.push(c);
         self.breaks = true;
+    }
+
+    /// Whether the last thing written was content (so a break now ends a line of text).
+    pub fn after_content(&self) -> bool {
+        !self.breaks
     }
 
     /// Before a content character: the indentation when a break came before. Returns whether

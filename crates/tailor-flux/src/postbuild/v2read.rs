@@ -34,21 +34,11 @@ pub fn yaml11_to_json(text: &str) -> Result<Json, String> {
     c.convert(&doc.root)
 }
 
-/// yaml.v2 reports a *parser* error at the 0-based line of the problem (one less than the
-/// 1-based line a scanner error, or yaml.v3, reports).
+/// yaml.v2 names a different line than go-yaml v3 for libyaml's errors: the problem's before
+/// the context's (see [`tailor_yaml::Error::yaml_v2_line`]).
 fn v2_error_text(e: tailor_yaml::Error) -> String {
-    const PARSER_ERRORS: &[&str] = &[
-        "did not find expected key",
-        "did not find expected node content",
-        "did not find expected '-' indicator",
-        "did not find expected ',' or ']'",
-        "did not find expected ',' or '}'",
-        "did not find expected <document start>",
-    ];
     let mut e = e;
-    if e.line > 1 && PARSER_ERRORS.iter().any(|p| e.message.starts_with(p)) {
-        e.line -= 1;
-    }
+    e.line = e.yaml_v2_line();
     // yaml.v2 finds an undefined alias while composing, where it has no position to give.
     if e.message.starts_with("unknown anchor '") {
         e.line = 0;
@@ -266,8 +256,20 @@ mod tests {
         assert!(yaml11_to_json("a: *x\n")
             .unwrap_err()
             .contains("unknown anchor 'x' referenced"));
-        assert!(yaml11_to_json("a: x: y\n")
-            .unwrap_err()
-            .starts_with("yaml: line 1: mapping values are not allowed"));
+        // A scanner error on the first line: yaml.v2 names no line (checked with yaml.v2
+        // v2.4.0), on later ones the problem's, counted from 1.
+        assert_eq!(
+            yaml11_to_json("a: x: y\n").unwrap_err(),
+            "yaml: mapping values are not allowed in this context"
+        );
+        assert_eq!(
+            yaml11_to_json("x: 1\na: \"x\ny\n").unwrap_err(),
+            "yaml: line 4: found unexpected end of stream"
+        );
+        // A parser error: the problem's 0-based line, where go-yaml v3 names the context's.
+        assert_eq!(
+            yaml11_to_json("a:\n  b: 1\n c: 2\n").unwrap_err(),
+            "yaml: line 2: did not find expected key"
+        );
     }
 }

@@ -4,8 +4,10 @@
 
 use super::comments::{attach_head, attach_item_head, set_line};
 use super::properties::{Props, Stray};
-use super::{is_break, spanned, Ctx, Parser, R};
+use super::{is_break, spanned, Ctx, Open, OpenKind, Parser, R};
+use crate::error::Stage;
 use crate::node::{Node, Pair, Span, Style, Value};
+use crate::Error;
 
 impl Parser<'_> {
     /// Parses the node that follows an indicator (`key:`, `- `, `? `, `---`) or starts a
@@ -16,7 +18,13 @@ impl Parser<'_> {
         let mut inline = inline;
         let mut line_comment = String::new();
         if inline {
-            self.skip_inline_before_token()?;
+            // After `key:` and `---` libyaml lets tabs separate tokens; after `-`, `?` and an
+            // explicit key's `:` it does not (a simple key may start there).
+            if matches!(ctx, Ctx::SeqItem | Ctx::ExplicitKey) {
+                self.skip_inline_before_token()?;
+            } else {
+                self.skip_blanks();
+            }
         }
         let mut props = Props::default();
         // Where the node's first token (possibly a property) starts: a mapping whose first key
@@ -24,7 +32,7 @@ impl Parser<'_> {
         let mut props_col = self.col();
         if inline {
             self.props(&mut props, stray)?;
-            self.skip_inline_before_token()?;
+            self.skip_blanks();
             if self.peek() == b'#' {
                 line_comment = self.read_comment();
             }
@@ -34,7 +42,7 @@ impl Parser<'_> {
             }
         }
         if !inline {
-            if self.at_end() || self.at_boundary() {
+            if self.at_end() || self.at_document_break() {
                 return Ok(self.empty_node(props, line_comment));
             }
             let col = self.col() as isize;
@@ -49,7 +57,10 @@ impl Parser<'_> {
                 set_line(&mut n, line_comment);
                 return Ok(n);
             }
-            if col <= indent {
+            // A block scalar saves no implicit key, so libyaml takes one in the collection's
+            // own column as the value (`k:\n|\n  text`); anything else there is the next entry.
+            let block_scalar = (c == b'|' || c == b'>') && ctx != Ctx::Root;
+            if col < indent || (col == indent && !block_scalar) {
                 return Ok(self.empty_node(props, line_comment));
             }
             // Properties may also open the line of the content.
@@ -119,14 +130,14 @@ impl Parser<'_> {
         let mut props = Props::default();
         let mut line_comment = line_comment;
         self.props(&mut props, stray)?;
-        self.skip_inline_before_token()?;
+        self.skip_blanks();
         if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
             // Properties alone on their line: the content follows below.
             if self.peek() == b'#' {
                 line_comment = self.read_comment();
             }
             self.skip_to_next_token()?;
-            if self.at_end() || self.at_boundary() || (self.col() as isize) < col {
+            if self.at_end() || self.at_document_break() || (self.col() as isize) < col {
                 return Ok(self.empty_node(props, line_comment));
             }
             // `&a` / `- x`: the properties of a block sequence below them.
@@ -165,7 +176,7 @@ impl Parser<'_> {
         let stray_err = self.stray_error(stray);
         let mut key_props = Props::default();
         self.props(&mut key_props, stray)?;
-        self.skip_inline_before_token()?;
+        self.skip_blanks();
         if self.at_end() || is_break(self.peek()) || self.peek() == b'#' {
             return Err(stray_err);
         }
@@ -234,11 +245,14 @@ impl Parser<'_> {
         Ok(first)
     }
 
-    /// Skips blanks before a token on the current line. Tabs may not separate an indicator
-    /// from a token that could start a key (libyaml: "cannot start any token").
+    /// Skips the spaces after `-`, `?` or an explicit key's `:`. libyaml skips no tab there,
+    /// where an implicit key may start, so one is refused even before a comment or the end
+    /// of the line.
     fn skip_inline_before_token(&mut self) -> R<()> {
-        if let Some(tab) = self.tab_before_token() {
-            self.pos = tab;
+        while self.peek() == b' ' {
+            self.pos += 1;
+        }
+        if self.peek() == b'\t' {
             return self.err("found character that cannot start any token");
         }
         Ok(())
@@ -246,6 +260,13 @@ impl Parser<'_> {
 
     fn block_mapping(&mut self, col: usize, first_key: Option<Node>) -> R<Node> {
         self.enter()?;
+        // The first key is on this line: an implicit key cannot span lines, and an explicit
+        // one starts at the `?` under the cursor.
+        self.open.push(Open {
+            line: self.line,
+            col,
+            kind: OpenKind::Mapping,
+        });
         let start = first_key
             .as_ref()
             .map_or(self.pos, |k| k.span.start as usize);
@@ -269,14 +290,15 @@ impl Parser<'_> {
                         (k, true)
                     } else {
                         // `&a k: v` / `!!str k: v`: properties before a key belong to it.
+                        let key_start = self.mark();
                         let mut props = Props::default();
                         if matches!(self.peek(), b'&' | b'!') {
                             self.props(&mut props, Stray::Key)?;
-                            self.skip_inline_before_token()?;
+                            self.skip_blanks();
                         }
                         let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
                         if !is_key {
-                            return self.err("could not find expected ':'");
+                            return self.scan_err("could not find expected ':'", key_start);
                         }
                         props.apply(&mut k);
                         (k, false)
@@ -312,20 +334,18 @@ impl Parser<'_> {
             };
             self.pair_stack.push(Pair { key, value });
             self.skip_to_next_token()?;
-            if self.at_end() || self.at_boundary() {
+            if self.at_end() || self.at_document_break() {
                 break;
             }
             let c = self.col();
             if c < col {
                 break;
             }
-            if c > col {
-                return self.err("did not find expected key");
-            }
-            if self.peek() == b'-' && self.ws_or_end_at(1) {
-                return self.err("did not find expected key");
+            if c > col || (self.peek() == b'-' && self.ws_or_end_at(1)) {
+                return Err(self.in_mapping_error());
             }
         }
+        self.open.pop();
         let foot = self.take_pending_at_least(col);
         let mut pairs: Vec<Pair> = self.pair_stack.drain(base..).collect();
         self.check_unique_keys(&pairs)?;
@@ -349,10 +369,53 @@ impl Parser<'_> {
         })
     }
 
+    /// Something other than a `-` at the column of a block sequence's items. libyaml's scanner
+    /// requires an implicit key where a line starts at the indentation of the collection being
+    /// read, so what could start one and is no key fails there ("could not find expected
+    /// ':'", naming its line); anything else reaches the parser, which wants a `-`.
+    fn not_an_item(&mut self, col: usize) -> Error {
+        let start = self.mark();
+        let c = self.peek();
+        let indicator = matches!(c, b'-' | b'?' | b':') && self.ws_or_end_at(1);
+        let never_key = matches!(c, b'|' | b'>' | b',' | b']' | b'}' | b'%' | b'@' | b'`');
+        if !indicator && !never_key {
+            let mut props = Props::default();
+            let read = self
+                .props(&mut props, Stray::Key)
+                .map(|()| self.skip_blanks())
+                .and_then(|()| self.scalar_or_flow(col as isize, true));
+            match read {
+                Ok((_, true)) => {}
+                // The scanner reads the rest of the key's line before the parser sees the key.
+                Err(e) if e.stage() == Stage::Scanner => return e,
+                _ => {
+                    self.reset(start);
+                    return Error::libyaml(
+                        Stage::Scanner,
+                        "could not find expected ':'",
+                        self.scan_mark(),
+                        Some(start.line),
+                    );
+                }
+            }
+        }
+        self.reset(start);
+        self.unexpected_in_collection()
+    }
+
     /// A block sequence whose `-` indicators sit at `col`; `indentless` when it is a mapping
     /// value at the key's own column.
     fn block_sequence(&mut self, col: usize, indentless: bool) -> R<Node> {
         self.enter()?;
+        self.open.push(Open {
+            line: self.line,
+            col,
+            kind: if indentless {
+                OpenKind::IndentlessSequence
+            } else {
+                OpenKind::Sequence
+            },
+        });
         // Only `items:` of the root mapping itself (depth 2), not a sequence nested in it.
         let handing = std::mem::take(&mut self.sink_armed) && self.depth == 2;
         let start = self.pos;
@@ -383,8 +446,11 @@ impl Parser<'_> {
                 }
                 continue;
             }
-            if !(self.at_end() || self.at_boundary() || self.col() <= col) {
-                return self.err("did not find expected '-' indicator");
+            if !(self.at_end() || self.at_document_break() || self.col() <= col) {
+                return Err(self.unexpected_in_collection());
+            }
+            if !indentless && !self.at_end() && !self.at_document_break() && self.col() == col {
+                return Err(self.not_an_item(col));
             }
             let foot = self.take_pending_at_least(col + 1);
             if !foot.is_empty() {
@@ -398,6 +464,7 @@ impl Parser<'_> {
             }
             break;
         }
+        self.open.pop();
         let items: Vec<Node> = self.item_stack.drain(base..).collect();
         let end = items.last().map_or(start, |n: &Node| n.span.end as usize);
         self.leave();

@@ -7,6 +7,8 @@ impl Parser<'_> {
     pub(super) fn stream(&mut self) -> R<Vec<Document>> {
         let mut docs = Vec::new();
         let mut doc_start = 0usize;
+        // After `...` go-yaml v3 wants the next document to start with `---`.
+        let mut ended_explicitly = false;
         loop {
             self.skip_to_next_token()?;
             let mut directives = Vec::new();
@@ -18,11 +20,11 @@ impl Parser<'_> {
                         // libyaml's parser, after the scanner: one %YAML per document, 1.1 only
                         // (go-yaml v3 refuses 1.2 as well).
                         if seen_version {
-                            return self.err("found duplicate %YAML directive");
+                            return self.parse_err("found duplicate %YAML directive", None);
                         }
                         seen_version = true;
                         if version != (1, 1) {
-                            return self.err("found incompatible YAML document");
+                            return self.parse_err("found incompatible YAML document", None);
                         }
                     }
                     Ok(None) => {}
@@ -40,7 +42,7 @@ impl Parser<'_> {
                 explicit_start = true;
                 self.pos += 3;
             } else if !directives.is_empty() {
-                return self.err("did not find expected <document start>");
+                return self.parse_err("did not find expected <document start>", None);
             } else if self.at_end() {
                 if !self.pending.is_empty() {
                     // A stream of only comments: keep them as an empty document.
@@ -52,6 +54,7 @@ impl Parser<'_> {
                         foot_comment: foot,
                         directives,
                         explicit_start,
+                        explicit_end: false,
                         span: Span {
                             start: doc_start as u32,
                             end: self.pos as u32,
@@ -61,11 +64,20 @@ impl Parser<'_> {
                 }
                 break;
             } else if self.at_boundary() {
-                // A bare `...` with nothing before it.
+                // go-yaml v3 skips a bare `...` only after a document; before the first one
+                // it is where the implicit first document's content should be.
+                if docs.is_empty() {
+                    let node = self.mark();
+                    return self.parse_err("did not find expected node content", Some(node));
+                }
                 self.pos += 3;
+                ended_explicitly = true;
                 continue;
+            } else if ended_explicitly {
+                return self.parse_err("did not find expected <document start>", None);
             }
             let doc = self.document(doc_start, directives, explicit_start)?;
+            ended_explicitly = doc.explicit_end;
             self.docs_done += 1;
             doc_start = doc.span.end as usize;
             docs.push(doc);
@@ -99,7 +111,8 @@ impl Parser<'_> {
         if !self.pending.is_empty() && self.blank_since_token {
             head_comment = self.take_pending();
         }
-        let empty = self.at_end() || self.at_boundary() || (crossed && self.at_boundary());
+        let empty =
+            self.at_end() || self.at_document_break() || (crossed && self.at_document_break());
         let root = if empty {
             spanned(Node::plain(""), self.pos, self.pos)
         } else {
@@ -121,8 +134,10 @@ impl Parser<'_> {
         self.skip_to_next_token()?;
         let foot_comment = self.take_pending();
         let mut end = self.pos;
+        let mut explicit_end = false;
         if !self.at_end() {
             if self.at_boundary() && self.peek() == b'.' {
+                explicit_end = true;
                 self.pos += 3;
                 self.skip_blanks();
                 if self.peek() == b'#' {
@@ -132,17 +147,17 @@ impl Parser<'_> {
                     self.newline();
                 }
                 end = self.pos;
-            } else if !self.at_boundary() {
-                return self.err(if self.col() == 0 {
-                    "did not find expected <document start>"
-                } else {
-                    "did not find expected key"
-                });
+            } else if !self.at_document_break() {
+                return Err(self.unexpected_in_collection());
             }
         }
         self.blank_since_token = false;
         // Back up over the line break so the next document's span starts at its own line.
-        let span_end = if self.at_boundary() { self.pos } else { end };
+        let span_end = if self.at_document_break() {
+            self.pos
+        } else {
+            end
+        };
         Ok(Document {
             root,
             empty,
@@ -150,6 +165,7 @@ impl Parser<'_> {
             foot_comment,
             directives,
             explicit_start,
+            explicit_end,
             span: Span {
                 start: doc_start as u32,
                 end: span_end as u32,
@@ -169,7 +185,7 @@ fn check_directive(line: &str) -> Result<Option<(u32, u32)>, (&'static str, usiz
         .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
         .count();
     if name_end == 1 {
-        return Err(("did not find expected directive name", 1));
+        return Err(("could not find expected directive name", 1));
     }
     if name_end < b.len() && !is_blank(b[name_end]) {
         return Err(("found unexpected non-alphabetical character", name_end));

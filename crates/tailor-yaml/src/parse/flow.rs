@@ -1,216 +1,320 @@
-//! Flow collections (`[...]`, `{...}`) and the nodes inside them, where indentation does not
-//! count and `,` and brackets end a plain scalar.
+//! Flow collections (`[...]`, `{...}`) and the nodes inside them, read as go-yaml v3 reads
+//! them: libyaml's flow tokens (inside a flow collection `?` and `:` are always indicators, a
+//! plain scalar ends at `: ` and at any of `,?[]{}`), its simple-key rule (an entry is a key
+//! when a `:` follows on its line, within 1024 characters) and its parser states, whose quirks
+//! decide what is refused and where.
 
 use super::properties::{Props, Stray};
 use super::scalar::push_fold;
-use super::{is_blank, is_break, is_flow_indicator, spanned, Parser, R};
+use super::{is_blank, is_break, spanned, Mark, Parser, R};
 use crate::node::{Node, Pair, Span, Style, Text, Value};
 
+/// What libyaml's scanner finds next inside a flow collection.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tok {
+    SeqEnd,
+    MapEnd,
+    /// `,`
+    Entry,
+    /// `?`
+    Key,
+    /// `:`
+    Value,
+    /// The start of a node: properties, an alias, a quoted or plain scalar, a collection, or
+    /// a character no token starts with (the node's scan refuses it).
+    Node,
+    /// Anything a flow collection cannot hold: `-` before a blank, a document marker, the
+    /// end of the input.
+    Other,
+}
+
+/// The characters a plain scalar cannot start with inside a flow collection (libyaml's
+/// `fetch_next_token`; `-` may, when no blank follows).
+fn starts_no_plain(c: u8) -> bool {
+    matches!(
+        c,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
+}
+
+/// Whether a plain scalar inside a flow collection ends before `c`.
+fn ends_flow_plain(c: u8) -> bool {
+    matches!(c, b',' | b'?' | b'[' | b']' | b'{' | b'}')
+}
+
 impl Parser<'_> {
-    fn skip_flow_ws(&mut self) -> R<()> {
+    pub(super) fn skip_flow_ws(&mut self) {
         loop {
             let c = self.peek();
             if is_blank(c) {
                 self.pos += 1;
             } else if is_break(c) {
                 self.newline();
-                if self.at_boundary() {
-                    return self.err("found unexpected document indicator");
-                }
             } else if c == b'#' {
+                // Comments inside flow collections are not kept.
                 self.read_comment();
             } else {
-                return Ok(());
+                return;
             }
         }
     }
 
-    /// A node in flow context; `close` is the bracket of the collection around it (0 for a
-    /// collection that opens in block context).
-    pub(super) fn flow_node(&mut self, close: u8) -> R<Node> {
-        self.skip_flow_ws()?;
+    /// Skips to the next token and says what it is.
+    fn flow_token(&mut self) -> Tok {
+        self.skip_flow_ws();
+        if self.at_end() || self.at_boundary() {
+            return Tok::Other;
+        }
+        match self.peek() {
+            b']' => Tok::SeqEnd,
+            b'}' => Tok::MapEnd,
+            b',' => Tok::Entry,
+            b'?' => Tok::Key,
+            b':' => Tok::Value,
+            b'-' if self.ws_or_end_at(1) => Tok::Other,
+            _ => Tok::Node,
+        }
+    }
+
+    /// A flow collection met in block context (the cursor is at its `[` or `{`), inside the
+    /// block collection at column `indent`.
+    pub(super) fn flow_collection(&mut self, indent: isize) -> R<Node> {
+        let outer = std::mem::replace(&mut self.flow_indent, indent);
+        let n = if self.peek() == b'[' {
+            self.flow_sequence()
+        } else {
+            self.flow_mapping()
+        };
+        self.flow_indent = outer;
+        n
+    }
+
+    /// libyaml's `parse_node` inside a flow collection (closed by `close`), at a token that
+    /// [`Parser::flow_token`] did not find to be an indicator.
+    fn flow_node(&mut self, close: u8, open: Mark) -> R<Node> {
+        let start = self.token_start();
+        if self.peek() == b'*' {
+            return self.alias();
+        }
         let mut props = Props::default();
-        self.props(&mut props, Stray::Flow(close))?;
-        self.skip_flow_ws()?;
-        let mut n = match self.peek() {
-            // Only after the node's own properties and a line break: `props` read the rest.
-            b'&' | b'!' => return Err(self.stray_error(Stray::Flow(close))),
-            b'[' => self.flow_sequence()?,
-            b'{' => self.flow_mapping()?,
-            b'"' => self.double_quoted()?,
-            b'\'' => self.single_quoted()?,
-            b'*' => self.alias()?,
-            0 if self.at_end() => return self.err("did not find expected node content"),
-            b',' | b']' | b'}' | b':' if !props.is_empty() => {
-                spanned(Node::plain(""), self.pos, self.pos)
-            }
-            b',' | b']' | b'}' | b'#' | b'|' | b'>' | b'@' | b'`' | b'%' => {
-                return self.err("did not find expected node content");
-            }
-            b'-' | b'?' | b':' if self.ws_or_end_at(1) => {
-                return self.err("did not find expected node content");
-            }
-            _ => self.plain_flow()?,
+        self.props(&mut props, Stray::Flow(close, open))?;
+        let tok = self.flow_token();
+        let mut n = match (tok, self.peek()) {
+            (Tok::Node, b'[') => self.flow_sequence()?,
+            (Tok::Node, b'{') => self.flow_mapping()?,
+            (Tok::Node, b'"') => self.double_quoted()?,
+            (Tok::Node, b'\'') => self.single_quoted()?,
+            // Properties alone make an empty scalar; what follows them (an alias, a second
+            // anchor or tag) is left to the collection, which refuses it.
+            (Tok::Node, b'*' | b'&' | b'!') => spanned(Node::plain(""), self.pos, self.pos),
+            (Tok::Node, c) if !starts_no_plain(c) || c == b'-' => self.plain_flow()?,
+            (Tok::Node, _) => return self.err("found character that cannot start any token"),
+            _ if !props.is_empty() => spanned(Node::plain(""), self.pos, self.pos),
+            _ => return self.parse_err("did not find expected node content", Some(start)),
         };
         props.apply(&mut n);
         Ok(n)
     }
 
+    /// libyaml's `scan_plain_scalar` inside a flow collection: lines are folded; it ends at a
+    /// `:` before a blank, at `,?[]{}`, before ` #` and at a document marker. A tab may not
+    /// start a continuation line left of the enclosing block collection's content.
     fn plain_flow(&mut self) -> R<Node> {
-        let start = self.pos;
-        let mut end = self.plain_chunk(true);
-        let mut text = Text::from(&self.src[start..end]);
-        self.pos = end;
+        let start = self.mark();
+        let mut text = Text::default();
+        let mut end = self.pos;
+        let mut breaks = 0;
         loop {
-            let save = self.mark();
-            let Some(breaks) = self.plain_line_breaks(|p| {
-                p.skip_blanks();
-                Ok(())
-            })?
-            else {
-                break;
-            };
-            let c = self.peek();
-            if self.at_end()
-                || c == b'#'
-                || is_flow_indicator(c)
-                || (c == b':' && (self.ws_or_end_at(1) || is_flow_indicator(self.peek_at(1))))
-                || self.at_boundary()
-            {
-                self.reset(save);
+            if self.at_boundary() || self.peek() == b'#' {
                 break;
             }
-            let chunk_start = self.pos;
-            end = self.plain_chunk(true);
-            push_fold(&mut text, breaks);
-            text.push_str(&self.src[chunk_start..end]);
-            self.pos = end;
+            let chunk = self.pos;
+            loop {
+                let c = self.peek();
+                if self.ws_or_end_at(0) || (c == b':' && self.ws_or_end_at(1)) || ends_flow_plain(c)
+                {
+                    break;
+                }
+                self.pos += 1;
+            }
+            if self.pos > chunk {
+                if breaks > 0 {
+                    push_fold(&mut text, breaks);
+                } else if chunk > end {
+                    text.push_str(&self.src[end..chunk]);
+                }
+                text.push_str(&self.src[chunk..self.pos]);
+                end = self.pos;
+                breaks = 0;
+            }
+            if !(is_blank(self.peek()) || is_break(self.peek())) {
+                break;
+            }
+            while is_blank(self.peek()) || is_break(self.peek()) {
+                if is_break(self.peek()) {
+                    self.newline();
+                    breaks += 1;
+                } else {
+                    let tab = self.peek() == b'\t';
+                    if tab && breaks > 0 && (self.col() as isize) < self.flow_indent + 1 {
+                        return self
+                            .scan_err("found a tab character that violates indentation", start);
+                    }
+                    self.pos += 1;
+                }
+            }
         }
-        Ok(spanned(Node::plain(text), start, end))
+        // Trailing blanks and breaks are not the scalar's: the next token starts after them.
+        Ok(spanned(Node::plain(text), start.pos, end))
     }
 
     fn flow_sequence(&mut self) -> R<Node> {
         self.enter()?;
-        let start = self.pos;
+        let open = self.mark();
         self.pos += 1;
         let mut items = Vec::new();
+        let mut first = true;
         loop {
-            self.skip_flow_ws()?;
-            if self.peek() == b']' {
-                self.pos += 1;
+            let mut tok = self.flow_token();
+            if tok == Tok::SeqEnd {
                 break;
             }
-            if self.at_end() {
-                return self.err("did not find expected ',' or ']'");
-            }
-            let item = if self.peek() == b'?' && self.ws_or_end_at(1) {
+            if !first {
+                if tok != Tok::Entry {
+                    return self.parse_err("did not find expected ',' or ']'", Some(open));
+                }
                 self.pos += 1;
-                let (k, v) = self.flow_pair(b']')?;
-                single_pair(k, v)
-            } else {
-                let first = self.flow_node(b']')?;
-                self.skip_flow_ws()?;
-                let json_like = matches!(
-                    first.style,
-                    Style::SingleQuoted | Style::DoubleQuoted | Style::Flow
-                );
-                if self.peek() == b':'
-                    && (json_like || self.ws_or_end_at(1) || is_flow_indicator(self.peek_at(1)))
-                {
+                tok = self.flow_token();
+            }
+            first = false;
+            match tok {
+                Tok::SeqEnd => break,
+                Tok::Key => {
                     self.pos += 1;
-                    self.skip_flow_ws()?;
-                    let v = if matches!(self.peek(), b',' | b']') {
-                        Node::plain("")
-                    } else {
-                        self.flow_node(b']')?
+                    let key = match self.flow_token() {
+                        Tok::Value | Tok::Entry | Tok::SeqEnd => {
+                            // libyaml's parser steps over this token, whichever it is: after
+                            // `[? ,` or `[?]` it reads on past the `,` or the `]`.
+                            let at = self.pos;
+                            self.skip_one_token();
+                            spanned(Node::plain(""), at, at)
+                        }
+                        _ => self.flow_node(b']', open)?,
                     };
-                    single_pair(first, v)
-                } else {
-                    first
+                    let value = self.flow_pair_value(Tok::SeqEnd, b']', open)?;
+                    items.push(single_pair(key, value));
                 }
-            };
-            items.push(item);
-            self.skip_flow_ws()?;
-            match self.peek() {
-                b',' => self.pos += 1,
-                b']' => {
-                    self.pos += 1;
-                    break;
+                _ => {
+                    let key_start = self.mark();
+                    let node = self.flow_node(b']', open)?;
+                    if self.flow_token() == Tok::Value && self.simple_key_reaches(key_start) {
+                        let value = self.flow_pair_value(Tok::SeqEnd, b']', open)?;
+                        items.push(single_pair(node, value));
+                    } else {
+                        items.push(node);
+                    }
                 }
-                _ => return self.err("did not find expected ',' or ']'"),
             }
         }
+        self.pos += 1;
         self.leave();
         Ok(Node {
             value: Value::Sequence(items),
             style: Style::Flow,
             extra: None,
             span: Span {
-                start: start as u32,
+                start: open.pos as u32,
                 end: self.pos as u32,
             },
         })
     }
 
-    /// A key/value pair inside a flow collection, after an optional `?`.
-    fn flow_pair(&mut self, close: u8) -> R<(Node, Node)> {
-        self.skip_flow_ws()?;
-        let key = if self.peek() == b':' || self.peek() == b',' || self.peek() == close {
-            // Placed where it would be, so a duplicate-key error can name its line.
-            spanned(Node::plain(""), self.pos, self.pos)
-        } else {
-            self.flow_node(close)?
-        };
-        self.skip_flow_ws()?;
-        let json_like = matches!(
-            key.style,
-            Style::SingleQuoted | Style::DoubleQuoted | Style::Flow
-        );
-        let value = if self.peek() == b':'
-            && (json_like || self.ws_or_end_at(1) || is_flow_indicator(self.peek_at(1)))
-        {
+    /// Steps over the one-character token at the cursor (`,`, `:`, `]` or `}`).
+    fn skip_one_token(&mut self) {
+        if !self.at_end() {
             self.pos += 1;
-            self.skip_flow_ws()?;
-            if self.peek() == b',' || self.peek() == close {
-                Node::plain("")
-            } else {
-                self.flow_node(close)?
-            }
-        } else {
-            Node::plain("")
-        };
-        Ok((key, value))
+        }
+    }
+
+    /// The value of a pair whose key was just read: after a `:`, a node unless the entry or
+    /// the collection ends first; without one, empty.
+    fn flow_pair_value(&mut self, end: Tok, close: u8, open: Mark) -> R<Node> {
+        if self.flow_token() != Tok::Value {
+            return Ok(spanned(Node::plain(""), self.pos, self.pos));
+        }
+        self.pos += 1;
+        let tok = self.flow_token();
+        if tok == Tok::Entry || tok == end {
+            return Ok(spanned(Node::plain(""), self.pos, self.pos));
+        }
+        self.flow_node(close, open)
     }
 
     fn flow_mapping(&mut self) -> R<Node> {
         self.enter()?;
-        let start = self.pos;
+        let open = self.mark();
         self.pos += 1;
         let mut pairs = Vec::new();
+        let mut first = true;
         loop {
-            self.skip_flow_ws()?;
-            if self.peek() == b'}' {
-                self.pos += 1;
+            let mut tok = self.flow_token();
+            if tok == Tok::MapEnd {
                 break;
             }
-            if self.at_end() {
-                return self.err("did not find expected ',' or '}'");
-            }
-            if self.peek() == b'?' && self.ws_or_end_at(1) {
-                self.pos += 1;
-            }
-            let (key, value) = self.flow_pair(b'}')?;
-            pairs.push(Pair { key, value });
-            self.skip_flow_ws()?;
-            match self.peek() {
-                b',' => self.pos += 1,
-                b'}' => {
-                    self.pos += 1;
-                    break;
+            if !first {
+                if tok != Tok::Entry {
+                    return self.parse_err("did not find expected ',' or '}'", Some(open));
                 }
-                _ => return self.err("did not find expected ',' or '}'"),
+                self.pos += 1;
+                tok = self.flow_token();
             }
+            first = false;
+            let (key, value) = match tok {
+                Tok::MapEnd => break,
+                Tok::Key => {
+                    self.pos += 1;
+                    let key = match self.flow_token() {
+                        Tok::Value | Tok::Entry | Tok::MapEnd => {
+                            spanned(Node::plain(""), self.pos, self.pos)
+                        }
+                        _ => self.flow_node(b'}', open)?,
+                    };
+                    (key, self.flow_pair_value(Tok::MapEnd, b'}', open)?)
+                }
+                _ => {
+                    let key_start = self.mark();
+                    let key = self.flow_node(b'}', open)?;
+                    let value =
+                        if self.flow_token() == Tok::Value && self.simple_key_reaches(key_start) {
+                            self.flow_pair_value(Tok::MapEnd, b'}', open)?
+                        } else {
+                            // Not a key after all: an entry without a value, and whatever follows
+                            // it must be a `,` or the `}`.
+                            spanned(Node::plain(""), self.pos, self.pos)
+                        };
+                    (key, value)
+                }
+            };
+            pairs.push(Pair { key, value });
         }
+        self.pos += 1;
         self.check_unique_keys(&pairs)?;
         self.leave();
         Ok(Node {
@@ -218,7 +322,7 @@ impl Parser<'_> {
             style: Style::Flow,
             extra: None,
             span: Span {
-                start: start as u32,
+                start: open.pos as u32,
                 end: self.pos as u32,
             },
         })

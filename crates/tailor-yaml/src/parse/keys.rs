@@ -4,7 +4,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
-use super::{is_break, line_col, Parser, R};
+use super::{is_break, line_col, spanned, Parser, R};
 use crate::node::{Node, Pair, Value};
 use crate::Error;
 
@@ -12,51 +12,57 @@ impl Parser<'_> {
     /// Parses a scalar, alias or flow collection in block context and reports whether it is
     /// followed by `:` (an implicit key); the `:` is consumed then.
     pub(super) fn scalar_or_flow(&mut self, indent: isize, may_be_key: bool) -> R<(Node, bool)> {
-        let start_line = self.line;
+        let start = self.token_start();
         let c = self.peek();
         let mut node = match c {
-            b'[' | b'{' => self.flow_node(0)?,
+            b'[' | b'{' => self.flow_collection(indent)?,
             b'"' => self.double_quoted()?,
             b'\'' => self.single_quoted()?,
             b'*' => self.alias()?,
             b'|' | b'>' => return Ok((self.block_scalar(indent)?, false)),
-            b'@' | b'`' => return self.err("found character that cannot start any token"),
-            b'%' if self.col() == 0 => {
-                return self.err("found character that cannot start any token")
+            // No plain scalar starts with these (`%` only starts a directive, in column 0).
+            b'@' | b'`' | b'%' => return self.err("found character that cannot start any token"),
+            b':' if self.ws_or_end_at(1) => {
+                if may_be_key && self.only_properties_before() {
+                    // `&a : v`: the properties were the implicit key's start, so they make
+                    // an empty key.
+                    let at = self.pos;
+                    self.pos += 1;
+                    return Ok((spanned(Node::plain(""), at, at), true));
+                }
+                return Err(self.value_without_key());
             }
-            b'-' | b'?' | b':' if self.ws_or_end_at(1) => {
-                return self.err(match c {
-                    b'-' => "block sequence entries are not allowed in this context",
-                    b'?' => "mapping keys are not allowed in this context",
-                    _ => "did not find expected key",
+            b'-' | b'?' if self.ws_or_end_at(1) => {
+                return self.err(if c == b'-' {
+                    "block sequence entries are not allowed in this context"
+                } else {
+                    "mapping keys are not allowed in this context"
                 })
             }
-            b',' | b']' | b'}' => {
-                return self.err("did not find expected node content");
+            b',' | b']' | b'}' | b'#' => {
+                return self.parse_err("did not find expected node content", Some(start));
             }
-            b'#' => return self.err("did not find expected node content"),
             _ => {
                 let (n, key) = self.plain_block(indent, may_be_key)?;
                 return Ok((n, key));
             }
         };
-        // After a non-plain node: `:` makes it a key when on the same line.
+        // After a non-plain node, `:` makes it a key when it is on the same line and a blank
+        // follows: in block context go-yaml v3 reads `"a":b` as a scalar and then `:b`.
         self.skip_blanks();
-        if self.peek() == b':' && self.line == start_line && may_be_key {
-            let json_like = matches!(c, b'"' | b'\'' | b'[' | b'{');
-            if self.ws_or_end_at(1) || json_like {
-                self.pos += 1;
-                return Ok((node, true));
-            }
+        let colon = self.peek() == b':' && self.ws_or_end_at(1);
+        if colon && may_be_key && self.simple_key_reaches(start) {
+            self.pos += 1;
+            return Ok((node, true));
         }
         if self.peek() == b'#' {
             let text = self.read_comment();
             node.comments_mut().line = text;
         } else if !(self.at_end() || is_break(self.peek())) {
-            if self.peek() == b':' {
+            if colon {
                 return self.err("mapping values are not allowed in this context");
             }
-            return self.err("did not find expected key");
+            return Err(self.unexpected_in_collection());
         }
         Ok((node, false))
     }

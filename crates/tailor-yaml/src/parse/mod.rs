@@ -24,6 +24,7 @@ use std::collections::HashSet;
 
 use comments::attach_item_head;
 
+use crate::error::Stage;
 use crate::node::{Node, Pair, Span};
 use crate::Error;
 
@@ -39,6 +40,8 @@ pub struct Document {
     pub foot_comment: String,
     pub directives: Vec<String>,
     pub explicit_start: bool,
+    /// The document ended with `...`.
+    pub explicit_end: bool,
     /// The whole document in the source: from just after the previous document to its end,
     /// including its `---` line and comments.
     pub span: Span,
@@ -211,12 +214,38 @@ struct Parser<'a> {
     docs_done: usize,
     /// Anchors and aliases read so far: an item that read none is self-contained.
     refs: usize,
+    /// The block collections being read, innermost last: libyaml's parser names the one an
+    /// unexpected token is in, and where it started, in its error.
+    open: Vec<Open>,
+    /// Tabs before this position were read by a plain scalar as its trailing whitespace.
+    tabs_checked_to: usize,
+    /// The column of the block collection around the flow collection being read (-1 at the
+    /// root): a tab left of it may not continue a plain scalar (libyaml's `parser.indent`).
+    flow_indent: isize,
+}
+
+/// A block collection being read, for errors inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Open {
+    /// 0-based line of its first key or `-` (libyaml's start mark for it).
+    line: usize,
+    /// The column of its keys or `-`s.
+    col: usize,
+    kind: OpenKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpenKind {
+    Mapping,
+    Sequence,
+    /// A sequence at its key's column (`k:\n- x`): anything but a `-` ends it quietly.
+    IndentlessSequence,
 }
 
 type R<T> = Result<T, Error>;
 
 /// A parser position with its line, to come back to ([`Parser::mark`]).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Mark {
     pos: usize,
     line: usize,
@@ -245,10 +274,6 @@ fn is_blank(c: u8) -> bool {
     c == b' ' || c == b'\t'
 }
 
-fn is_flow_indicator(c: u8) -> bool {
-    matches!(c, b',' | b'[' | b']' | b'{' | b'}')
-}
-
 impl<'a> Parser<'a> {
     fn new(
         src: &'a str,
@@ -274,6 +299,9 @@ impl<'a> Parser<'a> {
             sink_armed: false,
             docs_done: 0,
             refs: 0,
+            open: Vec::new(),
+            tabs_checked_to: 0,
+            flow_indent: -1,
         }
     }
 
@@ -301,12 +329,135 @@ impl<'a> Parser<'a> {
         self.pos - self.line_start
     }
 
-    fn err<T>(&self, msg: impl Into<String>) -> R<T> {
-        Err(self.error(msg))
+    /// The 0-based (line, column) of the cursor, where a scanner error points.
+    fn scan_mark(&self) -> (usize, usize) {
+        (self.line, self.col())
     }
 
-    fn error(&self, msg: impl Into<String>) -> Error {
-        Error::new(msg, self.line + 1, self.col() + 1)
+    /// Where libyaml's next token starts when it is at the cursor, which a parser error points
+    /// at. At the end of input that is the stream-end token, at the start of the line after
+    /// the last one (`fetch_stream_end`).
+    fn token_mark(&self) -> (usize, usize) {
+        if self.at_end() && self.col() != 0 {
+            (self.line + 1, 0)
+        } else {
+            (self.line, self.col())
+        }
+    }
+
+    /// libyaml's scanner refusing what is at the cursor, while reading the token that starts
+    /// at `context` (the same position for most of its errors).
+    fn scan_err<T>(&self, msg: impl Into<String>, context: Mark) -> R<T> {
+        Err(Error::libyaml(
+            Stage::Scanner,
+            msg,
+            self.scan_mark(),
+            Some(context.line),
+        ))
+    }
+
+    /// A scanner error whose context is the cursor itself.
+    fn err<T>(&self, msg: impl Into<String>) -> R<T> {
+        self.scan_err(msg, self.mark())
+    }
+
+    /// libyaml's parser refusing the token at the cursor, inside the node or collection that
+    /// starts at `context`.
+    fn parse_err<T>(&self, msg: impl Into<String>, context: Option<Mark>) -> R<T> {
+        Err(Error::libyaml(
+            Stage::Parser,
+            msg,
+            self.token_mark(),
+            context.map(|m| m.line),
+        ))
+    }
+
+    /// libyaml's parser finding a token where the innermost block collection (or the
+    /// document, outside any) wants its next entry.
+    fn unexpected_in_collection(&self) -> Error {
+        let (msg, context) = match self.open.last().map(|o| o.kind) {
+            None => ("did not find expected <document start>", None),
+            Some(OpenKind::Sequence) => ("did not find expected '-' indicator", self.open.last()),
+            // An indentless sequence ends there; the mapping it is the value of wants a key.
+            Some(_) => ("did not find expected key", self.innermost_mapping()),
+        };
+        Error::libyaml(
+            Stage::Parser,
+            msg,
+            self.token_mark(),
+            context.map(|o| o.line),
+        )
+    }
+
+    /// "did not find expected key" inside the innermost block mapping.
+    fn in_mapping_error(&self) -> Error {
+        Error::libyaml(
+            Stage::Parser,
+            "did not find expected key",
+            self.token_mark(),
+            self.innermost_mapping().map(|o| o.line),
+        )
+    }
+
+    fn innermost_mapping(&self) -> Option<&Open> {
+        self.open.iter().rev().find(|o| o.kind == OpenKind::Mapping)
+    }
+
+    /// The mark of a token that starts at the cursor: at the end of input, that of the
+    /// stream-end token (see [`Parser::token_mark`]).
+    fn token_start(&self) -> Mark {
+        let (line, _) = self.token_mark();
+        Mark {
+            line,
+            ..self.mark()
+        }
+    }
+
+    /// A `:` and a blank where a node should start in block context. Where libyaml allows an
+    /// implicit key (at the start of a line, after `-` or `?`) it reads a value indicator with
+    /// no key, which the parser refuses in the collection at that column, or in the mapping
+    /// that the indicator opens further right; elsewhere (after `key:`, properties or `---`)
+    /// its scanner refuses it.
+    fn value_without_key(&self) -> Error {
+        let before = self.src[self.line_start..self.pos].trim_end_matches(' ');
+        let key_allowed = before.trim_start_matches(' ').is_empty()
+            || ((before.ends_with('-') || before.ends_with('?'))
+                && before[..before.len() - 1].trim_end_matches(' ').is_empty());
+        if !key_allowed {
+            return Error::libyaml(
+                Stage::Scanner,
+                "mapping values are not allowed in this context",
+                self.scan_mark(),
+                Some(self.line),
+            );
+        }
+        match self.open.last() {
+            Some(o) if o.col == self.col() => self.unexpected_in_collection(),
+            _ => Error::libyaml(
+                Stage::Parser,
+                "did not find expected key",
+                self.token_mark(),
+                Some(self.line),
+            ),
+        }
+    }
+
+    /// Whether only properties precede the cursor on its line, after the indicators (`-`,
+    /// `?`) that let an implicit key start: then they are where one started.
+    fn only_properties_before(&self) -> bool {
+        let mut words = self.src[self.line_start..self.pos]
+            .split_whitespace()
+            .skip_while(|w| *w == "-" || *w == "?")
+            .peekable();
+        words.peek().is_some() && words.all(|w| w.starts_with(['&', '!']))
+    }
+
+    /// Whether a `:` at the cursor completes an implicit key that starts at `key`: libyaml
+    /// drops a possible key once the scan leaves its line or gets more than 1024 characters
+    /// past its start (`yaml_simple_key_is_valid`).
+    fn simple_key_reaches(&self, key: Mark) -> bool {
+        self.line == key.line
+            && (self.pos - key.pos <= 1024 || self.src[key.pos..self.pos].chars().count() <= 1024)
     }
 
     fn newline(&mut self) {
@@ -325,23 +476,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips the spaces (and then blanks) before a token on the current line. When a tab was
-    /// among them and a token follows (not a line break, a comment or the end), returns where
-    /// the tab is: libyaml lets a tab pad a line or precede a comment, but mostly not separate
-    /// tokens, so the caller decides.
-    fn tab_before_token(&mut self) -> Option<usize> {
-        while self.peek() == b' ' {
-            self.pos += 1;
-        }
-        if self.peek() != b'\t' {
-            return None;
-        }
-        let tab = self.pos;
-        self.skip_blanks();
-        let c = self.peek();
-        (!(self.at_end() || is_break(c) || c == b'#')).then_some(tab)
-    }
-
     /// Where the parser is, to come back to it.
     fn mark(&self) -> Mark {
         Mark {
@@ -357,32 +491,16 @@ impl<'a> Parser<'a> {
         self.line_start = m.line_start;
     }
 
-    /// After a line of a multi-line plain scalar: the blanks and line breaks up to where its
-    /// next line would start, running `indentation` after each break. The number of breaks,
-    /// or `None` (back where it was) when no break follows.
-    fn plain_line_breaks(
-        &mut self,
-        mut indentation: impl FnMut(&mut Self) -> R<()>,
-    ) -> R<Option<usize>> {
-        let before = self.pos;
-        self.skip_blanks();
-        if !is_break(self.peek()) {
-            self.pos = before;
-            return Ok(None);
-        }
-        let mut breaks = 0;
-        while is_break(self.peek()) {
-            self.newline();
-            breaks += 1;
-            indentation(self)?;
-        }
-        Ok(Some(breaks))
-    }
-
     fn at_boundary(&self) -> bool {
         self.col() == 0
             && (self.b[self.pos..].starts_with(b"---") || self.b[self.pos..].starts_with(b"..."))
             && self.ws_or_end_at(3)
+    }
+
+    /// A document marker, or a `%` directive in column 0, which libyaml reads as the end of
+    /// the document (`fetch_directive` closes every block collection) wherever it is.
+    fn at_document_break(&self) -> bool {
+        self.at_boundary() || (self.col() == 0 && self.peek() == b'%')
     }
 
     fn rest_of_line(&self) -> &'a str {
@@ -405,14 +523,22 @@ impl<'a> Parser<'a> {
     fn skip_to_next_token(&mut self) -> R<bool> {
         let mut crossed = false;
         loop {
-            let line_start_before = self.col() == 0;
-            if let Some(tab) = self.tab_before_token() {
-                // A tab may pad a blank line or precede a comment, never indent a token.
-                if crossed || line_start_before {
-                    self.pos = tab;
+            let line_start = self.col() == 0;
+            while self.peek() == b' ' {
+                self.pos += 1;
+            }
+            if self.peek() == b'\t' {
+                // At the start of a line in block context an implicit key may start, and there
+                // libyaml does not skip tabs: one is refused even on a line of its own or
+                // before a comment (unless a plain scalar read it as its trailing space).
+                if line_start && self.pos >= self.tabs_checked_to {
                     return self.err("found character that cannot start any token");
                 }
-                return Ok(crossed);
+                self.skip_blanks();
+                let c = self.peek();
+                if !(self.at_end() || is_break(c) || c == b'#') {
+                    return Ok(crossed);
+                }
             }
             let c = self.peek();
             if c == b'#' {

@@ -1,7 +1,8 @@
 //! Node properties (anchors and tags) and aliases. Anchors are remembered per document, since
 //! go-yaml refuses an alias to an anchor not defined before it.
 
-use super::{is_blank, is_flow_indicator, Ctx, Parser, R};
+use super::{is_blank, Ctx, Mark, Parser, R};
+use crate::error::Stage;
 use crate::node::{Node, Span, Style, Value};
 use crate::Error;
 
@@ -15,8 +16,8 @@ pub(super) enum Stray {
     Block(Ctx, bool),
     /// A key of a block mapping.
     Key,
-    /// A node inside a flow collection closed by this byte.
-    Flow(u8),
+    /// A node inside a flow collection closed by this byte, which opened at the mark.
+    Flow(u8, Mark),
 }
 
 #[derive(Default)]
@@ -54,8 +55,9 @@ impl Parser<'_> {
                         return Err(self.stray_error(stray));
                     }
                     props.start.get_or_insert(self.pos);
+                    let mark = self.mark();
                     self.pos += 1;
-                    let name = self.anchor_name()?;
+                    let name = self.anchor_name(mark)?;
                     self.refs += 1;
                     self.anchors.insert(name.clone());
                     props.anchor = Some(name);
@@ -69,7 +71,11 @@ impl Parser<'_> {
                 }
                 _ => return Ok(()),
             }
-            self.skip_blanks();
+            match stray {
+                // Inside a flow collection, tokens may be on separate lines.
+                Stray::Flow(..) => self.skip_flow_ws(),
+                _ => self.skip_blanks(),
+            }
         }
     }
 
@@ -77,18 +83,26 @@ impl Parser<'_> {
     /// an empty node, and the enclosing collection finds a property where it wants its next
     /// entry.
     pub(super) fn stray_error(&self, stray: Stray) -> Error {
-        let key = "did not find expected key";
-        let msg = match stray {
-            Stray::Key | Stray::Block(Ctx::MapValue | Ctx::ExplicitKey, _) => key,
-            Stray::Block(Ctx::SeqItem, true) => key,
+        let (msg, context) = match stray {
+            Stray::Flow(close, open) => (
+                if close == b']' {
+                    "did not find expected ',' or ']'"
+                } else {
+                    "did not find expected ',' or '}'"
+                },
+                Some(open.line),
+            ),
+            Stray::Key | Stray::Block(Ctx::MapValue | Ctx::ExplicitKey, _) => {
+                return self.in_mapping_error()
+            }
+            Stray::Block(Ctx::SeqItem, true) => return self.in_mapping_error(),
             // A `:` later on the line makes libyaml start a mapping before the first property.
-            Stray::Block(_, _) if self.line_has_key_indicator() => key,
-            Stray::Block(Ctx::SeqItem, false) => "did not find expected '-' indicator",
-            Stray::Block(Ctx::Root, _) => "did not find expected <document start>",
-            Stray::Flow(b']') => "did not find expected ',' or ']'",
-            Stray::Flow(_) => "did not find expected ',' or '}'",
+            Stray::Block(..) if self.line_has_key_indicator() => {
+                ("did not find expected key", Some(self.line))
+            }
+            Stray::Block(..) => return self.unexpected_in_collection(),
         };
-        self.error(msg)
+        Error::libyaml(Stage::Parser, msg, self.token_mark(), context)
     }
 
     /// Whether a `:` indicator follows on the current line (only used to word an error).
@@ -99,44 +113,122 @@ impl Parser<'_> {
             .any(|(i, &c)| c == b':' && rest.get(i + 1).is_none_or(|&n| is_blank(n)))
     }
 
-    fn anchor_name(&mut self) -> R<String> {
-        let start = self.pos;
-        while !self.ws_or_end_at(0) && !is_flow_indicator(self.peek()) {
+    /// The name after `&` or `*` (whose position is `start`), as go-yaml v3 scans it: ASCII
+    /// letters, digits, `_` and `-` only, followed by a blank, a line break, the end or one of
+    /// `?:,]}%@` and a backquote.
+    fn anchor_name(&mut self, start: Mark) -> R<String> {
+        let name = self.pos;
+        while is_alpha(self.peek()) {
             self.pos += 1;
         }
-        if self.pos == start {
-            return self.err("did not find expected alphabetic or numeric character");
+        let follows = self.ws_or_end_at(0)
+            || matches!(
+                self.peek(),
+                b'?' | b':' | b',' | b']' | b'}' | b'%' | b'@' | b'`'
+            );
+        if self.pos == name || !follows {
+            return self.scan_err(
+                "did not find expected alphabetic or numeric character",
+                start,
+            );
         }
-        Ok(self.src[start..self.pos].to_string())
+        Ok(self.src[name..self.pos].to_string())
     }
 
+    /// A tag as written (`!`, `!local`, `!!str`, `!e!suffix`, `!<verbatim>`), scanned as go-yaml
+    /// v3's `yaml_parser_scan_tag` scans it: a handle of letters, digits, `_` and `-` between
+    /// `!`s, then URI characters, which in go-yaml include `,`, `[` and `]` even inside a flow
+    /// collection; a blank, a line break or the end must follow.
     fn tag(&mut self) -> R<String> {
-        let start = self.pos;
+        let start = self.mark();
         if self.peek_at(1) == b'<' {
-            let Some(close) = self.b[self.pos..].iter().position(|&c| c == b'>') else {
-                return self.err("did not find the expected '>'");
-            };
-            self.pos += close + 1;
+            self.pos += 2;
+            self.tag_uri(false, start)?;
+            if self.peek() != b'>' {
+                return self.scan_err("did not find the expected '>'", start);
+            }
+            self.pos += 1;
         } else {
-            while !self.ws_or_end_at(0) && !is_flow_indicator(self.peek()) {
+            self.pos += 1;
+            while is_alpha(self.peek()) {
                 self.pos += 1;
             }
+            // `!!` and `!name!` are handles that need a suffix; `!` and `!name` are the start
+            // of a local tag, which may be all there is.
+            let named_handle = self.peek() == b'!';
+            if named_handle {
+                self.pos += 1;
+            }
+            self.tag_uri(!named_handle, start)?;
         }
-        if !self.ws_or_end_at(0) && !is_flow_indicator(self.peek()) {
-            return self.err("did not find expected whitespace or line break");
+        if !self.ws_or_end_at(0) {
+            return self.scan_err("did not find expected whitespace or line break", start);
         }
-        Ok(self.src[start..self.pos].to_string())
+        Ok(self.src[start.pos..self.pos].to_string())
+    }
+
+    /// The URI characters of a tag (`%`-escaped octets checked as UTF-8). Without a `head`
+    /// (the handle's text counting as the tag's start) there must be at least one.
+    fn tag_uri(&mut self, head: bool, start: Mark) -> R<()> {
+        let from = self.pos;
+        loop {
+            let c = self.peek();
+            if c == b'%' {
+                self.uri_escapes(start)?;
+            } else if is_alpha(c) || b";/?:@&=+$,.!~*'()[]".contains(&c) {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        if !head && self.pos == from {
+            return self.scan_err("did not find expected tag URI", start);
+        }
+        Ok(())
+    }
+
+    /// `%XX` escapes making up one UTF-8 character.
+    fn uri_escapes(&mut self, start: Mark) -> R<()> {
+        let mut left = None;
+        while left != Some(0) {
+            let hex = |k| self.peek_at(k).is_ascii_hexdigit();
+            if !(self.peek() == b'%' && hex(1) && hex(2)) {
+                return self.scan_err("did not find URI escaped octet", start);
+            }
+            let digits = &self.src[self.pos + 1..self.pos + 3];
+            let octet = u8::from_str_radix(digits, 16).unwrap_or(0);
+            left = Some(match left {
+                None => match octet {
+                    0x00..=0x7f => 0,
+                    0xc0..=0xdf => 1,
+                    0xe0..=0xef => 2,
+                    0xf0..=0xf7 => 3,
+                    _ => return self.scan_err("found an incorrect leading UTF-8 octet", start),
+                },
+                Some(n) if octet & 0xc0 == 0x80 => n - 1,
+                Some(_) => {
+                    return self.scan_err("found an incorrect trailing UTF-8 octet", start);
+                }
+            });
+            self.pos += 3;
+        }
+        Ok(())
     }
 
     pub(super) fn alias(&mut self) -> R<Node> {
         self.refs += 1;
         let start = self.pos;
+        let mark = self.mark();
         self.pos += 1;
-        let name = self.anchor_name()?;
+        let name = self.anchor_name(mark)?;
         if !self.anchors.contains(&name) {
-            // go-yaml fails composing the node tree, before any decoding.
-            self.pos = start;
-            return self.err(format!("unknown anchor '{name}' referenced"));
+            // go-yaml fails composing the node tree, before any decoding. It names no line;
+            // tailor names the alias's.
+            return Err(Error::new(
+                format!("unknown anchor '{name}' referenced"),
+                self.line + 1,
+                start - self.line_start + 1,
+            ));
         }
         Ok(Node {
             value: Value::Alias(name),
@@ -148,4 +240,9 @@ impl Parser<'_> {
             },
         })
     }
+}
+
+/// go-yaml's `is_alpha`: the characters of anchor names and tag handles.
+fn is_alpha(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
 }

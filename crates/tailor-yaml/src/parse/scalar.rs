@@ -1,7 +1,7 @@
 //! Scalars: plain, single- and double-quoted, and `|`/`>` block scalars, with YAML's line
 //! folding and libyaml's error texts.
 
-use super::{is_blank, is_break, is_flow_indicator, spanned, Parser, R};
+use super::{is_blank, is_break, spanned, Mark, Parser, R};
 use crate::node::{Node, Style, Text};
 
 impl Parser<'_> {
@@ -12,23 +12,13 @@ impl Parser<'_> {
         self.pos += len;
     }
 
-    /// Scans one line's worth of a plain scalar: up to `: `, ` #`, the end of the line, and in
-    /// flow context a flow indicator. Returns the end of the text (trailing blanks excluded).
-    pub(super) fn plain_chunk(&mut self, flow: bool) -> usize {
+    /// Scans one line's worth of a plain scalar in block context: up to `: `, ` #` or the end
+    /// of the line. Returns the end of the text (trailing blanks excluded).
+    fn plain_chunk(&mut self) -> usize {
         let mut end = self.pos;
         loop {
             let c = self.peek();
-            if self.at_end() || is_break(c) {
-                break;
-            }
-            if c == b':' {
-                let n = self.peek_at(1);
-                let next_ends = self.ws_or_end_at(1) || (flow && is_flow_indicator(n));
-                if next_ends {
-                    break;
-                }
-            }
-            if flow && is_flow_indicator(c) {
+            if self.at_end() || is_break(c) || (c == b':' && self.ws_or_end_at(1)) {
                 break;
             }
             if is_blank(c) {
@@ -48,9 +38,10 @@ impl Parser<'_> {
 
     /// A plain scalar in block context; multi-line unless it turns out to be a key.
     pub(super) fn plain_block(&mut self, indent: isize, may_be_key: bool) -> R<(Node, bool)> {
+        let start_mark = self.mark();
         let start = self.pos;
         let start_line = self.line;
-        let mut end = self.plain_chunk(false);
+        let mut end = self.plain_chunk();
         let mut text = Text::from(&self.src[start..end]);
         self.pos = end;
         self.skip_blanks();
@@ -59,7 +50,7 @@ impl Parser<'_> {
                 return self.err("mapping values are not allowed in this context");
             }
             if end - start > 1024 && self.line == start_line {
-                return self.err("could not find expected ':'");
+                return self.scan_err("could not find expected ':'", start_mark);
             }
             self.pos += 1;
             return Ok((spanned(Node::plain(text), start, end), true));
@@ -68,35 +59,18 @@ impl Parser<'_> {
         // Continuation lines, folded as YAML folds them.
         loop {
             let save = self.mark();
-            let Some(breaks) = self.plain_line_breaks(|p| {
-                while p.peek() == b' ' {
-                    p.pos += 1;
-                }
-                if p.peek() == b'\t' {
-                    let s = p.pos;
-                    p.skip_blanks();
-                    if !(is_break(p.peek()) || p.at_end()) && (p.col() as isize) <= indent {
-                        p.pos = s;
-                        return p.err("found a tab character that violates indentation");
-                    }
-                }
-                Ok(())
-            })?
-            else {
+            let Some(breaks) = self.plain_block_breaks(indent, start_mark)? else {
                 break;
             };
             let c = self.peek();
-            let stop = self.at_end()
-                || self.at_boundary()
-                || c == b'#'
-                || (self.col() as isize) <= indent
-                || (self.col() == 0 && self.at_boundary());
+            let stop =
+                self.at_end() || self.at_boundary() || c == b'#' || (self.col() as isize) <= indent;
             if stop {
                 self.reset(save);
                 break;
             }
             let chunk_start = self.pos;
-            end = self.plain_chunk(false);
+            end = self.plain_chunk();
             if end == chunk_start {
                 // A line that is only `: ...`.
                 return self.err("mapping values are not allowed in this context");
@@ -122,6 +96,38 @@ impl Parser<'_> {
         Ok((n, false))
     }
 
+    /// libyaml's run over the blanks and line breaks after a line of a plain scalar in block
+    /// context, which it takes as the scalar's own whatever follows: a tab in column `indent`
+    /// or left of it after a break is refused there, even on a line with nothing else. The
+    /// number of breaks, or `None` (back where it was) when no break follows.
+    fn plain_block_breaks(&mut self, indent: isize, start: Mark) -> R<Option<usize>> {
+        let before = self.pos;
+        self.skip_blanks();
+        if !is_break(self.peek()) {
+            self.pos = before;
+            return Ok(None);
+        }
+        let mut breaks = 0;
+        loop {
+            let c = self.peek();
+            if is_break(c) {
+                self.newline();
+                breaks += 1;
+            } else if is_blank(c) {
+                if c == b'\t' && (self.col() as isize) <= indent {
+                    return self.scan_err("found a tab character that violates indentation", start);
+                }
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        // These tabs were read as the scalar's: the search for the next token must not refuse
+        // them again.
+        self.tabs_checked_to = self.pos;
+        Ok(Some(breaks))
+    }
+
     /// A quoted scalar in `style`: past the opening quote, `step` reads on from each
     /// character (into the text) until it has read the closing quote, which it says by
     /// returning `true`.
@@ -130,18 +136,19 @@ impl Parser<'_> {
         style: Style,
         mut step: impl FnMut(&mut Self, u8, &mut Text) -> R<bool>,
     ) -> R<Node> {
-        let start = self.pos;
+        let start = self.mark();
         self.pos += 1;
         let mut out = Text::default();
         loop {
             if self.at_end() {
-                return self.err("found unexpected end of stream");
+                return self.scan_err("found unexpected end of stream", start);
             }
-            if step(self, self.peek(), &mut out)? {
+            // libyaml refuses what is inside "while scanning a quoted scalar" from its start.
+            if step(self, self.peek(), &mut out).map_err(|e| e.in_context(start.line))? {
                 break;
             }
         }
-        Ok(spanned(Node::scalar(out, style), start, self.pos))
+        Ok(spanned(Node::scalar(out, style), start.pos, self.pos))
     }
 
     pub(super) fn single_quoted(&mut self) -> R<Node> {
@@ -248,19 +255,8 @@ impl Parser<'_> {
                         }
                     };
                     p.pos += 2;
-                    let hex = p.b.get(p.pos..p.pos + width).unwrap_or(&[]);
-                    if hex.len() != width || !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return p.err("did not find expected hexdecimal number");
-                    }
-                    let v = u32::from_str_radix(std::str::from_utf8(hex).unwrap_or("0"), 16)
-                        .unwrap_or(0);
-                    match char::from_u32(v) {
-                        Some(ch) => out.push(ch),
-                        None => {
-                            return p.err("found invalid Unicode character escape code");
-                        }
-                    }
-                    p.pos += width;
+                    let ch = p.hex_escape(width, e == b'u')?;
+                    out.push(ch);
                 }
                 _ if is_blank(c) || is_break(c) => p.fold_quoted_whitespace(out)?,
                 _ => p.copy_char(out),
@@ -269,9 +265,65 @@ impl Parser<'_> {
         })
     }
 
+    /// The character of a `\x`, `\u` or `\U` escape whose `width` hex digits are at the
+    /// cursor, which ends after them. libyaml refuses every UTF-16 surrogate; after `\u`
+    /// (`pairs`) tailor takes a high one followed by a `\u` low one for the character they
+    /// encode, as JSON does: JSON writes a character beyond U+FFFF so (`"\ud83c\udf0d"`), and
+    /// tailor reads JSON (ResourceLists, property files) as YAML. A lone one stays refused.
+    fn hex_escape(&mut self, width: usize, pairs: bool) -> R<char> {
+        let Some(v) = self.hex_at(self.pos, width) else {
+            return self.err("did not find expected hexdecimal number");
+        };
+        const INVALID: &str = "found invalid Unicode character escape code";
+        let v = match v {
+            0xd800..=0xdbff if pairs => {
+                let after = self.pos + width;
+                let low = (self.b.get(after..after + 2) == Some(&b"\\u"[..]))
+                    .then(|| self.hex_at(after + 2, 4))
+                    .flatten()
+                    .filter(|l| (0xdc00..=0xdfff).contains(l));
+                let Some(low) = low else {
+                    return self.err(format!(
+                        "{INVALID}: \\u{v:04x} is a high surrogate without a low one \
+                         (\\udc00 to \\udfff) right after it"
+                    ));
+                };
+                self.pos += 6;
+                0x10000 + ((v - 0xd800) << 10) + (low - 0xdc00)
+            }
+            0xdc00..=0xdfff if pairs => {
+                return self.err(format!(
+                    "{INVALID}: \\u{v:04x} is a low surrogate without a high one before it"
+                ));
+            }
+            _ => v,
+        };
+        let Some(ch) = char::from_u32(v) else {
+            return self.err(INVALID);
+        };
+        self.pos += width;
+        Ok(ch)
+    }
+
+    /// The value of the `width` hex digits at byte `at`, if there are that many.
+    fn hex_at(&self, at: usize, width: usize) -> Option<u32> {
+        let hex = self.b.get(at..at + width)?;
+        if !hex.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    }
+
     /// `|` and `>` scalars, following libyaml's `scan_block_scalar` (indentation detection,
     /// chomping, folding of lines that are not more indented).
     pub(super) fn block_scalar(&mut self, indent: isize) -> R<Node> {
+        // libyaml refuses what is inside "while scanning a block scalar" from its indicator.
+        let line = self.line;
+        self.block_scalar_body(indent)
+            .map_err(|e| e.in_context(line))
+    }
+
+    fn block_scalar_body(&mut self, indent: isize) -> R<Node> {
         let start = self.pos;
         let literal = self.peek() == b'|';
         self.pos += 1;

@@ -12,7 +12,8 @@ fn err(src: &str) -> Error {
     }
 }
 
-/// Each input fails with that message at that line and column.
+/// Each input fails with that message, naming the line go-yaml names (0: none), with the
+/// problem at that column.
 fn assert_errors(cases: &[(&str, &str, usize, usize)]) {
     for &(src, msg, line, col) in cases {
         let e = err(src);
@@ -134,50 +135,51 @@ fn yaml_directive_versions() {
     for v in ["2.0", "1.2", "1.0", "0.9"] {
         let e = err(&format!("%YAML {v}\n---\na: 1\n"));
         assert_eq!(e.message, "found incompatible YAML document", "{v}");
-        assert_eq!(e.line, 1);
+        // A parser error on the first line: go-yaml names no line.
+        assert_eq!((e.line, e.problem_line), (0, 1));
     }
     let cases = [
         (
             "%YAML 1.1\n%YAML 1.1\n---\n",
             "found duplicate %YAML directive",
-            2,
+            1,
             1,
         ),
         (
             "%YAML 1.x\n---\n",
             "did not find expected version number",
-            1,
+            0,
             9,
         ),
         (
             "%YAML 1\n---\n",
             "did not find expected digit or '.' character",
-            1,
+            0,
             8,
         ),
         (
             "%YAML 1234567890.1\n---\n",
             "found extremely long version number",
-            1,
+            0,
             7,
         ),
         (
             "%YAML 1.1 x\n---\n",
             "did not find expected comment or line break",
-            1,
+            0,
             11,
         ),
-        ("%FOO bar\n---\n", "found unknown directive name", 1, 2),
+        ("%FOO bar\n---\n", "found unknown directive name", 0, 2),
         (
             "% YAML 1.1\n---\n",
-            "did not find expected directive name",
-            1,
+            "could not find expected directive name",
+            0,
             2,
         ),
         (
             "%YA!ML 1.1\n---\n",
             "found unexpected non-alphabetical character",
-            1,
+            0,
             4,
         ),
     ];
@@ -210,26 +212,26 @@ fn aliases_need_an_anchor_defined_before_them_in_the_document() {
 fn a_second_anchor_or_tag_fails_in_the_enclosing_collection() {
     // libyaml's words (checked against kpt, i.e. go-yaml v3).
     let cases = [
-        ("items:\n- &a &b {}\n", "did not find expected key", 2, 6),
+        ("items:\n- &a &b {}\n", "did not find expected key", 1, 6),
         (
             "d:\n  - &a &b x\n",
             "did not find expected '-' indicator",
-            2,
+            1,
             8,
         ),
-        ("d:\n  - &a &b k: v\n", "did not find expected key", 2, 8),
-        ("d: [&a &b x]\n", "did not find expected ',' or ']'", 1, 8),
+        ("d:\n  - &a &b k: v\n", "did not find expected key", 1, 8),
+        ("d: [&a &b x]\n", "did not find expected ',' or ']'", 0, 8),
         (
             "d: {k: !t !u x}\n",
             "did not find expected ',' or '}'",
-            1,
+            0,
             11,
         ),
-        ("{a: &a\n &b x}\n", "did not find expected ',' or '}'", 2, 2),
-        ("k: &a !t &b x\n", "did not find expected key", 1, 10),
-        ("&a &b x\n", "did not find expected <document start>", 1, 4),
-        ("d: &a\n  &b k\n", "did not find expected key", 2, 3),
-        ("a: 1\n&a &b k: v\n", "did not find expected key", 2, 4),
+        ("{a: &a\n &b x}\n", "did not find expected ',' or '}'", 1, 2),
+        ("k: &a !t &b x\n", "did not find expected key", 0, 10),
+        ("&a &b x\n", "did not find expected <document start>", 0, 4),
+        ("d: &a\n  &b k\n", "did not find expected key", 1, 3),
+        ("a: 1\n&a &b k: v\n", "did not find expected key", 1, 4),
     ];
     assert_errors(&cases);
     // Properties of a mapping, then of its first key on the next line, are fine.
@@ -244,4 +246,327 @@ fn a_second_anchor_or_tag_fails_in_the_enclosing_collection() {
         (Some("b"), Some("!k"))
     );
     assert_eq!(pairs[0].key.as_str(), Some("k"));
+}
+
+/// Each document's value as compact JSON, or the error as go-yaml prints it.
+fn read(src: &str) -> String {
+    match parse_stream(src) {
+        Err(e) => e.to_string(),
+        Ok(docs) => docs
+            .iter()
+            .filter(|d| !d.empty)
+            .map(|d| {
+                d.root
+                    .to_json()
+                    .map_or_else(|e| e.to_string(), |j| j.to_string())
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// Each input reads as go-yaml v3 reads it (values and messages checked against go-yaml
+/// v3.0.1, built from its sources, and kpt fn source).
+fn assert_reads(cases: &[(&str, &str)]) {
+    for &(src, want) in cases {
+        assert_eq!(read(src), want, "{src:?}");
+    }
+}
+
+#[test]
+fn plain_scalars_in_flow_collections_end_where_go_yaml_ends_them() {
+    // Inside `[]` and `{}` a `:` is a value indicator only before a blank; a plain scalar
+    // ends at `,?[]{}`.
+    assert_reads(&[
+        ("k: [a:]", r#"{"k":["a:"]}"#),
+        ("k: [a:, b]", r#"{"k":["a:","b"]}"#),
+        ("k: [a::]", r#"{"k":["a::"]}"#),
+        ("k: [a: b]", r#"{"k":[{"a":"b"}]}"#),
+        ("k: [a:b, a :b]", r#"{"k":["a:b","a :b"]}"#),
+        ("k: {x: a:}", r#"{"k":{"x":"a:"}}"#),
+        ("k: {a:}", r#"{"k":{"a:":null}}"#),
+        ("k: {a:, b}", r#"{"k":{"a:":null,"b":null}}"#),
+        (
+            "k: [1.2.3.4, 2001:db8::, \"::1\", fd00::]",
+            r#"{"k":["1.2.3.4","2001:db8::","::1","fd00::"]}"#,
+        ),
+        ("k: [a:\n]", r#"{"k":[{"a":null}]}"#),
+        ("k: [a\n---]", r#"{"k":["a ---"]}"#),
+        // `?` is a key indicator anywhere in a flow collection, so it ends a plain scalar
+        // too (go-yaml v3 refuses a URL with a query there).
+        ("k: [?a]", r#"{"k":[{"a":null}]}"#),
+        ("k: [a?b]", "yaml: did not find expected ',' or ']'"),
+        (
+            "k: {url: http://x?a=1}",
+            "yaml: did not find expected ',' or '}'",
+        ),
+        // `:` right after a JSON-like key is a value indicator in flow context only.
+        ("k: [\"a\":b, 'c':d]", r#"{"k":[{"a":"b"},{"c":"d"}]}"#),
+        ("\"a\":b", "yaml: did not find expected <document start>"),
+        ("x:\n  \"a\":b", "yaml: line 1: did not find expected key"),
+        ("k: [a,b]:c", "yaml: did not find expected key"),
+    ]);
+}
+
+#[test]
+fn flow_entries_are_keys_by_libyamls_simple_key_rule() {
+    assert_reads(&[
+        // The `:` must be on the key's line.
+        (
+            "k: [a\n: b]",
+            "yaml: line 1: did not find expected ',' or ']'",
+        ),
+        (
+            "k: {a\n: b}",
+            "yaml: line 1: did not find expected ',' or '}'",
+        ),
+        (
+            "k: {\"a\n b\": c}",
+            "yaml: line 1: did not find expected ',' or '}'",
+        ),
+        ("k: [a,\n b: c]", r#"{"k":["a",{"b":"c"}]}"#),
+        ("k: {a:\n b}", r#"{"k":{"a":"b"}}"#),
+        // No key after a value indicator.
+        ("k: {a: b: c}", "yaml: did not find expected ',' or '}'"),
+        ("k: [a: [b]: c]", "yaml: did not find expected ',' or ']'"),
+        // Explicit keys, and libyaml's parser stepping over the token after `[?`.
+        ("k: {? a\n : b}", r#"{"k":{"a":"b"}}"#),
+        ("k: [? a : b, c]", r#"{"k":[{"a":"b"},"c"]}"#),
+        ("k: {? : b}", r#"{"k":{"":"b"}}"#),
+        ("k: [? : b]", "yaml: did not find expected ',' or ']'"),
+        ("k: [? , a]", "yaml: did not find expected ',' or ']'"),
+        ("k: [?]", "yaml: line 1: did not find expected ',' or ']'"),
+        // Properties alone make an empty node; what follows them must end the entry.
+        ("k: [&x : b]", r#"{"k":[{"":"b"}]}"#),
+        ("k: [&a, b]", r#"{"k":[null,"b"]}"#),
+        ("k: [&a *b]", "yaml: did not find expected ',' or ']'"),
+        // Tokens that cannot start a node there.
+        ("k: [:a]", "yaml: did not find expected node content"),
+        ("k: {a: ?b}", "yaml: did not find expected node content"),
+        ("k: [- a]", "yaml: did not find expected node content"),
+        (
+            "k: [a, @x]",
+            "yaml: found character that cannot start any token",
+        ),
+        (
+            "k: [|]",
+            "yaml: found character that cannot start any token",
+        ),
+        (
+            "k: [a,\n---\n]",
+            "yaml: line 1: did not find expected node content",
+        ),
+        (
+            "a: 1\nb: [\n",
+            "yaml: line 2: did not find expected node content",
+        ),
+        // A tab left of the block collection's content may not continue a plain scalar.
+        (
+            "k: [a\n\tb]",
+            "yaml: line 2: found a tab character that violates indentation",
+        ),
+        ("k: [a\n  \tb]", r#"{"k":["a b"]}"#),
+        ("[a\n\tb]", r#"["a b"]"#),
+    ]);
+}
+
+#[test]
+fn anchors_and_tags_are_scanned_as_go_yaml_scans_them() {
+    assert_reads(&[
+        // Anchor names: ASCII letters, digits, `_` and `-`, then a blank or an indicator.
+        (
+            "k: &a.b x",
+            "yaml: did not find expected alphabetic or numeric character",
+        ),
+        (
+            "k: &é x",
+            "yaml: did not find expected alphabetic or numeric character",
+        ),
+        ("k: &a:b x", r#"{"k":":b x"}"#),
+        ("k: [&a x, *a:b]", r#"{"k":["x",{"x":"b"}]}"#),
+        // Tags: `,[]` are URI characters, even in a flow collection.
+        ("k: [!t, a]", r#"{"k":["a"]}"#),
+        ("k: [!t]", "yaml: line 1: did not find expected ',' or ']'"),
+        ("k: !<a b> x", "yaml: did not find the expected '>'"),
+        ("k: !<tag:x> x", r#"{"k":"x"}"#),
+        ("k: !!", "yaml: did not find expected tag URI"),
+        ("k: !a%4x", "yaml: did not find URI escaped octet"),
+        // A tag go-yaml cannot resolve makes a string of plain text; `!` is no tag.
+        ("k: !t 1", r#"{"k":"1"}"#),
+        ("k: !foo null", r#"{"k":"null"}"#),
+        ("k: ! 1", r#"{"k":1}"#),
+        ("k: !!str", r#"{"k":""}"#),
+        // Properties where an implicit key may start make an empty key.
+        ("&a : x\nb: *a", r#"{"":"x","b":null}"#),
+        ("- !t : x", r#"[{"":"x"}]"#),
+        (
+            "k: &a : x",
+            "yaml: mapping values are not allowed in this context",
+        ),
+    ]);
+}
+
+#[test]
+fn parser_errors_name_the_line_go_yaml_names() {
+    assert_reads(&[
+        // go-yaml names the 0-based line of the collection the parser was in.
+        (
+            "metadata:\n  name: {a: b}-x\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        (
+            "spec:\n  type: ClusterIP\n  # a placeholder\n  clusterIP: {PREFIX}.16\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        (
+            "a:\n  - b\n  c: d\n",
+            "yaml: line 1: did not find expected '-' indicator",
+        ),
+        (
+            "- a\nb: c\n",
+            "yaml: line 1: did not find expected '-' indicator",
+        ),
+        (
+            "x:\n  k: [a, b\n",
+            "yaml: line 1: did not find expected ',' or ']'",
+        ),
+        ("a:\n:", "yaml: line 1: did not find expected key"),
+        ("-\n  : 1\n", "yaml: line 1: did not find expected key"),
+        (
+            "[a]\nb",
+            "yaml: line 1: did not find expected <document start>",
+        ),
+        (
+            "%YAML 1.1\n%YAML 1.1\n---\n",
+            "yaml: line 1: found duplicate %YAML directive",
+        ),
+        // Nothing to name on the first lines.
+        ("k: [a, b", "yaml: line 1: did not find expected ',' or ']'"),
+        (
+            "a: b: c\n",
+            "yaml: mapping values are not allowed in this context",
+        ),
+        // A scanner error names the line of the token it was reading, counted from 1.
+        (
+            "x: 1\na: \"x\ny\n",
+            "yaml: line 2: found unexpected end of stream",
+        ),
+        ("'", "yaml: found unexpected end of stream"),
+        ("- a\n-b\n", "yaml: line 2: could not find expected ':'"),
+        ("a: |\n  x\n y\n", "yaml: line 2: did not find expected key"),
+    ]);
+}
+
+#[test]
+fn tabs_separate_tokens_where_libyaml_skips_them() {
+    assert_reads(&[
+        // After `key:`, properties and `---` a tab is skipped...
+        ("x:\ty", r#"{"x":"y"}"#),
+        ("x: &a\ty", r#"{"x":"y"}"#),
+        ("a: 1 \t\n", r#"{"a":1}"#),
+        ("a: 1\n  \t\nb: 2", r#"{"a":1,"b":2}"#),
+        // ...but not where an implicit key may start: after `-` or at the start of a line,
+        // even with nothing after it. A plain scalar refuses one left of its indentation.
+        (
+            "-\t# c",
+            "yaml: found character that cannot start any token",
+        ),
+        ("\t", "yaml: found character that cannot start any token"),
+        (
+            "a: \"1\"\n\t\nb: 2",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "a: 1\n\t\nb: 2",
+            "yaml: line 2: found a tab character that violates indentation",
+        ),
+        (
+            "a: 1\n\t# c\nb: 2",
+            "yaml: line 2: found a tab character that violates indentation",
+        ),
+    ]);
+}
+
+#[test]
+fn documents_and_directives_as_go_yaml_v3_reads_them() {
+    assert_reads(&[
+        // After `...` the next document needs `---`; before the first one `...` is refused.
+        (
+            "a\n...\nb",
+            "yaml: line 2: did not find expected <document start>",
+        ),
+        (
+            "a\n... b",
+            "yaml: line 1: did not find expected <document start>",
+        ),
+        ("a\n...\n---\nb", "\"a\"\n\"b\""),
+        ("a\n...\n...\n", "\"a\""),
+        ("...\na", "yaml: did not find expected node content"),
+        // A directive in column 0 ends the document it interrupts.
+        ("a: 1\n%YAML 1.1\n---\nb: 2", "{\"a\":1}\n{\"b\":2}"),
+        (
+            "a: 1\n\n%YAML 2.0\n---\na: 1\n",
+            "yaml: line 2: found incompatible YAML document",
+        ),
+        // No plain scalar starts with `%`, `@` or a backquote.
+        ("k: %x", "yaml: found character that cannot start any token"),
+        // A block scalar in its collection's column is still the value.
+        ("a:\n|\n x\nb: 1", r#"{"a":"x\n","b":1}"#),
+        ("- \n>\n x", r#"["x"]"#),
+    ]);
+}
+
+#[test]
+fn json_surrogate_pairs_decode_and_lone_surrogates_are_refused() {
+    // JSON writes a character beyond U+FFFF as a UTF-16 pair; go-yaml refuses it, tailor
+    // decodes it (issue 19), in either case of the hex digits, in keys and in block context.
+    assert_reads(&[
+        (r#"{"k": "\ud83c\udf0d"}"#, r#"{"k":"🌍"}"#),
+        (r#"{"\uD83C\uDF0D": "a\uD834\uDD1Eb"}"#, r#"{"🌍":"a𝄞b"}"#),
+        ("k: \"\\ud800\\udc00 \\udbff\\udfff\"", r#"{"k":"𐀀 􏿿"}"#),
+        // The BMP around the surrogates is as it was.
+        (r#"k: "\ud7ff\ue000""#, "{\"k\":\"\u{d7ff}\u{e000}\"}"),
+    ]);
+    const INVALID: &str = "found invalid Unicode character escape code";
+    const HIGH: &str = "is a high surrogate without a low one";
+    const LOW: &str = "is a low surrogate without a high one";
+    let cases = [
+        // A high surrogate needs a `\u` low one right after it.
+        (r#"k: "\ud83c""#, HIGH),
+        (r#"k: "\ud83cx""#, HIGH),
+        (r#"k: "\ud83c\ud83c""#, HIGH),
+        (r#"k: "\ud83c\U0001f30d""#, HIGH),
+        (r#"k: "\ud83c\u0041""#, HIGH),
+        (r#"k: "\ud83c\udf0""#, HIGH),
+        (r#"k: "\ud83c"#, HIGH),
+        // A low one alone, or after a complete pair.
+        (r#"k: "\udf0d""#, LOW),
+        (r#"k: "\ud83c\udf0d\udf0d""#, LOW),
+        // `\U` is YAML's own escape: no pairs there.
+        (r#"k: "\U0000d83c\U0000df0d""#, INVALID),
+        (r#"k: "\U00110000""#, INVALID),
+    ];
+    for (src, want) in cases {
+        let e = err(src);
+        assert!(
+            e.message.starts_with(INVALID) && e.message.contains(want),
+            "{src:?}: {e}"
+        );
+        // A scanner error on the first line: go-yaml names no line.
+        assert_eq!(e.line, 0, "{src:?}");
+    }
+    // The message names the escape; the column points at its hex digits.
+    let e = err("a: 1\nk: \"x\\udf0d\"");
+    assert_eq!((e.line, e.problem_line, e.column), (2, 2, 8));
+    assert_eq!(
+        e.to_string(),
+        format!("yaml: line 2: {INVALID}: \\udf0d {LOW} before it")
+    );
+    let e = err(r#"k: "\ud83c""#);
+    assert!(
+        e.message.ends_with(
+            r"\ud83c is a high surrogate without a low one (\udc00 to \udfff) right after it"
+        ),
+        "{e}"
+    );
 }

@@ -5,10 +5,10 @@
 use crate::node::{Node, Pair, Style, Value};
 use crate::parse::Document;
 use crate::resolve::plain_is_ambiguous;
-use crate::scalar_style::{
-    chomping_indicator, is_line_break, needs_escape, push_escape, push_literal_lines,
-    push_spaces as spaces, select_style, Context as Ctx, Lines, Printer,
-};
+use crate::scalar_style::{push_spaces as spaces, select_style, Context as Ctx, Printer};
+use scalar::{at_line_start, write_block_scalar, write_double_quoted, write_single_quoted};
+
+mod scalar;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EmitOptions {
@@ -87,10 +87,10 @@ fn write_comment_block(out: &mut String, text: &str, indent: usize) {
     }
 }
 
-fn write_line_comment(out: &mut String, text: &str) {
+pub(super) fn write_line_comment(out: &mut String, text: &str) {
     // After a block scalar the line is over: its comment was written on the header line
     // (`k: | # c`), and one written here would come back as a new foot comment each trip.
-    if text.is_empty() || out.ends_with('\n') {
+    if text.is_empty() || at_line_start(out) {
         return;
     }
     if !out.ends_with(' ') && !out.ends_with('\n') && !out.is_empty() {
@@ -140,7 +140,7 @@ impl Emitter<'_> {
     }
 
     fn end_line(&mut self) {
-        if !self.out.ends_with('\n') {
+        if !at_line_start(self.out) {
             self.out.push('\n');
         }
     }
@@ -588,74 +588,6 @@ impl Emitter<'_> {
             }
             _ => self.out.push_str(s),
         }
-    }
-}
-
-fn write_single_quoted(out: &mut String, value: &str, indent: usize) {
-    out.push('\'');
-    let mut lines = Lines::new(out, indent, false);
-    for c in value.chars() {
-        if is_line_break(c) {
-            lines.line_break(c, true);
-        } else {
-            lines.content();
-            if c == '\'' {
-                lines.out.push('\'');
-            }
-            lines.out.push(c);
-        }
-    }
-    out.push('\'');
-}
-
-fn write_double_quoted(out: &mut String, value: &str) {
-    out.push('"');
-    for c in value.chars() {
-        if needs_escape(c) {
-            push_escape(out, c);
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('"');
-}
-
-/// `|` and `>` with go-yaml's indentation and chomping hints.
-fn write_block_scalar(out: &mut String, value: &str, literal: bool, indent: usize, comment: &str) {
-    out.push(if literal { '|' } else { '>' });
-    // Without an indentation indicator a reader takes the first line's leading blanks as
-    // indentation, and refuses a tab there ("found a tab character where an indentation
-    // space is expected"); go-yaml checks only for a space, and writes text it cannot read.
-    if value.starts_with([' ', '\t']) || value.starts_with(is_line_break) {
-        out.push('2');
-    }
-    let chars: Vec<char> = value.chars().collect();
-    out.extend(chomping_indicator(&chars));
-    if !comment.is_empty() {
-        write_line_comment(out, comment);
-    }
-    out.push('\n');
-    if literal {
-        push_literal_lines(out, &chars, indent);
-    } else {
-        let mut leading_spaces = true;
-        // go-yaml looks at the value's start here, not the current position; kept for parity.
-        let first_content = chars.iter().position(|&c| !is_line_break(c));
-        let starts_blank = first_content.is_none_or(|k| chars[k] == ' ' || chars[k] == '\t');
-        let mut lines = Lines::new(out, indent, true);
-        for &c in &chars {
-            if is_line_break(c) {
-                lines.line_break(c, !leading_spaces && !starts_blank);
-            } else {
-                if lines.content() {
-                    leading_spaces = c == ' ' || c == '\t';
-                }
-                lines.out.push(c);
-            }
-        }
-    }
-    if !out.ends_with('\n') {
-        out.push('\n');
     }
 }
 
