@@ -88,12 +88,12 @@ fn item_transforms(items: &[Resource], results: &mut Vec<KrmResult>) -> Vec<Cust
     for (i, r) in items.iter().enumerate() {
         let name = r
             .place()
-            .map_or_else(|| format!("item {i}"), str::to_string);
+            .map_or_else(|| format!("item {i}"), |p| p.into_owned());
         match parse_custom_transform_at(
             r.node(),
             &name,
             PathSyntax::Extended,
-            r.place().unwrap_or(""),
+            &r.place().unwrap_or_default(),
         ) {
             Ok(t) => out.push(t),
             Err(findings) => results.extend(findings.into_iter().map(|f| {
