@@ -74,12 +74,17 @@ compare_dir() { # name, output dir under $work, then the arguments before --outp
     echo "same: $name (exit $a, $(find "$work/$out.a" -type f 2>/dev/null | wc -l) files)"
   fi
 }
+# The default configuration (the built-in strip) too, which reads every object.
+printf 'apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: strip\n' >"$work/strip.yaml"
 for kind in yaml json; do
   d="$work/dir-$kind"
   "$gen" small-dir 400 "$d" $([ $kind = json ] && echo json)
-  compare "small-dir $kind" "$d/tailor.yaml" "$d/manifests"
-  compare "small-dir $kind -o resource-list" "$d/tailor.yaml" "$d/manifests" -o resource-list
-  compare_dir "small-dir $kind --output-dir" "out-$kind" "$d/tailor.yaml" "$d/manifests"
+  for cfg in "$d/tailor.yaml" "$work/strip.yaml"; do
+    c=$(basename "$cfg" .yaml)
+    compare "small-dir $kind $c" "$cfg" "$d/manifests"
+    compare "small-dir $kind $c -o resource-list" "$cfg" "$d/manifests" -o resource-list
+    compare_dir "small-dir $kind $c --output-dir" "out-$kind-$c" "$cfg" "$d/manifests"
+  done
 done
 STDIN=$work/small-2000.yaml compare "small-2000 from stdin, standalone" "$work/dir-yaml/tailor.yaml" -
 STDIN=$work/small-flow-2000.yaml compare "small-flow-2000 from stdin, standalone -o resource-list" \

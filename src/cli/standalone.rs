@@ -2,15 +2,16 @@
 //! plain YAML (a directory with a fleet.yaml is a Fleet bundle), runs the function CONFIG
 //! configures, and writes a stream, a ResourceList, or the files under `--output-dir`.
 
-use std::path::Path;
-
 use std::io::Write;
+use std::path::Path;
 
 use super::args::{Args, Output};
 use super::{emit, read_stdin, stdin_is_terminal, usage_error};
 use crate::config::TargetFields;
 use crate::krm::files;
-use crate::krm::write::{write_resource_list, write_stream};
+use crate::krm::files::Deferral;
+use crate::krm::read::Prepared;
+use crate::krm::write::{write_resource_list_to, write_stream_to, ListSyntax};
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, parse_options, FleetBundle};
 
@@ -46,7 +47,7 @@ pub(crate) fn run(args: Args) -> i32 {
                 .into_iter()
                 .filter(|i| !i.is_meta_or_local())
                 .collect();
-            emit(&write_stream(&objects));
+            emit_with(|out| write_stream_to(out, &objects));
             0
         }
         Output::ResourceList => {
@@ -58,7 +59,9 @@ pub(crate) fn run(args: Args) -> i32 {
             for item in &mut list {
                 annotate_path(item);
             }
-            emit(&write_resource_list(&list, Some(&fc), &outcome.results));
+            emit_with(|out| {
+                write_resource_list_to(out, &list, Some(&fc), &outcome.results, ListSyntax::Yaml)
+            });
             i32::from(outcome.failed)
         }
         Output::Dir(dir) => {
@@ -78,6 +81,15 @@ pub(crate) fn run(args: Args) -> i32 {
             }
         }
     }
+}
+
+/// Writes the output to stdout as it is produced (the whole text is never held: a large
+/// package would be held twice, as its objects and as their text), ignoring write errors as
+/// [`emit`] does (a closed pipe ends the output).
+fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let _ = write(&mut out);
+    let _ = out.flush();
 }
 
 /// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.
@@ -121,9 +133,36 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
     if let Output::Dir(dir) = &args.output {
         check_output_dir(dir, args).map_err(|msg| fail(KrmResult::error(msg)))?;
     }
+    let plan = crate::config::parse(Some(&fc));
+    // As for a ResourceList (`run::reading`): when no stage reads every object, each
+    // document's tree is dropped once it is checked and built again only for the objects a
+    // stage looks into, so a large package is held as its text; when the built-in strip is
+    // the only stage that does, it runs as each file is read and the objects it leaves as
+    // they were are held so. A Fleet bundle brings its own targets and stages: its objects
+    // keep their trees.
+    let bundled = args
+        .inputs
+        .iter()
+        .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
+    let deferral = match &plan {
+        Ok(plan) if !bundled => run::standalone_deferral(plan).map(|(k, stage)| (k, stage, plan)),
+        _ => None,
+    };
+    // The originals (a failed resource-list run's answer, `tailor diff`'s base) are the
+    // objects as read: none is stripped as it is read then.
+    let deferral = deferral.filter(|(_, stage, _)| stage.is_none() || !keep_originals);
+    let mut hook = deferral
+        .as_ref()
+        .and_then(|(_, stage, plan)| stage.map(|s| run::at_read_hook(Some(*plan), s)));
     let mut items: Vec<Resource> = Vec::new();
     let mut reading = PackageReading {
         keep_other_files: matches!(args.output, Output::Dir(_)),
+        defer: deferral.as_ref().map(|(keys, _, _)| Deferral {
+            keys: keys.clone(),
+            hook: hook
+                .as_mut()
+                .map(|h| h as &mut dyn FnMut(&mut Resource) -> Prepared),
+        }),
         ..PackageReading::default()
     };
     let mut bundle: Option<run::FleetBundle> = None;
@@ -146,18 +185,24 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
             items.append(&mut more);
             continue;
         }
-        let mut more = if input == "-" {
-            read_stdin()
+        if input == "-" {
+            let mut more = read_stdin()
                 .map_err(KrmResult::error)
-                .and_then(|t| files::read_stdin_text(&t, &opts))
+                .and_then(|t| files::read_stdin_text(t, &opts, reading.defer.as_mut()))
+                .map_err(fail)?;
+            items.append(&mut more);
         } else {
-            reading.read_path(path, config_file.as_deref(), &opts)
+            reading
+                .read_path(path, config_file.as_deref(), &opts, &mut items)
+                .map_err(fail)?;
         }
-        .map_err(fail)?;
-        items.append(&mut more);
     }
+    let kept = std::mem::take(&mut reading.kept);
+    // The hook borrows the plan, which the run takes.
+    drop(reading);
+    drop(hook);
     let originals = keep_originals.then(|| items.clone());
-    let mut outcome = match crate::config::parse(Some(&fc)) {
+    let mut outcome = match plan {
         Ok(mut plan) => {
             plan.strict |= args.strict;
             if let Some(name) = &args.cluster {
@@ -182,7 +227,7 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
         fc,
         originals,
         outcome,
-        kept: reading.kept,
+        kept,
     })
 }
 
@@ -275,25 +320,28 @@ fn annotate_path(item: &mut Resource) {
 
 /// What standalone mode read from files and directories.
 #[derive(Default)]
-struct PackageReading {
+struct PackageReading<'h> {
     /// Files that hold no object are kept (for `--output-dir`) rather than refused.
     keep_other_files: bool,
     kept: Vec<files::KeptFile>,
     /// Each path read, relative as it is written back, with the input it came from: two
     /// inputs may not share one.
     paths: std::collections::BTreeMap<String, String>,
+    /// Set when the objects' trees are dropped as they are read.
+    defer: Option<Deferral<'h>>,
 }
 
-impl PackageReading {
+impl PackageReading<'_> {
     /// The objects of a file, or of every file under a directory that `kpt fn source` reads
     /// (the CONFIG file itself is not among them). A kustomization is not a manifest, nor a
-    /// Helm chart: they are built first.
+    /// Helm chart: they are built first. The objects are added to `out`.
     fn read_path(
         &mut self,
         path: &Path,
         config: Option<&Path>,
         opts: &tailor_yaml::ParseOptions,
-    ) -> Result<Vec<Resource>, KrmResult> {
+        out: &mut Vec<Resource>,
+    ) -> Result<(), KrmResult> {
         if path.is_dir() && path.join("Chart.yaml").is_file() {
             // Its templates are not YAML until Helm renders them, and Chart.yaml and
             // values.yaml are no objects: reading it as plain YAML would hand over raw chart
@@ -310,7 +358,6 @@ impl PackageReading {
         } else {
             vec![(path.to_path_buf(), file_argument_path(path))]
         };
-        let mut out = Vec::new();
         for (file, rel) in files_to_read {
             if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
                 continue;
@@ -332,7 +379,7 @@ impl PackageReading {
                 )));
             }
             let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
-            match files::read_manifest_file(text, &rel, opts)? {
+            match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
                 files::FileContents::Objects(objects) => out.extend(objects),
                 files::FileContents::Other { text, problem } => match problem {
                     Some(error) if !self.keep_other_files => return Err(error),
@@ -340,7 +387,7 @@ impl PackageReading {
                 },
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -350,7 +397,9 @@ pub(crate) fn read_path(
     config: Option<&Path>,
     opts: &tailor_yaml::ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
-    PackageReading::default().read_path(path, config, opts)
+    let mut out = Vec::new();
+    PackageReading::default().read_path(path, config, opts, &mut out)?;
+    Ok(out)
 }
 
 /// The path a file given on the command line is known by (in kpt's path annotation and under

@@ -11,7 +11,7 @@ use tailor_yaml::{
 };
 
 pub use super::resource::is_list_object;
-use super::resource::{HeaderKeys, Origin, Resource, Source};
+use super::resource::{HeaderKeys, Origin, Rebuild, Resource, Source};
 use super::results::KrmResult;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +48,23 @@ pub enum Trees<'a> {
     Defer(HeaderKeys),
     /// Each item (an object, not a `*List`) is given to the hook as soon as
     /// it is read, with its origin and place set; the hook may edit it (and must then mark
-    /// it changed) and says whether it did.
-    Prepare(&'a mut dyn FnMut(&mut Resource) -> bool),
+    /// it changed) and says what it did. With `defer`, an item the hook looked into and left
+    /// as it was keeps only a header, as with `Defer`.
+    Prepare {
+        hook: &'a mut dyn FnMut(&mut Resource) -> Prepared,
+        defer: Option<HeaderKeys>,
+    },
+}
+
+/// What the `Prepare` hook did with an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prepared {
+    /// Nothing: the item is read as any other.
+    Untouched,
+    /// It looked into the item and left it as it was.
+    Checked,
+    /// It changed the item.
+    Changed,
 }
 
 /// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
@@ -70,8 +85,8 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<
         Trees::Defer(keys) => parse_stream_handing_items(&source, opts, &mut |h| {
             defer_item(&source, has_cr, h, &keys, &mut taken)
         }),
-        Trees::Prepare(hook) => parse_stream_handing_items(&source, opts, &mut |h| {
-            prepare_item(&source, has_cr, h, hook, &mut taken)
+        Trees::Prepare { hook, defer } => parse_stream_handing_items(&source, opts, &mut |h| {
+            prepare_item(&source, has_cr, h, hook, defer.as_ref(), &mut taken)
         }),
     }
     .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
@@ -148,31 +163,37 @@ fn defer_item(
     if !matches!(origin, Origin::SeqItem { .. }) {
         return Some(h.node);
     }
-    let mut item = Resource::deferred(&h.node, source.clone(), h.resume, origin, keys.clone());
+    let rebuild = Rebuild::Item(h.resume);
+    let mut item = Resource::deferred(&h.node, source.clone(), rebuild, origin, keys.clone());
     item.set_item_index(h.index);
     deferred.push(item);
     None
 }
 
-/// Gives an object to the `Prepare` hook as it is read; takes it when the hook changed it,
-/// gives back any other.
+/// Gives an object to the `Prepare` hook as it is read; takes it when the hook changed it (or
+/// left it as it was, to keep only its header when `defer` says so), gives back any other.
 fn prepare_item(
     source: &Source,
     has_cr: bool,
     h: Handoff,
-    hook: &mut dyn FnMut(&mut Resource) -> bool,
+    hook: &mut dyn FnMut(&mut Resource) -> Prepared,
+    defer: Option<&HeaderKeys>,
     taken: &mut Vec<Resource>,
 ) -> Option<Node> {
     if !is_single_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node, false, has_cr);
+    let deferrable = h.self_contained && matches!(origin, Origin::SeqItem { .. });
     let mut item = Resource::new(h.node, origin);
     item.set_item_index(h.index);
-    if !hook(&mut item) {
-        return Some(item.into_node());
+    match (hook(&mut item), defer) {
+        (Prepared::Changed, _) => taken.push(item),
+        (Prepared::Checked, Some(keys)) if deferrable && !item.is_dirty() => {
+            taken.push(item.into_deferred(source.clone(), Rebuild::Item(h.resume), keys.clone()))
+        }
+        _ => return Some(item.into_node()),
     }
-    taken.push(item);
     None
 }
 

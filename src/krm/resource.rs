@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use tailor_yaml::{Node, Pair, Resume, Text};
+use tailor_yaml::{Node, Pair, ParseOptions, Resume, Span, Text};
 
 use super::annotations;
 use super::results::ResourceRef;
@@ -32,8 +32,9 @@ pub enum Origin {
         source: Source,
         start: usize,
         end: usize,
-        /// The file it came from in standalone mode, and its position there.
-        file: Option<String>,
+        /// The file it came from in standalone mode (one text for all its documents), and
+        /// its position there.
+        file: Option<Arc<str>>,
         index: usize,
         wide_sequences: bool,
     },
@@ -107,7 +108,16 @@ struct Deferred {
     /// Boxed: most deferred objects are never built, and an empty cell then costs a pointer.
     whole: OnceLock<Box<Node>>,
     source: Source,
-    resume: Resume,
+    rebuild: Rebuild,
+}
+
+/// How a deferred object's tree is built again from its source.
+#[derive(Clone, Debug)]
+pub enum Rebuild {
+    /// An item of a ResourceList, from where the parser began it.
+    Item(Resume),
+    /// A document of a stream or file, from its text alone (`tailor_yaml::reparse_document`).
+    Document { span: Span, opts: ParseOptions },
 }
 
 /// What a deferred object answers without its tree: each field exactly what the accessor of
@@ -173,11 +183,19 @@ impl Deferred {
         }
     }
 
-    /// The tree parsed again from the source. The source and the resume point come from a
-    /// parse that succeeded, so parsing them again cannot fail; a mapping of the header's
-    /// identity is the closest stand-in if it ever did.
+    /// The tree parsed again from the source. The source and the resume point or span come
+    /// from a parse that succeeded, so parsing them again cannot fail; a mapping of the
+    /// header's identity is the closest stand-in if it ever did.
     fn rebuild(&self) -> Node {
-        tailor_yaml::reparse_item(&self.source, &self.resume).unwrap_or_else(|_| self.header_tree())
+        let built = match &self.rebuild {
+            Rebuild::Item(resume) => tailor_yaml::reparse_item(&self.source, resume).ok(),
+            Rebuild::Document { span, opts } => {
+                tailor_yaml::reparse_document(&self.source, *span, opts)
+                    .ok()
+                    .flatten()
+            }
+        };
+        built.unwrap_or_else(|| self.header_tree())
     }
 
     fn header_tree(&self) -> Node {
@@ -310,11 +328,11 @@ impl Resource {
     }
 
     /// An object whose tree is dropped now and parsed again from `source` when first read
-    /// (see [`Deferred`]). `resume` must come from parsing `source` into `node`.
+    /// (see [`Deferred`]). `rebuild` must come from parsing `source` into `node`.
     pub fn deferred(
         node: &Node,
         source: Source,
-        resume: Resume,
+        rebuild: Rebuild,
         origin: Origin,
         keys: HeaderKeys,
     ) -> Resource {
@@ -325,7 +343,7 @@ impl Resource {
                 keys,
                 whole: OnceLock::new(),
                 source,
-                resume,
+                rebuild,
             })),
             origin,
             dirty: false,
@@ -335,6 +353,53 @@ impl Resource {
             strip_results: None,
             list: None,
         }
+    }
+
+    /// This object with its tree dropped, as [`Resource::deferred`] makes one, keeping what
+    /// it carries besides the tree (its place, the results of a stage that ran as it was
+    /// read). `rebuild` must come from parsing `source` into its tree, which must be unchanged.
+    pub fn into_deferred(self, source: Source, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
+        let mut deferred = Resource::deferred(&self.tree, source, rebuild, self.origin, keys);
+        deferred.place = self.place;
+        deferred.strip_results = self.strip_results;
+        deferred
+    }
+
+    /// Drops the tree of an untouched document read from a stream or file, keeping what
+    /// [`Resource::deferred`] keeps; the tree is built again from the document's text when a
+    /// stage reads it. A `*List` keeps its tree (its items become objects of their own), and
+    /// so does an object whose text is not a document of a source.
+    pub fn defer_document(&mut self, keys: &HeaderKeys, opts: &ParseOptions) {
+        if self.deferred.is_some() || self.dirty || self.is_list() {
+            return;
+        }
+        let Origin::Document {
+            source, start, end, ..
+        } = &self.origin
+        else {
+            return;
+        };
+        let (Ok(start), Ok(end)) = (u32::try_from(*start), u32::try_from(*end)) else {
+            return;
+        };
+        self.deferred = Some(Box::new(Deferred {
+            header: Header::of(&self.tree, keys),
+            keys: keys.clone(),
+            whole: OnceLock::new(),
+            source: source.clone(),
+            rebuild: Rebuild::Document {
+                span: Span { start, end },
+                opts: opts.clone(),
+            },
+        }));
+        self.tree = Node::null();
+    }
+
+    /// Whether the tree is not built (see [`Resource::deferred`]).
+    pub fn is_deferred(&self) -> bool {
+        self.deferred
+            .as_ref()
+            .is_some_and(|d| d.whole.get().is_none())
     }
 
     /// Records that the built-in strip already ran on this object, with its results.
@@ -597,7 +662,7 @@ impl Resource {
         self.annotation(annotations::PATH)
             .or_else(|| self.annotation(annotations::LEGACY_PATH))
             .or(match &self.origin {
-                Origin::Document { file: Some(f), .. } => Some(f.as_str()),
+                Origin::Document { file: Some(f), .. } => Some(&**f),
                 _ => None,
             })
             .or_else(|| self.container().and_then(|c| c.path.as_deref()))
