@@ -151,3 +151,73 @@ fn stdin_answers_as_with_kept_trees() {
     }
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// Files passed through as their text (no stage can touch their objects) among files read as
+/// objects: the order of a stream, each file of --output-dir, and every reason a file is read
+/// as objects after all (a final line without a line break, a comment between documents, an
+/// annotation a stage or the output decides on, a Kptfile, a List, a CRD under the strip, a
+/// CustomTransform or inventory object among the items, an object placed in a passed file).
+#[test]
+fn files_passed_through_among_files_read() {
+    let object = |kind: &str, name: &str| {
+        format!("apiVersion: v1\nkind: {kind}\nmetadata:\n  name: {name}\ndata:\n  k: v\n")
+    };
+    let plain: Vec<(String, String)> = (0..6)
+        .map(|i| {
+            (
+                format!("p{i}.yaml"),
+                format!(
+                    "{}---\n{}",
+                    object("ConfigMap", &format!("a{i}")),
+                    object("Secret", &format!("b{i}"))
+                ),
+            )
+        })
+        .collect();
+    let specials: Vec<(&str, String)> = vec![
+        ("c-no-newline.yaml", object("ConfigMap", "nl").trim_end().to_string()),
+        ("d-comments.yaml", format!("# lead\n{}# between\n---\n# head\n{}...\n", object("ConfigMap", "c1"), object("ConfigMap", "c2"))),
+        ("e-annotated.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n".to_string()),
+        ("f-json.json", "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"ConfigMap\",\n  \"metadata\": {\"name\": \"j\"}\n}\n".to_string()),
+        ("g-list.yaml", format!("apiVersion: v1\nkind: ConfigMapList\nitems:\n- {}", object("ConfigMap", "listed").replace('\n', "\n  ").trim_end())),
+        ("h-crd.yaml", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n".to_string()),
+        ("i-status.yaml", format!("{}status: {{}}\n", object("ConfigMap", "st"))),
+        ("Kptfile", "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n".to_string()),
+    ];
+    let extras: [(&str, &str); 3] = [
+        // A CustomTransform among the items: it may apply to every object.
+        ("z-transform.yaml", "apiVersion: control.kubestellar.io/v1alpha1\nkind: CustomTransform\nmetadata:\n  name: drop-k\nspec:\n  apiGroup: \"\"\n  resource: configmaps\n  remove: [\"$.data.k\"]\n"),
+        // An inventory object among the items.
+        ("z-inventory.yaml", "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata:\n  name: c1\n  labels: {env: prod}\n"),
+        // An object placed in a file that is otherwise passed through.
+        ("z-placed.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: placed\n  annotations:\n    config.kubernetes.io/path: p3.yaml\n"),
+    ];
+    let work = temp_dir("pass-through");
+    let mut compared = 0;
+    for extra in [None, Some(0), Some(1), Some(2)] {
+        let dir = work.join(format!("pkg-{extra:?}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in &plain {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        for (name, text) in &specials {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        if let Some(i) = extra {
+            std::fs::write(dir.join(extras[i].0), extras[i].1).unwrap();
+        }
+        for (name, text) in CONFIGS {
+            let config = work.join(format!("{name}.yaml"));
+            std::fs::write(&config, text).unwrap();
+            let kept = outputs(&config, &dir, &work, true);
+            let deferred = outputs(&config, &dir, &work, false);
+            for (k, d) in kept.iter().zip(&deferred) {
+                assert_eq!(k, d, "{name} with {extra:?}");
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 16);
+    let _ = std::fs::remove_dir_all(&work);
+}

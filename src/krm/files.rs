@@ -16,7 +16,9 @@ use super::read::{
 };
 use super::resource::{is_list_object, HeaderKeys, Origin, Resource, Source};
 use super::results::KrmResult;
-use super::write::{end_document, opens_with_marker, push_document_text, Framing};
+use super::write::{
+    end_document, opens_with_marker, push_document_text, stream_text_range, Framing,
+};
 
 /// What a file holds.
 pub enum FileContents {
@@ -286,6 +288,75 @@ pub fn defer_documents(items: &mut [Resource], defer: &mut Deferral<'_>, opts: &
     }
 }
 
+/// A file of a package none of whose objects any stage can touch under the run's
+/// configuration (standalone mode decides): it is held as its text alone, without an object
+/// per document, and written back as it is; in a stream, each document as it reads. A package
+/// of small manifests is then held in little more memory than its text.
+pub struct PassThrough {
+    pub rel: String,
+    pub text: Source,
+    /// Each document's text in a stream (from after its `---` line), in order.
+    pub documents: Box<[(u32, u32)]>,
+}
+
+impl PassThrough {
+    /// `objects` (every document of the file at `rel`, checked and untouched) passed through,
+    /// when `inert` says no stage can touch any of them and the file is written back exactly
+    /// as their texts: they are its only content, each taken as it is by a stream.
+    pub fn of(
+        rel: &str,
+        objects: &[Resource],
+        inert: &mut dyn FnMut(&Resource) -> bool,
+    ) -> Option<PassThrough> {
+        let Some(Origin::Document { source, .. }) = objects.first().map(Resource::origin) else {
+            return None;
+        };
+        let mut documents = Vec::with_capacity(objects.len());
+        for o in objects {
+            let Origin::Document {
+                source: s,
+                start,
+                end,
+                file: Some(file),
+                ..
+            } = o.origin()
+            else {
+                return None;
+            };
+            if !Arc::ptr_eq(s, source) || &**file != rel || o.is_dirty() || !inert(o) {
+                return None;
+            }
+            let (from, to) = stream_text_range(source, *start, *end)?;
+            documents.push((u32::try_from(from).ok()?, u32::try_from(to).ok()?));
+        }
+        let refs: Vec<&Resource> = objects.iter().collect();
+        covers_source(source, &refs).then(|| PassThrough {
+            rel: rel.to_string(),
+            text: source.clone(),
+            documents: documents.into_boxed_slice(),
+        })
+    }
+
+    /// The documents' texts as a stream writes them.
+    pub fn stream_documents(&self) -> impl Iterator<Item = &str> {
+        self.documents
+            .iter()
+            .map(|&(from, to)| self.text.get(from as usize..to as usize).unwrap_or(""))
+    }
+
+    /// Its objects again, as reading the file gives them.
+    pub fn objects(
+        &self,
+        opts: &ParseOptions,
+        defer: Option<&mut Deferral<'_>>,
+    ) -> Result<Vec<Resource>, KrmResult> {
+        match read_manifest_file(self.text.to_string(), &self.rel, opts, defer)? {
+            FileContents::Objects(objects) => Ok(objects),
+            FileContents::Other { .. } => Ok(Vec::new()),
+        }
+    }
+}
+
 /// A file of the input that holds no object, written back as it is.
 pub struct KeptFile {
     pub rel: String,
@@ -301,6 +372,7 @@ pub fn write_output_dir(
     out_dir: &Path,
     items: &[Resource],
     kept: &[KeptFile],
+    passed: &[PassThrough],
 ) -> Result<Vec<String>, String> {
     enum Out<'a> {
         Objects(Vec<&'a Resource>),
@@ -317,6 +389,11 @@ pub fn write_output_dir(
                 file.rel
             ));
         }
+        files.insert(file.rel.clone(), Out::Kept(&file.text));
+    }
+    // The files passed through are written as they are (their rels are their own: standalone
+    // mode checks that no object goes to one).
+    for file in passed {
         files.insert(file.rel.clone(), Out::Kept(&file.text));
     }
     let mut written = Vec::new();

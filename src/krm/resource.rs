@@ -402,6 +402,20 @@ impl Resource {
             .is_some_and(|d| d.whole.get().is_none())
     }
 
+    /// Whether a deferred object's header keeps annotations (kpt's, tailor's, those a stage
+    /// decides on): an object whose header keeps none is one no stage that reads only
+    /// annotated objects looks into, nor is it placed by a path annotation.
+    pub fn header_annotations_empty(&self) -> bool {
+        self.deferred
+            .as_ref()
+            .is_some_and(|d| d.header.annotations.is_empty())
+    }
+
+    /// The results of a stage that ran as the object was read, not yet passed on.
+    pub fn strip_results(&self) -> Option<&[super::results::KrmResult]> {
+        self.strip_results.as_deref()
+    }
+
     /// Records that the built-in strip already ran on this object, with its results.
     pub fn set_strip_results(&mut self, results: Vec<super::results::KrmResult>) {
         self.strip_results = Some(results);

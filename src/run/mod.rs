@@ -15,9 +15,9 @@ use crate::config::{Plan, Tailoring, Targets};
 use crate::krm::{lists, KrmResult, Resource, Severity};
 use crate::stages::{self, Context, Stage};
 
-pub use inputs::FleetBundle;
+pub use inputs::{may_consume, FleetBundle};
 pub use reading::{
-    at_read_hook, item_reading, original_items, parse_options, read_ahead, read_items,
+    at_read_hook, item_reading, original_items, parse_options, passes_by, read_ahead, read_items,
     reading_holds, standalone_deferral, Reading,
 };
 

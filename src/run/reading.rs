@@ -142,6 +142,35 @@ pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage
     }
 }
 
+/// Whether no stage of `plan` can touch an object read in standalone mode, whatever the other
+/// objects (`None` when the plan does not allow telling): its tree was dropped as it was read
+/// ([`standalone_deferral`]), it keeps no annotation a stage or the output decides on, it is
+/// not one the run may consume nor left alone, and a stage that ran as it was read left it as
+/// it was and has nothing more to do with it. The plan names no destination: the fan-out
+/// limit counts every object for one.
+pub fn passes_by(plan: &Plan) -> Option<impl FnMut(&Resource) -> bool + '_> {
+    if !plan.clusters.is_empty() {
+        return None;
+    }
+    let at_read = match standalone_deferral(plan)? {
+        (_, Some(stage)) => Some(stage),
+        (_, None) => None,
+    };
+    Some(move |item: &Resource| {
+        item.is_deferred()
+            && !item.is_dirty()
+            && item.header_annotations_empty()
+            && !item.is_meta_or_local()
+            && !super::inputs::may_consume(Some(plan), item)
+            && match at_read {
+                Some(stage) => {
+                    item.strip_results().is_some_and(<[_]>::is_empty) && stage.done_at_read(item)
+                }
+                None => item.strip_results().is_none(),
+            }
+    })
+}
+
 /// Whether a run of `plan` may use items read with `reading`: stripped-as-read items need the
 /// very plan that stripped them (`same_config`: the run's functionConfig is the one read
 /// ahead).

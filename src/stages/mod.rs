@@ -86,6 +86,12 @@ pub trait Stage: Send + Sync {
     fn at_read(&self, _item: &mut Resource) -> Option<Vec<KrmResult>> {
         None
     }
+    /// Whether an object that [`Stage::at_read`] looked into and left as it was, reporting
+    /// nothing, needs nothing more from [`Stage::run`] as long as no input of the stage
+    /// arrives among the items: a run may then leave it out of the list altogether.
+    fn done_at_read(&self, _item: &Resource) -> bool {
+        false
+    }
     /// Whether [`Stage::at_read`] does anything for this plan.
     fn runs_at_read(&self) -> bool {
         false

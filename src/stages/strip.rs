@@ -69,6 +69,12 @@ impl Stage for Strip {
         )
     }
 
+    /// CustomTransforms of the configuration apply to every object, and the CRDs among the
+    /// items map the resources they name.
+    fn done_at_read(&self, item: &Resource) -> bool {
+        self.transforms.is_empty() && item.kind() != "CustomResourceDefinition"
+    }
+
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let transforms: Vec<CustomTransform> = self
             .transforms
