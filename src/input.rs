@@ -43,6 +43,26 @@ fn utf8(buf: Vec<u8>, what: &str) -> Result<String, String> {
     })
 }
 
+/// Reads standard input as UTF-8 text, refusing more than the limit. When stdin is a file
+/// (`tailor < list.yaml`), the buffer is sized from its length, as [`read_file`] sizes one.
+pub fn read_stdin() -> Result<String, String> {
+    use std::os::fd::AsFd;
+    let what = "input";
+    let limit = max_input_bytes();
+    let stdin = std::io::stdin();
+    let size = stdin
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .map(std::fs::File::from)
+        .and_then(|f| f.metadata().ok())
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len())
+        .min(limit);
+    let buf = read_into(Vec::with_capacity(size as usize), stdin.lock(), what, limit)?;
+    utf8(buf, what)
+}
+
 /// Reads the file at `path` as UTF-8 text, refusing more than the limit.
 pub fn read_file(path: &std::path::Path) -> Result<String, String> {
     let what = path.display().to_string();
