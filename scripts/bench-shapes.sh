@@ -12,7 +12,8 @@
 # TAILOR_BENCH_RUNS runs (default 3) under /usr/bin/time; the kpt pipeline (the same objects as
 # a directory, `kpt fn source DIR | kpt fn sink OUT`) runs TAILOR_BENCH_KPT_RUNS times
 # (default 1). Columns: MB/s is input bytes over wall time; peak/in is peak RSS over input
-# bytes; kpt/tailor is the kpt pipeline's wall time over tailor's.
+# bytes (a directory's input is its files' bytes); kpt_s and kpt_MB are the kpt pipeline's
+# wall time and peak RSS (its largest process); kpt/tailor is its wall time over tailor's.
 #
 # TAILOR_BENCH_BASELINE=/path/to/tailor adds that binary's time and peak per row, each of its
 # runs alternating with one of the current binary's (this VM's speed drifts by 20-50% over
@@ -63,12 +64,12 @@ best_pair() {
 # --output-dir must not exist (or be empty) for each run.
 clean_out() { rm -rf "$WORK/outdir"; }
 
-declare -A wall bytes peak kpt_wall
+declare -A wall bytes peak kpt_wall kpt_kb
 shapes=(small small-flow json-line json-pretty dir dir-stream)
 
 header() {
   printf '%-12s %7s %8s %8s %8s %8s %8s %9s' shape N input_MB wall_s cpu_s MB/s peak_MB peak/in
-  printf ' %8s %10s' kpt_s kpt/tailor
+  printf ' %8s %8s %10s' kpt_s kpt_MB kpt/tailor
   [ -z "$base" ] || printf ' %10s %10s' base_wall base_peak
   printf '\n'
 }
@@ -77,10 +78,10 @@ row() { # shape n input_bytes
   local shape=$1 n=$2 b=$3
   wall[$shape,$n]=$T_WALL; bytes[$shape,$n]=$b; peak[$shape,$n]=$T_KB
   awk -v s="$shape" -v n="$n" -v b="$b" -v t="$T_WALL" -v c="$T_CPU" -v kb="$T_KB" \
-      -v k="${kpt_wall[$n]}" -v bw="$B_WALL" -v bk="$B_KB" -v base="$base" 'BEGIN {
-    tt = (t < 0.01 ? 0.01 : t)
-    printf "%-12s %7d %8.1f %8.3f %8.3f %8.0f %8.1f %9.2f %8.2f %10.0fx",
-      s, n, b / 1e6, t, c, b / 1e6 / tt, kb / 1024, kb * 1024 / b, k, k / tt
+      -v k="${kpt_wall[$n]}" -v kk="${kpt_kb[$n]}" -v bw="$B_WALL" -v bk="$B_KB" -v base="$base" 'BEGIN {
+    tt = (t < 0.001 ? 0.001 : t)
+    printf "%-12s %7d %8.1f %8.3f %8.3f %8.0f %8.1f %9.2f %8.2f %8.0f %10.0fx",
+      s, n, b / 1e6, t, c, b / 1e6 / tt, kb / 1024, kb * 1024 / b, k, kk / 1024, k / tt
     if (base != "") printf " %10.3f %10.1f", bw, bk / 1024
     printf "\n" }'
 }
@@ -91,7 +92,7 @@ measure() { # n
   "$GEN" small-dir "$n" "$dir"
   STDIN= best_of "$kruns" /dev/null -- sh -c \
     "rm -rf '$WORK/kpt-out' && $KPT fn source '$dir/manifests' | $KPT fn sink '$WORK/kpt-out'"
-  kpt_wall[$n]=$BEST_WALL
+  kpt_wall[$n]=$BEST_WALL; kpt_kb[$n]=$PEAK_KB
   for shape in small small-flow json-line json-pretty; do
     input="$WORK/$shape-$n.txt"
     "$GEN" "$shape" "$n" >"$input"
@@ -100,7 +101,7 @@ measure() { # n
     rm -f "$input"
   done
   local in_bytes
-  in_bytes=$(du -sb "$dir/manifests" | cut -f1)
+  in_bytes=$(find "$dir/manifests" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
   STDIN= best_pair "$runs" -- "$dir/tailor.yaml" "$dir/manifests" --output-dir "$WORK/outdir"
   # Every file written back, byte for byte (nothing changes).
   if ! diff -r -q "$dir/manifests" "$WORK/outdir" >/dev/null; then
