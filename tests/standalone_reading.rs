@@ -219,5 +219,42 @@ fn files_passed_through_among_files_read() {
         }
     }
     assert_eq!(compared, 16);
+    // A directory and stdin together, an object on stdin placed in a file of the directory:
+    // stdin is read once, so the files are read as objects from the start.
+    let dir = work.join("pkg-None");
+    let placed = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n  annotations:\n    config.kubernetes.io/path: p1.yaml\n";
+    for (name, text) in CONFIGS {
+        let config = work.join(format!("{name}.yaml"));
+        std::fs::write(&config, text).unwrap();
+        let out = work.join("out");
+        let runs: Vec<String> = [true, false]
+            .iter()
+            .map(|&keep| {
+                let _ = std::fs::remove_dir_all(&out);
+                let env: &[(&str, &str)] = if keep {
+                    &[("TAILOR_KEEP_TREES", "1")]
+                } else {
+                    &[]
+                };
+                let (c, d, o) = (
+                    config.to_str().unwrap(),
+                    dir.to_str().unwrap(),
+                    out.to_str().unwrap(),
+                );
+                let stream = run_tailor_env(&[c, d, "-"], env, placed);
+                let files = run_tailor_env(&[c, d, "-", "--output-dir", o], env, placed);
+                let tree = if out.exists() {
+                    read_tree(&out)
+                } else {
+                    Default::default()
+                };
+                format!(
+                    "{} {} {} {} {} {tree:?}",
+                    stream.code, stream.stdout, stream.stderr, files.code, files.stderr
+                )
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1], "{name} with stdin");
+    }
     let _ = std::fs::remove_dir_all(&work);
 }

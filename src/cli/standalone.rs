@@ -176,8 +176,12 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
         .as_ref()
         .and_then(|(_, stage, plan)| stage.map(|s| run::at_read_hook(Some(*plan), s)));
     // Files none of whose objects a stage can touch are held as their text alone, when the
-    // output writes them as they are and no run option looks at every object.
+    // output writes them as they are and no run option looks at every object. Not when stdin
+    // is read (the config or manifests): a run that must read everything again as objects
+    // (`Passed::clashes`) could not read it twice.
     let passes = pass_through
+        && args.config != "-"
+        && !args.inputs.iter().any(|i| i == "-")
         && !keep_originals
         && !args.explain
         && args.cluster.is_none()
