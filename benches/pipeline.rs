@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tailor_bench::{
-    fan_out_config, full_pipeline_config, noop_config, replacement_pairs, resource_list,
-    FULL_PIPELINE_STAGES,
+    fan_out_config, full_pipeline_config, noop_config, replacement_pairs, resource_list, small_dir,
+    small_list, Shape, FULL_PIPELINE_STAGES,
 };
 
-use common::{corpus_dir, corpus_streams, run_function, sizes};
+use common::{corpus_dir, corpus_streams, max_n, run_function, sizes};
 
 /// The full `Tailor` pipeline (FULL_PIPELINE_STAGES) over N exported objects.
 fn full_pipeline(c: &mut Criterion) {
@@ -110,11 +110,72 @@ fn corpus(c: &mut Criterion) {
     g.finish();
 }
 
+/// Object counts of the small-object groups: 4,000 and 32,000 (issue 19's growth step), capped
+/// by `TAILOR_BENCH_MAX_N`.
+fn small_sizes() -> Vec<usize> {
+    let cap = max_n();
+    [4_000, 32_000].into_iter().filter(|&n| n <= cap).collect()
+}
+
+/// The pass that changes nothing over ordinary small manifests (a Deployment and a Service per
+/// app, ~430 bytes each) in every shape a ResourceList comes in: block items, flow items, one
+/// line of JSON, indented JSON. `scripts/bench-shapes.sh` measures the same with peak memory
+/// and kpt beside it.
+fn small_objects(c: &mut Criterion) {
+    let mut g = c.benchmark_group("small_objects");
+    g.sample_size(10);
+    for (name, shape) in [
+        ("block", Shape::Block),
+        ("flow", Shape::Flow),
+        ("json_line", Shape::JsonLine),
+        ("json_pretty", Shape::JsonPretty),
+    ] {
+        for n in small_sizes() {
+            let text = small_list(shape, n);
+            g.throughput(Throughput::Bytes(text.len() as u64));
+            g.bench_with_input(BenchmarkId::new(name, n), &text, |b, t| {
+                b.iter(|| run_function(t))
+            });
+        }
+    }
+    g.finish();
+}
+
+/// Standalone mode over a directory of the same objects (two per file), written as a stream:
+/// the binary, as a user runs it (files are read from disk on every run).
+fn standalone_dir(c: &mut Criterion) {
+    let exe = env!("CARGO_BIN_EXE_tailor");
+    let mut g = c.benchmark_group("standalone_dir");
+    g.sample_size(10);
+    for n in small_sizes() {
+        let dir = std::env::temp_dir().join(format!("tailor-bench-dir-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        small_dir(n, &dir, false).expect("write the package");
+        let (config, manifests) = (dir.join("tailor.yaml"), dir.join("manifests"));
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                let status = Command::new(exe)
+                    .arg(&config)
+                    .arg(&manifests)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("tailor runs");
+                assert!(status.success());
+            })
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     startup,
     replacements,
     noop,
+    small_objects,
+    standalone_dir,
     full_pipeline,
     fan_out,
     corpus

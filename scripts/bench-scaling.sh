@@ -26,7 +26,7 @@ for n in "${sizes[@]}"; do
   STDIN=$input best_of "$runs" "$WORK/out.yaml" -- "$TAILOR"
   bytes=$(stat -c %s "$input")
   growth="-"
-  # /usr/bin/time counts in 10 ms steps: growth is only meaningful from 0.05 s on.
+  # Start-up and timer noise: growth is only meaningful from 0.05 s on.
   if [ -n "$prev_n" ] && awk -v pt="$prev_t" 'BEGIN { exit !(pt >= 0.05) }'; then
     growth=$(awk -v t="$BEST_WALL" -v pt="$prev_t" -v n="$n" -v pn="$prev_n" \
       'BEGIN { printf "%.2f", (t / pt) / (n / pn) }')

@@ -20,7 +20,8 @@ gen=target/release/tailor-bench-gen
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 inputs=()
-for w in "full 2000" "noop 2000" "pairs 2000" "patches 2000" "fanout 200 20"; do
+for w in "full 2000" "noop 2000" "pairs 2000" "patches 2000" "fanout 200 20" \
+  "small 2000" "small-flow 2000" "json-line 2000" "json-pretty 2000"; do
   set -- $w
   f="$work/$1-$2.yaml"
   "$gen" "$@" >"$f"
@@ -56,6 +57,39 @@ for ex in examples/*/tailor.yaml; do
     break
   done
 done
+# Standalone mode over a directory of small manifests (YAML files, then JSON ones): every
+# output mode, --output-dir compared file by file.
+compare_dir() { # name, output dir under $work, then the arguments before --output-dir
+  local name=$1 out=$2; shift 2
+  local a=0 b=0
+  rm -rf "$work/$out.a" "$work/$out.b"
+  "$base" "$@" --output-dir "$work/$out.a" >"$work/a.out" 2>"$work/a.err" || a=$?
+  "$cand" "$@" --output-dir "$work/$out.b" >"$work/b.out" 2>"$work/b.err" || b=$?
+  if [ "$a" != "$b" ] || ! cmp -s "$work/a.err" "$work/b.err" \
+      || ! diff -r -q "$work/$out.a" "$work/$out.b" >/dev/null 2>&1; then
+    echo "DIFFERS: $name (exit $a vs $b)"
+    diff -r "$work/$out.a" "$work/$out.b" | head -20 || true
+    status=1
+  else
+    echo "same: $name (exit $a, $(find "$work/$out.a" -type f 2>/dev/null | wc -l) files)"
+  fi
+}
+# The default configuration (the built-in strip) too, which reads every object.
+printf 'apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: strip\n' >"$work/strip.yaml"
+for kind in yaml json; do
+  d="$work/dir-$kind"
+  "$gen" small-dir 400 "$d" $([ $kind = json ] && echo json)
+  for cfg in "$d/tailor.yaml" "$work/strip.yaml"; do
+    c=$(basename "$cfg" .yaml)
+    compare "small-dir $kind $c" "$cfg" "$d/manifests"
+    compare "small-dir $kind $c -o resource-list" "$cfg" "$d/manifests" -o resource-list
+    compare_dir "small-dir $kind $c --output-dir" "out-$kind-$c" "$cfg" "$d/manifests"
+  done
+done
+STDIN=$work/small-2000.yaml compare "small-2000 from stdin, standalone" "$work/dir-yaml/tailor.yaml" -
+STDIN=$work/small-flow-2000.yaml compare "small-flow-2000 from stdin, standalone -o resource-list" \
+  "$work/dir-yaml/tailor.yaml" - -o resource-list
+STDIN=/dev/null
 if [ -d ../shared/corpus ]; then
   for d in ../shared/corpus/roundtrip/*/ ../shared/corpus/lists ../shared/corpus/fleet-examples/multi-cluster/manifests; do
     compare "no config: $d" tests/fixtures/tailor-empty.yaml "$d" -o resource-list

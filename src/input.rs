@@ -31,7 +31,10 @@ pub fn read_bytes(reader: impl Read, what: &str) -> Result<Vec<u8>, String> {
 
 /// Reads all of `reader` as UTF-8 text, refusing more than the limit.
 pub fn read_text(reader: impl Read, what: &str) -> Result<String, String> {
-    let buf = read_bytes(reader, what)?;
+    utf8(read_bytes(reader, what)?, what)
+}
+
+fn utf8(buf: Vec<u8>, what: &str) -> Result<String, String> {
     String::from_utf8(buf).map_err(|e| {
         format!(
             "{what} is not valid UTF-8 (byte {})",
@@ -40,15 +43,49 @@ pub fn read_text(reader: impl Read, what: &str) -> Result<String, String> {
     })
 }
 
+/// Reads standard input as UTF-8 text, refusing more than the limit. When stdin is a file
+/// (`tailor < list.yaml`), the buffer is sized from its length, as [`read_file`] sizes one.
+pub fn read_stdin() -> Result<String, String> {
+    use std::os::fd::AsFd;
+    let what = "input";
+    let limit = max_input_bytes();
+    let stdin = std::io::stdin();
+    let size = stdin
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .map(std::fs::File::from)
+        .and_then(|f| f.metadata().ok())
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len())
+        .min(limit);
+    let buf = read_into(Vec::with_capacity(size as usize), stdin.lock(), what, limit)?;
+    utf8(buf, what)
+}
+
 /// Reads the file at `path` as UTF-8 text, refusing more than the limit.
 pub fn read_file(path: &std::path::Path) -> Result<String, String> {
     let what = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| format!("{what}: {e}"))?;
-    read_text(file, &what)
+    let limit = max_input_bytes();
+    // Sized from the file's length: read through `take`, the buffer would otherwise grow by
+    // doubling and keep up to half again the text as spare capacity, for as long as the text
+    // is held (every file of a package, while the run lasts).
+    let size = file.metadata().map_or(0, |m| m.len()).min(limit);
+    let buf = read_into(Vec::with_capacity(size as usize), file, &what, limit)?;
+    utf8(buf, &what)
 }
 
 fn read_bytes_limited(reader: impl Read, what: &str, limit: u64) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
+    read_into(Vec::new(), reader, what, limit)
+}
+
+fn read_into(
+    mut buf: Vec<u8>,
+    reader: impl Read,
+    what: &str,
+    limit: u64,
+) -> Result<Vec<u8>, String> {
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut buf)

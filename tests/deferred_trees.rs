@@ -44,7 +44,7 @@ fn every_stage_alone_and_together() {
     assert!(out.starts_with(&text[..text.find("functionConfig:").unwrap()]));
 }
 
-/// Items the reader cannot defer (flow style, indented, anchored, `*List` objects, scalars)
+/// Items the reader cannot defer (indented, anchored, `*List` objects, scalars) and flow ones
 /// mixed with ones it can, comments around them, and inputs that fail.
 #[test]
 fn mixed_items_and_failures() {

@@ -35,14 +35,19 @@ pub fn run_function(text: &str) -> usize {
 
 /// Object counts for the scaling groups: 100 to 100,000, capped by `TAILOR_BENCH_MAX_N`.
 pub fn sizes() -> Vec<usize> {
-    let cap = std::env::var("TAILOR_BENCH_MAX_N")
-        .ok()
-        .and_then(|s| s.replace('_', "").parse().ok())
-        .unwrap_or(usize::MAX);
+    let cap = max_n();
     [100, 1_000, 10_000, 100_000]
         .into_iter()
         .filter(|&n| n <= cap)
         .collect()
+}
+
+/// `TAILOR_BENCH_MAX_N`: the largest object count a group runs (no cap without it).
+pub fn max_n() -> usize {
+    std::env::var("TAILOR_BENCH_MAX_N")
+        .ok()
+        .and_then(|s| s.replace('_', "").parse().ok())
+        .unwrap_or(usize::MAX)
 }
 
 /// The corpus directory (`TAILOR_CORPUS`, else `/work/shared/corpus/roundtrip`), or `None`

@@ -77,7 +77,7 @@ pub(crate) fn stdin_is_terminal() -> bool {
 }
 
 pub(crate) fn read_stdin() -> Result<String, String> {
-    crate::input::read_text(std::io::stdin().lock(), "input")
+    crate::input::read_stdin()
 }
 
 /// kpt and kustomize cut stderr short: at most four lines, errors first.

@@ -2,29 +2,40 @@
 //! plain YAML (a directory with a fleet.yaml is a Fleet bundle), runs the function CONFIG
 //! configures, and writes a stream, a ResourceList, or the files under `--output-dir`.
 
-use std::path::Path;
-
 use std::io::Write;
+use std::path::Path;
 
 use super::args::{Args, Output};
 use super::{emit, read_stdin, stdin_is_terminal, usage_error};
 use crate::config::TargetFields;
 use crate::krm::files;
-use crate::krm::write::{write_resource_list, write_stream};
+use crate::krm::files::Deferral;
+use crate::krm::read::Prepared;
+use crate::krm::write::{write_resource_list_to, write_stream_docs_to, ListSyntax, StreamDoc};
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, parse_options, FleetBundle};
 
 pub(crate) fn run(args: Args) -> i32 {
     let keep_originals = args.output == Output::ResourceList;
-    let rendered = match render(&args, keep_originals) {
+    let mut rendered = match render_with(&args, keep_originals, true) {
         Ok(r) => r,
         Err(code) => return code,
     };
+    if rendered.passed.clashes(&rendered.outcome.items) {
+        // An object goes to a file passed through as it was read (a path annotation names
+        // it): read everything again as objects, to write that file from all of them.
+        rendered = match render_with(&args, keep_originals, false) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+    }
+    report_all(&rendered.outcome.results);
     let Rendered {
         fc,
         originals,
         outcome,
         kept,
+        passed,
     } = rendered;
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
@@ -46,7 +57,7 @@ pub(crate) fn run(args: Args) -> i32 {
                 .into_iter()
                 .filter(|i| !i.is_meta_or_local())
                 .collect();
-            emit(&write_stream(&objects));
+            emit_with(|out| write_stream_docs_to(out, passed.stream(&objects)));
             0
         }
         Output::ResourceList => {
@@ -58,7 +69,9 @@ pub(crate) fn run(args: Args) -> i32 {
             for item in &mut list {
                 annotate_path(item);
             }
-            emit(&write_resource_list(&list, Some(&fc), &outcome.results));
+            emit_with(|out| {
+                write_resource_list_to(out, &list, Some(&fc), &outcome.results, ListSyntax::Yaml)
+            });
             i32::from(outcome.failed)
         }
         Output::Dir(dir) => {
@@ -72,12 +85,21 @@ pub(crate) fn run(args: Args) -> i32 {
                     }
                 }
             }
-            match files::write_output_dir(&dir, &outcome.items, &kept) {
+            match files::write_output_dir(&dir, &outcome.items, &kept, passed.files()) {
                 Ok(_) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
         }
     }
+}
+
+/// Writes the output to stdout as it is produced (the whole text is never held: a large
+/// package would be held twice, as its objects and as their text), ignoring write errors as
+/// [`emit`] does (a closed pipe ends the output).
+fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let _ = write(&mut out);
+    let _ = out.flush();
 }
 
 /// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.
@@ -89,11 +111,22 @@ pub(crate) struct Rendered {
     pub outcome: run::Outcome,
     /// Files that hold no object, for `--output-dir` to copy as they are.
     pub kept: Vec<files::KeptFile>,
+    /// Files passed through as their text (see [`Passed`]).
+    pub passed: Passed,
 }
 
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
 /// stderr; `Err` is the exit code when it could not get that far.
 pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32> {
+    let rendered = render_with(args, keep_originals, false)?;
+    report_all(&rendered.outcome.results);
+    Ok(rendered)
+}
+
+/// [`render`] without reporting the results; with `pass_through`, files no stage can touch
+/// may be held as their text alone (only for stream and --output-dir output, which write them
+/// as they are).
+fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<Rendered, i32> {
     let opts = parse_options();
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
@@ -121,9 +154,56 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
     if let Output::Dir(dir) = &args.output {
         check_output_dir(dir, args).map_err(|msg| fail(KrmResult::error(msg)))?;
     }
+    let plan = crate::config::parse(Some(&fc));
+    // As for a ResourceList (`run::reading`): when no stage reads every object, each
+    // document's tree is dropped once it is checked and built again only for the objects a
+    // stage looks into, so a large package is held as its text; when the built-in strip is
+    // the only stage that does, it runs as each file is read and the objects it leaves as
+    // they were are held so. A Fleet bundle brings its own targets and stages: its objects
+    // keep their trees.
+    let bundled = args
+        .inputs
+        .iter()
+        .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
+    let deferral = match &plan {
+        Ok(plan) if !bundled => run::standalone_deferral(plan).map(|(k, stage)| (k, stage, plan)),
+        _ => None,
+    };
+    // The originals (a failed resource-list run's answer, `tailor diff`'s base) are the
+    // objects as read: none is stripped as it is read then.
+    let deferral = deferral.filter(|(_, stage, _)| stage.is_none() || !keep_originals);
+    let mut hook = deferral
+        .as_ref()
+        .and_then(|(_, stage, plan)| stage.map(|s| run::at_read_hook(Some(*plan), s)));
+    // Files none of whose objects a stage can touch are held as their text alone, when the
+    // output writes them as they are and no run option looks at every object. Not when stdin
+    // is read (the config or manifests): a run that must read everything again as objects
+    // (`Passed::clashes`) could not read it twice.
+    let passes = pass_through
+        && args.config != "-"
+        && !args.inputs.iter().any(|i| i == "-")
+        && !keep_originals
+        && !args.explain
+        && args.cluster.is_none()
+        && args.shard.is_none()
+        && matches!(args.output, Output::Stream | Output::Dir(_));
+    let mut inert = deferral
+        .as_ref()
+        .filter(|_| passes)
+        .and_then(|(_, _, plan)| run::passes_by(plan));
     let mut items: Vec<Resource> = Vec::new();
     let mut reading = PackageReading {
         keep_other_files: matches!(args.output, Output::Dir(_)),
+        defer: deferral.as_ref().map(|(keys, _, _)| Deferral {
+            keys: keys.clone(),
+            hook: hook
+                .as_mut()
+                .map(|h| h as &mut dyn FnMut(&mut Resource) -> Prepared),
+        }),
+        inert: inert
+            .as_mut()
+            .map(|f| f as &mut dyn FnMut(&Resource) -> bool),
+        one_input: args.inputs.len() == 1,
         ..PackageReading::default()
     };
     let mut bundle: Option<run::FleetBundle> = None;
@@ -146,18 +226,41 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
             items.append(&mut more);
             continue;
         }
-        let mut more = if input == "-" {
-            read_stdin()
+        if input == "-" {
+            let mut more = read_stdin()
                 .map_err(KrmResult::error)
-                .and_then(|t| files::read_stdin_text(&t, &opts))
+                .and_then(|t| files::read_stdin_text(t, &opts, reading.defer.as_mut()))
+                .map_err(fail)?;
+            if let Some(first) = more.first() {
+                reading.passed.read_as_objects(first);
+            }
+            items.append(&mut more);
         } else {
-            reading.read_path(path, config_file.as_deref(), &opts)
+            reading
+                .read_path(path, config_file.as_deref(), &opts, &mut items)
+                .map_err(fail)?;
         }
-        .map_err(fail)?;
-        items.append(&mut more);
     }
+    if !reading.passed.is_empty() {
+        if let Ok(plan) = &plan {
+            if items.iter().any(|i| run::may_consume(Some(plan), i)) {
+                // An input of the run arrived among the items (an inventory object, a
+                // CustomTransform...): it may concern every object, so every object is read.
+                items = reading
+                    .passed
+                    .take_objects(items, &opts, reading.defer.as_mut())
+                    .map_err(fail)?;
+            }
+        }
+    }
+    let kept = std::mem::take(&mut reading.kept);
+    let passed = std::mem::take(&mut reading.passed);
+    // The hook borrows the plan, which the run takes.
+    drop(reading);
+    drop(hook);
+    drop(inert);
     let originals = keep_originals.then(|| items.clone());
-    let mut outcome = match crate::config::parse(Some(&fc)) {
+    let mut outcome = match plan {
         Ok(mut plan) => {
             plan.strict |= args.strict;
             if let Some(name) = &args.cluster {
@@ -177,12 +280,12 @@ pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32>
         &args.config
     };
     crate::krm::results::locate(&mut outcome.results, &fc, &config_source, config_name);
-    report_all(&outcome.results);
     Ok(Rendered {
         fc,
         originals,
         outcome,
-        kept: reading.kept,
+        kept,
+        passed,
     })
 }
 
@@ -275,25 +378,34 @@ fn annotate_path(item: &mut Resource) {
 
 /// What standalone mode read from files and directories.
 #[derive(Default)]
-struct PackageReading {
+struct PackageReading<'h> {
     /// Files that hold no object are kept (for `--output-dir`) rather than refused.
     keep_other_files: bool,
     kept: Vec<files::KeptFile>,
     /// Each path read, relative as it is written back, with the input it came from: two
     /// inputs may not share one.
     paths: std::collections::BTreeMap<String, String>,
+    /// The run reads one input.
+    one_input: bool,
+    /// Set when the objects' trees are dropped as they are read.
+    defer: Option<Deferral<'h>>,
+    /// Whether no stage can touch an object (standalone mode then passes a file of such
+    /// objects through as its text).
+    inert: Option<&'h mut dyn FnMut(&Resource) -> bool>,
+    passed: Passed,
 }
 
-impl PackageReading {
+impl PackageReading<'_> {
     /// The objects of a file, or of every file under a directory that `kpt fn source` reads
     /// (the CONFIG file itself is not among them). A kustomization is not a manifest, nor a
-    /// Helm chart: they are built first.
+    /// Helm chart: they are built first. The objects are added to `out`.
     fn read_path(
         &mut self,
         path: &Path,
         config: Option<&Path>,
         opts: &tailor_yaml::ParseOptions,
-    ) -> Result<Vec<Resource>, KrmResult> {
+        out: &mut Vec<Resource>,
+    ) -> Result<(), KrmResult> {
         if path.is_dir() && path.join("Chart.yaml").is_file() {
             // Its templates are not YAML until Helm renders them, and Chart.yaml and
             // values.yaml are no objects: reading it as plain YAML would hand over raw chart
@@ -310,7 +422,6 @@ impl PackageReading {
         } else {
             vec![(path.to_path_buf(), file_argument_path(path))]
         };
-        let mut out = Vec::new();
         for (file, rel) in files_to_read {
             if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
                 continue;
@@ -325,22 +436,40 @@ impl PackageReading {
                     if dir.is_empty() { "." } else { &dir }
                 )));
             }
-            let input = file.display().to_string();
-            if let Some(other) = self.paths.insert(rel.clone(), input.clone()) {
-                return Err(KrmResult::error(format!(
-                    "{other} and {input} are both read as {rel:?}: give them in separate runs (their objects would share one file)"
-                )));
+            // One input cannot read two files as one path (a directory's paths differ): the
+            // map of every path, as large as a package's file list, is kept only for several.
+            if !self.one_input {
+                let input = file.display().to_string();
+                if let Some(other) = self.paths.insert(rel.clone(), input.clone()) {
+                    return Err(KrmResult::error(format!(
+                        "{other} and {input} are both read as {rel:?}: give them in separate runs (their objects would share one file)"
+                    )));
+                }
             }
             let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
-            match files::read_manifest_file(text, &rel, opts)? {
-                files::FileContents::Objects(objects) => out.extend(objects),
+            match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
+                files::FileContents::Objects(objects) => {
+                    let passed = self
+                        .inert
+                        .as_deref_mut()
+                        .and_then(|inert| files::PassThrough::of(&rel, &objects, inert));
+                    match passed {
+                        Some(file) => self.passed.pass(file),
+                        None => {
+                            if let Some(first) = objects.first() {
+                                self.passed.read_as_objects(first);
+                            }
+                            out.extend(objects);
+                        }
+                    }
+                }
                 files::FileContents::Other { text, problem } => match problem {
                     Some(error) if !self.keep_other_files => return Err(error),
                     _ => self.kept.push(files::KeptFile { rel, text }),
                 },
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -350,7 +479,9 @@ pub(crate) fn read_path(
     config: Option<&Path>,
     opts: &tailor_yaml::ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
-    PackageReading::default().read_path(path, config, opts)
+    let mut out = Vec::new();
+    PackageReading::default().read_path(path, config, opts, &mut out)?;
+    Ok(out)
 }
 
 /// The path a file given on the command line is known by (in kpt's path annotation and under
@@ -400,4 +531,132 @@ fn read_bundle(
         },
         items,
     ))
+}
+
+/// The files passed through as their text ([`files::PassThrough`]), in the order the inputs
+/// were read among the files read as objects: stream output puts each file's documents where
+/// its objects would have been.
+#[derive(Default)]
+pub(crate) struct Passed {
+    files: Vec<files::PassThrough>,
+    /// For each file passed through, how many files had been read as objects before it.
+    after: Vec<usize>,
+    /// The files read as objects, by their text's address: their order (from 1).
+    read: std::collections::HashMap<usize, usize>,
+}
+
+impl Passed {
+    fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    fn pass(&mut self, file: files::PassThrough) {
+        self.after.push(self.read.len());
+        self.files.push(file);
+    }
+
+    /// Records the text (a file, or stdin) `first`, its first object, was read from.
+    fn read_as_objects(&mut self, first: &Resource) {
+        if let Some(source) = source_of(first) {
+            let n = self.read.len();
+            self.read.entry(source).or_insert(n + 1);
+        }
+    }
+
+    /// The order among the files read as objects of the one `item` came from.
+    fn place_of(&self, item: &Resource) -> Option<usize> {
+        source_of(item).and_then(|s| self.read.get(&s).copied())
+    }
+
+    /// Every object, those of the files passed through read again, in the order read.
+    fn take_objects(
+        &mut self,
+        items: Vec<Resource>,
+        opts: &tailor_yaml::ParseOptions,
+        mut defer: Option<&mut Deferral<'_>>,
+    ) -> Result<Vec<Resource>, KrmResult> {
+        let files = std::mem::take(&mut self.files);
+        let after = std::mem::take(&mut self.after);
+        let mut out = Vec::with_capacity(items.len());
+        let mut files = after.into_iter().zip(files).peekable();
+        for item in items {
+            if let Some(at) = self.place_of(&item) {
+                while let Some((_, file)) = files.next_if(|(after, _)| *after < at) {
+                    out.extend(file.objects(opts, defer.as_deref_mut())?);
+                }
+            }
+            out.push(item);
+        }
+        for (_, file) in files {
+            out.extend(file.objects(opts, defer.as_deref_mut())?);
+        }
+        Ok(out)
+    }
+
+    /// Whether some object is written to a file passed through.
+    fn clashes(&self, items: &[Resource]) -> bool {
+        if self.files.is_empty() {
+            return false;
+        }
+        let rels: std::collections::HashSet<&str> =
+            self.files.iter().map(|f| f.rel.as_str()).collect();
+        items
+            .iter()
+            .any(|i| rels.contains(i.output_path().as_str()))
+    }
+
+    /// The documents of a stream: `objects` with the files passed through where they were
+    /// read among them.
+    fn stream<'a>(&'a self, objects: &'a [Resource]) -> impl Iterator<Item = StreamDoc<'a>> + 'a {
+        let mut files = self.after.iter().zip(&self.files).peekable();
+        let mut objects = objects.iter().peekable();
+        std::iter::from_fn(move || {
+            let file_first = match (files.peek(), objects.peek()) {
+                (None, _) => false,
+                (Some(_), None) => true,
+                // An object of no file read (one a stage made) stays where it is.
+                (Some((after, _)), Some(o)) => self.place_of(o).is_some_and(|at| **after < at),
+            };
+            if file_first {
+                let (_, file) = files.next()?;
+                return Some(Chunk::Texts(file.stream_documents()));
+            }
+            objects
+                .next()
+                .map(|o| Chunk::Object(Some(StreamDoc::Object(o))))
+        })
+        .flatten()
+    }
+
+    fn files(&self) -> &[files::PassThrough] {
+        &self.files
+    }
+}
+
+/// What [`Passed::stream`] yields at each step: one object, or a file's documents.
+enum Chunk<'a, T: Iterator<Item = &'a str>> {
+    Object(Option<StreamDoc<'a>>),
+    Texts(T),
+}
+
+impl<'a, T: Iterator<Item = &'a str>> Iterator for Chunk<'a, T> {
+    type Item = StreamDoc<'a>;
+
+    fn next(&mut self) -> Option<StreamDoc<'a>> {
+        match self {
+            Chunk::Object(o) => o.take(),
+            Chunk::Texts(t) => t.next().map(StreamDoc::Text),
+        }
+    }
+}
+
+/// The address of the text an object was read from, to tell its file.
+fn source_of(item: &Resource) -> Option<usize> {
+    match item.origin() {
+        crate::krm::Origin::Document { source, .. }
+        | crate::krm::Origin::SeqItem { source, .. } => {
+            Some(std::sync::Arc::as_ptr(source) as usize)
+        }
+        crate::krm::Origin::None => None,
+    }
 }

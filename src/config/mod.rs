@@ -184,6 +184,17 @@ impl Plan {
             || self.stages.iter().any(|s| s.reads() == Reads::Every)
     }
 
+    /// Whether some stage reads every object besides the work the stage that runs as objects
+    /// are read ([`Plan::stage_at_read`]) does then.
+    pub fn reads_every_object_after_read(&self) -> bool {
+        let skip = usize::from(self.stage_at_read().is_some());
+        self.fan_out
+            || self.clusters.len() > 1
+            || self.stages[skip..]
+                .iter()
+                .any(|s| s.reads() == Reads::Every)
+    }
+
     /// The annotations some stage decides on before reading an object: a deferred object
     /// keeps them at hand.
     pub fn header_annotations(&self) -> Vec<&'static str> {

@@ -3,6 +3,7 @@
 //! recorded like `kpt fn source`), and objects written back to their files under
 //! `--output-dir`, where a file the run did not change is written back byte for byte.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -10,10 +11,14 @@ use std::sync::Arc;
 
 use tailor_yaml::{parse_stream_with, ParseOptions};
 
-use super::read::{check_list_items, object_problem, read_input, read_stream, InputForm};
-use super::resource::{is_list_object, Origin, Resource, Source};
+use super::read::{
+    check_list_items, object_problem, read_input_owned, read_stream, InputForm, Prepared, Trees,
+};
+use super::resource::{is_list_object, HeaderKeys, Origin, Resource, Source};
 use super::results::KrmResult;
-use super::write::{end_document, opens_with_marker, push_document_text, Framing};
+use super::write::{
+    end_document, opens_with_marker, push_document_text, stream_text_range, Framing,
+};
 
 /// What a file holds.
 pub enum FileContents {
@@ -36,7 +41,7 @@ pub fn read_file_text(
     rel_path: &str,
     opts: &ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
-    match read_manifest_file(text, rel_path, opts)? {
+    match read_manifest_file(text, rel_path, opts, None)? {
         FileContents::Objects(objects) => Ok(objects),
         FileContents::Other { problem: None, .. } => Ok(Vec::new()),
         FileContents::Other {
@@ -48,11 +53,13 @@ pub fn read_file_text(
 /// Reads one file of a package: its objects, or the file itself when it holds none. A
 /// document that looks like an object (it has `apiVersion` and `kind`) but is not a valid one
 /// is an error, and so is a file mixing objects and other documents: neither is
-/// ever passed on untailored.
+/// ever passed on untailored. With `defer`, the objects' trees are dropped once checked
+/// ([`defer_documents`]).
 pub fn read_manifest_file(
     text: String,
     rel_path: &str,
     opts: &ParseOptions,
+    defer: Option<&mut Deferral<'_>>,
 ) -> Result<FileContents, KrmResult> {
     let source: Source = Arc::new(text);
     let mut objects = Vec::new();
@@ -69,7 +76,12 @@ pub fn read_manifest_file(
     }
     match (objects.is_empty(), other) {
         (false, Some(error)) => Err(error),
-        (false, None) => Ok(FileContents::Objects(objects)),
+        (false, None) => {
+            if let Some(defer) = defer {
+                defer_documents(&mut objects, defer, opts);
+            }
+            Ok(FileContents::Objects(objects))
+        }
         (true, problem) => Ok(FileContents::Other {
             text: source,
             problem,
@@ -95,13 +107,14 @@ fn documents(
     let docs = parse_stream_with(source, opts)
         .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?;
     let docs = docs.into_iter().filter(|d| !d.empty).enumerate();
+    let file: Arc<str> = Arc::from(rel_path);
     Ok(docs
         .map(|(index, doc)| {
             let origin = Origin::Document {
                 source: source.clone(),
                 start: doc.span.start as usize,
                 end: doc.span.end as usize,
-                file: Some(rel_path.to_string()),
+                file: Some(file.clone()),
                 index,
                 wide_sequences: doc.wide_sequences,
             };
@@ -143,7 +156,7 @@ pub fn check_object(res: &Resource) -> Result<(), KrmResult> {
     match problem {
         None => Ok(()),
         Some(error) => Err(KrmResult {
-            file: file.map(|f| (f, index)),
+            file: file.map(|f| (f.to_string(), index)),
             line,
             ..error
         }),
@@ -217,14 +230,131 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::R
 }
 
 /// Reads standard input: a ResourceList (its items) or a plain stream. A single `kind: List`
-/// document is a List to keep, as a file holding one is, not a list of items.
-pub fn read_stdin_text(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>, KrmResult> {
+/// document is a List to keep, as a file holding one is, not a list of items. With `defer`,
+/// trees are dropped as in [`read_manifest_file`] (a ResourceList's items as they are read).
+pub fn read_stdin_text(
+    text: String,
+    opts: &ParseOptions,
+    mut defer: Option<&mut Deferral<'_>>,
+) -> Result<Vec<Resource>, KrmResult> {
     // A ResourceList's own functionConfig is ignored in favour of CONFIG.
-    let input = read_input(text, opts)?;
-    if input.form == InputForm::List {
-        return read_stream(text, opts);
+    let trees = match defer.as_deref_mut() {
+        None => Trees::Keep,
+        Some(Deferral {
+            keys,
+            hook: Some(hook),
+        }) => Trees::Prepare {
+            hook: &mut **hook,
+            defer: Some(keys.clone()),
+        },
+        Some(Deferral { keys, hook: None }) => Trees::Defer(keys.clone()),
+    };
+    let input = read_input_owned(text, opts, trees)?;
+    let mut items = if input.form == InputForm::List {
+        read_stream(&input.source, opts)?
+    } else {
+        input.items
+    };
+    if let Some(defer) = defer {
+        defer_documents(&mut items, defer, opts);
     }
-    Ok(input.items)
+    Ok(items)
+}
+
+/// How standalone mode drops the trees of the objects it reads: each object keeps a header
+/// with these annotations ([`Resource::defer_document`]). With a hook (the stage that runs as
+/// objects are read), only the objects it looked into and left as they were.
+pub struct Deferral<'a> {
+    pub keys: HeaderKeys,
+    pub hook: Option<&'a mut dyn FnMut(&mut Resource) -> Prepared>,
+}
+
+/// Drops the trees of the documents among `items` as `defer` says.
+pub fn defer_documents(items: &mut [Resource], defer: &mut Deferral<'_>, opts: &ParseOptions) {
+    for item in items {
+        // An item of a ResourceList read from stdin was handed over already; a `*List`
+        // keeps its tree, and no stage runs on it as it is (its items are the objects).
+        if item.is_deferred() || item.is_list() || !matches!(item.origin(), Origin::Document { .. })
+        {
+            continue;
+        }
+        let checked = match defer.hook.as_deref_mut() {
+            Some(hook) => hook(item) == Prepared::Checked,
+            None => true,
+        };
+        if checked {
+            item.defer_document(&defer.keys, opts);
+        }
+    }
+}
+
+/// A file of a package none of whose objects any stage can touch under the run's
+/// configuration (standalone mode decides): it is held as its text alone, without an object
+/// per document, and written back as it is; in a stream, each document as it reads. A package
+/// of small manifests is then held in little more memory than its text.
+pub struct PassThrough {
+    pub rel: String,
+    pub text: Source,
+    /// Each document's text in a stream (from after its `---` line), in order.
+    pub documents: Box<[(u32, u32)]>,
+}
+
+impl PassThrough {
+    /// `objects` (every document of the file at `rel`, checked and untouched) passed through,
+    /// when `inert` says no stage can touch any of them and the file is written back exactly
+    /// as their texts: they are its only content, each taken as it is by a stream.
+    pub fn of(
+        rel: &str,
+        objects: &[Resource],
+        inert: &mut dyn FnMut(&Resource) -> bool,
+    ) -> Option<PassThrough> {
+        let Some(Origin::Document { source, .. }) = objects.first().map(Resource::origin) else {
+            return None;
+        };
+        let mut documents = Vec::with_capacity(objects.len());
+        for o in objects {
+            let Origin::Document {
+                source: s,
+                start,
+                end,
+                file: Some(file),
+                ..
+            } = o.origin()
+            else {
+                return None;
+            };
+            if !Arc::ptr_eq(s, source) || &**file != rel || o.is_dirty() || !inert(o) {
+                return None;
+            }
+            let (from, to) = stream_text_range(source, *start, *end)?;
+            documents.push((u32::try_from(from).ok()?, u32::try_from(to).ok()?));
+        }
+        let refs: Vec<&Resource> = objects.iter().collect();
+        covers_source(source, &refs).then(|| PassThrough {
+            rel: rel.to_string(),
+            text: source.clone(),
+            documents: documents.into_boxed_slice(),
+        })
+    }
+
+    /// The documents' texts as a stream writes them.
+    pub fn stream_documents(&self) -> impl Iterator<Item = &str> {
+        self.documents
+            .iter()
+            .map(|&(from, to)| self.text.get(from as usize..to as usize).unwrap_or(""))
+    }
+
+    /// Its objects again, as reading the file gives them.
+    pub fn objects(
+        &self,
+        opts: &ParseOptions,
+        defer: Option<&mut Deferral<'_>>,
+    ) -> Result<Vec<Resource>, KrmResult> {
+        match read_manifest_file(self.text.to_string(), &self.rel, opts, defer)? {
+            FileContents::Objects(objects) => Ok(objects),
+            FileContents::Other { .. } => Ok(Vec::new()),
+        }
+    }
 }
 
 /// A file of the input that holds no object, written back as it is.
@@ -236,29 +366,47 @@ pub struct KeptFile {
 /// Writes every object to its file under `out_dir`, and the files that hold no object as they
 /// are. A file whose objects are all untouched and all present is copied byte for byte;
 /// otherwise untouched documents keep their exact text and changed ones are written from the
-/// tree (JSON in a `.json` file).
+/// tree (JSON in a `.json` file). Every path is checked before anything is written; then each
+/// file's text is made and written in turn, so the output is never held whole.
 pub fn write_output_dir(
     out_dir: &Path,
     items: &[Resource],
     kept: &[KeptFile],
+    passed: &[PassThrough],
 ) -> Result<Vec<String>, String> {
-    let mut texts = output_files(items)?;
+    enum Out<'a> {
+        Objects(Vec<&'a Resource>),
+        Kept(&'a Source),
+    }
+    let mut files: BTreeMap<String, Out<'_>> = group_by_file(items)?
+        .into_iter()
+        .map(|(rel, docs)| (rel, Out::Objects(docs)))
+        .collect();
     for file in kept {
-        if texts.contains_key(&file.rel) {
+        if files.contains_key(&file.rel) {
             return Err(format!(
                 "{}: objects would be written to this file, which holds none of its own; rename one of them",
                 file.rel
             ));
         }
-        texts.insert(file.rel.clone(), file.text.to_string());
+        files.insert(file.rel.clone(), Out::Kept(&file.text));
+    }
+    // The files passed through are written as they are (their rels are their own: standalone
+    // mode checks that no object goes to one).
+    for file in passed {
+        files.insert(file.rel.clone(), Out::Kept(&file.text));
     }
     let mut written = Vec::new();
-    for (rel, text) in texts {
+    for (rel, out) in files {
         let path = out_dir.join(&rel);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
-        fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = match out {
+            Out::Objects(docs) => file_text(&rel, &docs),
+            Out::Kept(text) => Cow::Borrowed(text.as_str()),
+        };
+        fs::write(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         written.push(rel);
     }
     Ok(written)
@@ -267,28 +415,38 @@ pub fn write_output_dir(
 /// The files the objects are written to, relative path → text, as [`write_output_dir`]
 /// writes them (and `tailor diff` compares them).
 pub fn output_files(items: &[Resource]) -> Result<BTreeMap<String, String>, String> {
+    Ok(group_by_file(items)?
+        .into_iter()
+        .map(|(rel, docs)| {
+            let text = file_text(&rel, &docs).into_owned();
+            (rel, text)
+        })
+        .collect())
+}
+
+/// The objects of each output file, in order; a path that leaves the output directory is an
+/// error.
+fn group_by_file(items: &[Resource]) -> Result<BTreeMap<String, Vec<&Resource>>, String> {
     let mut files: BTreeMap<String, Vec<&Resource>> = BTreeMap::new();
     for item in items {
         files.entry(item.output_path()).or_default().push(item);
     }
-    let mut out = BTreeMap::new();
-    for (rel, docs) in files {
-        if rel.split('/').any(|seg| seg == "..") || rel.starts_with('/') {
-            return Err(format!(
-                "refusing to write {rel:?} outside the output directory"
-            ));
-        }
-        let text = file_text(&rel, &docs);
-        out.insert(rel, text);
+    if let Some(rel) = files
+        .keys()
+        .find(|rel| rel.split('/').any(|seg| seg == "..") || rel.starts_with('/'))
+    {
+        return Err(format!(
+            "refusing to write {rel:?} outside the output directory"
+        ));
     }
-    Ok(out)
+    Ok(files)
 }
 
-fn file_text(rel: &str, docs: &[&Resource]) -> String {
+fn file_text<'s>(rel: &str, docs: &[&'s Resource]) -> Cow<'s, str> {
     // Whole-file copy when nothing in it changed and nothing was dropped from it.
     if let Some(Origin::Document { source, .. }) = docs.first().map(|d| d.origin()) {
         if covers_source(source, docs) {
-            return source.to_string();
+            return Cow::Borrowed(source.as_str());
         }
     }
     let json = rel.ends_with(".json");
@@ -310,7 +468,7 @@ fn file_text(rel: &str, docs: &[&Resource]) -> String {
         open = Some((out.len(), d));
         out.push_str(&text);
     }
-    out
+    Cow::Owned(out)
 }
 
 /// A changed object of a `.json` file, as JSON (two-space indents, its keys in order): JSON in

@@ -49,7 +49,7 @@ fn unpack_into(out: &mut Vec<Resource>, mut list: Resource) {
         shell_of: Some(info.clone()),
         member_of,
     }));
-    let place = list.place().map(str::to_string);
+    let place = list.place().map(|p| p.into_owned());
     out.push(list);
     for (j, node) in members.into_iter().enumerate() {
         let mut member = Resource::new(node, super::Origin::None);
@@ -177,7 +177,10 @@ mod tests {
                 ("ConfigMap", "c", false),
             ]
         );
-        assert_eq!(items[3].place(), Some("items[0].items[1].items[0]"));
+        assert_eq!(
+            items[3].place().as_deref(),
+            Some("items[0].items[1].items[0]")
+        );
         assert!(items.iter().all(|r| !r.is_dirty()));
     }
 

@@ -11,7 +11,7 @@ use tailor_yaml::{
 };
 
 pub use super::resource::is_list_object;
-use super::resource::{HeaderKeys, Origin, Resource, Source};
+use super::resource::{HeaderKeys, Origin, Rebuild, Resource, Source};
 use super::results::KrmResult;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,10 +46,25 @@ pub enum Trees<'a> {
     /// trees are built again from the source when a stage first reads them
     /// (`Resource::deferred`).
     Defer(HeaderKeys),
-    /// Each item (an object, not a `*List` or flow-style one) is given to the hook as soon as
+    /// Each item (an object, not a `*List`) is given to the hook as soon as
     /// it is read, with its origin and place set; the hook may edit it (and must then mark
-    /// it changed) and says whether it did.
-    Prepare(&'a mut dyn FnMut(&mut Resource) -> bool),
+    /// it changed) and says what it did. With `defer`, an item the hook looked into and left
+    /// as it was keeps only a header, as with `Defer`.
+    Prepare {
+        hook: &'a mut dyn FnMut(&mut Resource) -> Prepared,
+        defer: Option<HeaderKeys>,
+    },
+}
+
+/// What the `Prepare` hook did with an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prepared {
+    /// Nothing: the item is read as any other.
+    Untouched,
+    /// It looked into the item and left it as it was.
+    Checked,
+    /// It changed the item.
+    Changed,
 }
 
 /// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
@@ -63,24 +78,25 @@ pub fn read_input_owned(
 }
 
 fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<Input, KrmResult> {
-    let mut deferred = Vec::new();
+    let mut taken = Vec::new();
+    let has_cr = source.contains('\r');
     let docs = match trees {
         Trees::Keep => parse_stream_with(&source, opts),
         Trees::Defer(keys) => parse_stream_handing_items(&source, opts, &mut |h| {
-            defer_item(&source, h, &keys, &mut deferred)
+            defer_item(&source, has_cr, h, &keys, &mut taken)
         }),
-        Trees::Prepare(hook) => parse_stream_handing_items(&source, opts, &mut |h| {
-            prepare_item(&source, h, hook, &mut deferred)
+        Trees::Prepare { hook, defer } => parse_stream_handing_items(&source, opts, &mut |h| {
+            prepare_item(&source, has_cr, h, hook, defer.as_ref(), &mut taken)
         }),
     }
     .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
     let docs: Vec<Document> = docs.into_iter().filter(|d| !d.empty).collect();
     if docs.len() == 1 {
         if let Some(form) = wrapper_form(&docs[0].root) {
-            return read_wrapped(&source, docs.into_iter().next(), form, deferred);
+            return read_wrapped(&source, has_cr, docs.into_iter().next(), form, taken);
         }
     }
-    if !deferred.is_empty() {
+    if !taken.is_empty() {
         // Items were handed over from a first document that is not the whole input (a stream
         // of objects after all): read it as such, with every tree.
         return read_source(source, opts, Trees::Keep);
@@ -115,13 +131,7 @@ fn stream_items(source: &Source, docs: Vec<Document>) -> Result<Vec<Resource>, K
             index: i,
             wide_sequences: doc.wide_sequences,
         };
-        push_object(
-            &mut items,
-            doc.root,
-            origin,
-            &format!("document {i}"),
-            false,
-        )?;
+        items.push(checked_object(doc.root, origin, &format!("document {i}"))?);
     }
     Ok(items)
 }
@@ -141,47 +151,57 @@ fn wrapper_form(root: &Node) -> Option<InputForm> {
 /// is untouched; gives back any other (it is read as before, by `push_object`).
 fn defer_item(
     source: &Source,
+    has_cr: bool,
     h: Handoff,
     keys: &HeaderKeys,
-    deferred: &mut Vec<(usize, Resource)>,
+    deferred: &mut Vec<Resource>,
 ) -> Option<Node> {
-    if !h.self_contained || !is_block_object(&h.node) || object_problem(&h.node).is_some() {
+    if !h.self_contained || !is_single_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node, false);
+    let origin = seq_item_origin(source, &h.node, false, has_cr);
     if !matches!(origin, Origin::SeqItem { .. }) {
         return Some(h.node);
     }
-    let mut item = Resource::deferred(&h.node, source.clone(), h.resume, origin, keys.clone());
-    item.set_place(&format!("items[{}]", h.index));
-    deferred.push((h.index, item));
+    let rebuild = Rebuild::Item(h.resume);
+    let mut item = Resource::deferred(&h.node, source.clone(), rebuild, origin, keys.clone());
+    item.set_item_index(h.index);
+    deferred.push(item);
     None
 }
 
-/// Gives an object to the `Prepare` hook as it is read; takes it when the hook changed it,
-/// gives back any other.
+/// Gives an object to the `Prepare` hook as it is read; takes it when the hook changed it (or
+/// left it as it was, to keep only its header when `defer` says so), gives back any other.
 fn prepare_item(
     source: &Source,
+    has_cr: bool,
     h: Handoff,
-    hook: &mut dyn FnMut(&mut Resource) -> bool,
-    taken: &mut Vec<(usize, Resource)>,
+    hook: &mut dyn FnMut(&mut Resource) -> Prepared,
+    defer: Option<&HeaderKeys>,
+    taken: &mut Vec<Resource>,
 ) -> Option<Node> {
-    if !is_block_object(&h.node) || object_problem(&h.node).is_some() {
+    if !is_single_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node, false);
+    let origin = seq_item_origin(source, &h.node, false, has_cr);
+    let deferrable = h.self_contained && matches!(origin, Origin::SeqItem { .. });
     let mut item = Resource::new(h.node, origin);
-    item.set_place(&format!("items[{}]", h.index));
-    if !hook(&mut item) {
-        return Some(item.into_node());
+    item.set_item_index(h.index);
+    match (hook(&mut item), defer) {
+        (Prepared::Changed, _) => taken.push(item),
+        (Prepared::Checked, Some(keys)) if deferrable && !item.is_dirty() => {
+            taken.push(item.into_deferred(source.clone(), Rebuild::Item(h.resume), keys.clone()))
+        }
+        _ => return Some(item.into_node()),
     }
-    taken.push((h.index, item));
     None
 }
 
-/// A block-style object that is not a container: what a stage may read on its own.
-fn is_block_object(node: &Node) -> bool {
-    node.is_mapping() && node.style != Style::Flow && !is_list_object(node)
+/// An object that is not a container: what a stage may read on its own. Flow items (kpt's
+/// `.json` files) too: a deferred one is built again in flow style, and copied or written
+/// in it as one that kept its tree.
+fn is_single_object(node: &Node) -> bool {
+    node.is_mapping() && !is_list_object(node)
 }
 
 /// Where the text of the functionConfig entry of a ResourceList starts, read ahead of the
@@ -220,9 +240,10 @@ pub fn function_config_ahead(text: &str) -> Option<(Node, usize)> {
 
 fn read_wrapped(
     source: &Source,
+    has_cr: bool,
     doc: Option<Document>,
     form: InputForm,
-    deferred: Vec<(usize, Resource)>,
+    taken: Vec<Resource>,
 ) -> Result<Input, KrmResult> {
     let Some(doc) = doc else {
         return Err(KrmResult::error("input has no document"));
@@ -251,15 +272,27 @@ fn read_wrapped(
             .at_field("items"))
         }
     };
+    // The reader took every item as it was handed over (the common case): they are the list.
+    if taken.len() == list.len() {
+        return Ok(Input {
+            items: taken,
+            function_config,
+            form,
+            json,
+            source: source.clone(),
+        });
+    }
     let mut items = Vec::with_capacity(list.len());
-    let mut deferred = deferred.into_iter().peekable();
+    let mut taken = taken.into_iter().peekable();
     for (i, item) in list.into_iter().enumerate() {
-        if let Some((_, resource)) = deferred.next_if(|(at, _)| *at == i) {
+        if let Some(resource) = taken.next_if(|r| r.item_index() == Some(i)) {
             items.push(resource);
             continue;
         }
-        let origin = seq_item_origin(source, &item, json);
-        push_object(&mut items, item, origin, &format!("items[{i}]"), true)?;
+        let origin = seq_item_origin(source, &item, json, has_cr);
+        let mut object = checked_object(item, origin, &format!("items[{i}]"))?;
+        object.set_item_index(i);
+        items.push(object);
     }
     Ok(Input {
         items,
@@ -270,23 +303,15 @@ fn read_wrapped(
     })
 }
 
-/// Adds an object; anything that is not a mapping is an error, and so is an item of a `*List`
-/// that is not an object. `place` names it in messages; with `keep_place` the object
-/// remembers it (a ResourceList item: `items[3]` is a field path of the input).
-fn push_object(
-    out: &mut Vec<Resource>,
-    node: Node,
-    origin: Origin,
-    place: &str,
-    keep_place: bool,
-) -> Result<(), KrmResult> {
+/// The object of `node`; anything that is not a mapping is an error, and so is an item of a
+/// `*List` that is not an object. `place` names it in messages.
+fn checked_object(node: Node, origin: Origin, place: &str) -> Result<Resource, KrmResult> {
     if is_list_object(&node) {
         check_list_items(&node, place)?;
     } else {
         check_object(&node, place)?;
     }
-    out.push(placed(Resource::new(node, origin), place, keep_place));
-    Ok(())
+    Ok(Resource::new(node, origin))
 }
 
 /// The items of a `*List` must be objects (a List among them, with its own items).
@@ -377,13 +402,6 @@ fn check_object(node: &Node, place: &str) -> Result<(), KrmResult> {
     }
 }
 
-fn placed(mut res: Resource, place: &str, keep: bool) -> Resource {
-    if keep {
-        res.set_place(place);
-    }
-    res
-}
-
 pub fn describe(n: &Node) -> String {
     match &n.value {
         Value::Scalar(s) if n.is_null() => "null".to_string(),
@@ -407,8 +425,10 @@ fn truncate(s: &str) -> String {
 /// (the layout kpt and kustomize write), on its first key's line or on a line of comments
 /// (kpt writes an object that starts with a comment as `- # comment`), and its region must
 /// end cleanly. Every look stays within the item's own lines, so a list on one long line
-/// costs no more per item than a list with a line per object.
-fn seq_item_origin(source: &Source, item: &Node, json: bool) -> Origin {
+/// costs no more per item than a list with a line per object. `has_cr`: whether the source
+/// holds a carriage return anywhere (an item holding one is not copied; most inputs have
+/// none, and looking once saves a pass over every item).
+fn seq_item_origin(source: &Source, item: &Node, json: bool, has_cr: bool) -> Origin {
     let start = item.span.start as usize;
     let end = item.span.end as usize;
     if end <= start || end > source.len() || !item.is_mapping() {
@@ -438,7 +458,7 @@ fn seq_item_origin(source: &Source, item: &Node, json: bool) -> Origin {
         }
     };
     match item_region_end(source, region_start, end) {
-        Some(region_end) if !source[region_start..region_end].contains('\r') => {
+        Some(region_end) if !(has_cr && source[region_start..region_end].contains('\r')) => {
             verbatim(region_start, region_end)
         }
         _ => Origin::None,
@@ -479,13 +499,18 @@ fn item_region_end(src: &str, start: usize, node_end: usize) -> Option<usize> {
     // The item's own lines are indented; a line starting in column 0 belongs to what follows
     // the list. A node that seems to reach it (an empty value's span placed at the next token)
     // cannot be trusted for a verbatim copy: the item is written from its tree instead.
-    let mut at = line_end(start);
-    while at < b.len() && at < node_end {
-        let next = at + 1;
-        if next <= node_end && next < b.len() && !matches!(b[next], b' ' | b'\n' | b'\r') {
-            return None;
-        }
-        at = line_end(next);
+    // One pass over the item's bytes, each line break looked at with the byte after it,
+    // without branches, so the compiler checks many bytes at a time.
+    let body = &b[start.min(b.len())..(node_end + 1).min(b.len())];
+    let (this, next) = match body.split_first() {
+        Some((_, rest)) => (&body[..rest.len()], rest),
+        None => (body, body),
+    };
+    let column_zero = this.iter().zip(next).fold(0u8, |seen, (&c, &d)| {
+        seen | u8::from((c == b'\n') & !((d == b' ') | (d == b'\n') | (d == b'\r')))
+    });
+    if column_zero != 0 {
+        return None;
     }
     let mut end = line_end(node_end);
     while end < b.len() {
@@ -504,6 +529,7 @@ fn item_region_end(src: &str, start: usize, node_end: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::resource::HeaderKeys;
     use super::*;
 
     fn read(s: &str) -> Result<Input, KrmResult> {
@@ -544,10 +570,10 @@ mod tests {
         let input = read(src).unwrap();
         assert_eq!(input.items.len(), 1);
         assert!(input.items[0].is_list());
-        assert_eq!(input.items[0].place(), Some("items[0]"));
+        assert_eq!(input.items[0].place().as_deref(), Some("items[0]"));
         // Stream documents are not ResourceList items: they have no place.
         let stream = read("apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n").unwrap();
-        assert_eq!(stream.items[1].place(), None);
+        assert!(stream.items[1].place().is_none());
         let err = read("kind: ResourceList\nitems:\n- a\n").unwrap_err();
         assert!(
             err.message.contains("items[0] must be a KRM object"),
@@ -649,5 +675,46 @@ mod tests {
         let input = read("apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n").unwrap();
         assert_eq!(input.form, InputForm::Stream);
         assert_eq!(input.items.len(), 2);
+    }
+
+    /// A deferred item's header answers every question the run asks unasked exactly as its
+    /// tree does: identity, kept annotations (scalars only), head comment, cluster mark; and
+    /// the item keeps its index in the list. Flow items are deferred too.
+    #[test]
+    fn deferred_headers_answer_as_trees() {
+        let src = "kind: ResourceList\nitems:\n# head\n- apiVersion: !!str apps/v1\n  kind: Deployment\n  metadata:\n    name: 12\n    namespace: ''\n    annotations:\n      config.kubernetes.io/path: a/b.yaml\n      config.kubernetes.io/index: {x: 1}\n      tailor.dev/kept: k\n      other: o\n- # tailor.dev/cluster: dev\n  kind: A\n  apiVersion: v1\n  metadata: {name: a, namespace: ns}\n- {\"apiVersion\": \"v1\", \"kind\": \"B\", \"metadata\": {\"name\": \"b\"}}\n- # tailor.dev/cluster: x\n  metadata:\n    name: c\n  apiVersion: v1\n  kind: C\n";
+        let keys: HeaderKeys = Arc::from(vec!["tailor.dev/kept"]);
+        let opts = ParseOptions::default();
+        let kept = read(src).unwrap().items;
+        let deferred = read_input_owned(src.to_string(), &opts, Trees::Defer(keys))
+            .unwrap()
+            .items;
+        assert_eq!(kept.len(), 4);
+        for (i, (k, d)) in kept.iter().zip(&deferred).enumerate() {
+            assert_eq!(d.item_index(), Some(i));
+            assert_eq!(k.place(), d.place());
+            assert_eq!(k.api_version(), d.api_version(), "{i}");
+            assert_eq!(k.kind(), d.kind(), "{i}");
+            assert_eq!(k.name(), d.name(), "{i}");
+            assert_eq!(k.namespace(), d.namespace(), "{i}");
+            assert_eq!(k.head_comment(), d.head_comment(), "{i}");
+            assert_eq!(k.fanned_out_for(), d.fanned_out_for(), "{i}");
+            for key in [
+                super::super::annotations::PATH,
+                super::super::annotations::LEGACY_PATH,
+                super::super::annotations::LEGACY_INDEX,
+                "tailor.dev/kept",
+            ] {
+                assert_eq!(k.annotation(key), d.annotation(key), "{i} {key}");
+            }
+        }
+        assert_eq!(deferred[0].name(), "12");
+        assert_eq!(deferred[0].namespace(), None);
+        assert_eq!(deferred[0].head_comment(), Some("# head"));
+        assert_eq!(deferred[0].annotation("tailor.dev/kept"), Some("k"));
+        assert_eq!(deferred[1].fanned_out_for(), Some("dev"));
+        assert_eq!(deferred[3].fanned_out_for(), Some("x"));
+        // An annotation the header does not keep is read from the tree, built for it.
+        assert_eq!(deferred[0].annotation("other"), Some("o"));
     }
 }

@@ -1,8 +1,9 @@
 //! One KRM object, with what is needed to write it back exactly as it came when untouched.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use tailor_yaml::{Node, Pair, Resume, Value};
+use tailor_yaml::{Node, Pair, ParseOptions, Resume, Span, Text};
 
 use super::annotations;
 use super::results::ResourceRef;
@@ -31,8 +32,9 @@ pub enum Origin {
         source: Source,
         start: usize,
         end: usize,
-        /// The file it came from in standalone mode, and its position there.
-        file: Option<String>,
+        /// The file it came from in standalone mode (one text for all its documents), and
+        /// its position there.
+        file: Option<Arc<str>>,
         index: usize,
         wide_sequences: bool,
     },
@@ -40,7 +42,10 @@ pub enum Origin {
 
 #[derive(Clone, Debug)]
 pub struct Resource {
-    tree: Tree,
+    /// The object's tree; a null placeholder while `deferred` stands in for it.
+    tree: Node,
+    /// Set while the tree is not built: what stands in for it, and how to build it.
+    deferred: Option<Box<Deferred>>,
     origin: Origin,
     dirty: bool,
     /// The destination this copy was tailored for, when a run fans out to several clusters.
@@ -50,12 +55,20 @@ pub struct Resource {
     placed: Option<Box<str>>,
     /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
     /// messages about the object as input.
-    place: Option<Box<str>>,
+    place: Option<Place>,
     /// Set when the built-in strip ran as the object was read: what it reported, for the strip
     /// stage to pass on in its place.
     strip_results: Option<Vec<super::results::KrmResult>>,
     /// Its part in a `*List` container while the stages run (`super::lists`).
     list: Option<Box<ListRole>>,
+}
+
+/// Where an object sat in the input ResourceList. Most are items of the list itself: their
+/// index is kept rather than the text, which only messages need.
+#[derive(Clone, Debug)]
+enum Place {
+    Item(usize),
+    Path(Box<str>),
 }
 
 /// What an object is to a `*List` container while the stages run: the container itself (its
@@ -82,13 +95,6 @@ pub struct ListInfo {
     pub fanned_out_for: Option<String>,
 }
 
-/// An object's tree, or what stands in for it until a stage reads it.
-#[derive(Clone, Debug)]
-enum Tree {
-    Whole(Node),
-    Deferred(Box<Deferred>),
-}
-
 /// An item read while the configuration asked for no stage that reads every object: its tree
 /// was dropped once parsed, so a large list is not held as trees (4x its text). What every
 /// run reads of each object (the identity, kpt's and tailor's annotations, the head comment)
@@ -96,32 +102,126 @@ enum Tree {
 /// else is read.
 #[derive(Clone, Debug)]
 struct Deferred {
-    header: Node,
+    header: Header,
     /// The annotations the header keeps besides kpt's and kustomize's bookkeeping.
     keys: HeaderKeys,
-    whole: OnceLock<Node>,
+    /// Boxed: most deferred objects are never built, and an empty cell then costs a pointer.
+    whole: OnceLock<Box<Node>>,
     source: Source,
-    resume: Resume,
+    rebuild: Rebuild,
+}
+
+/// How a deferred object's tree is built again from its source.
+#[derive(Clone, Debug)]
+pub enum Rebuild {
+    /// An item of a ResourceList, from where the parser began it.
+    Item(Resume),
+    /// A document of a stream or file, from its text alone (`tailor_yaml::reparse_document`).
+    Document { span: Span, opts: ParseOptions },
+}
+
+/// What a deferred object answers without its tree: each field exactly what the accessor of
+/// the same name reads from the whole tree. Flat values rather than a pruned copy of the
+/// tree: a run asks every object for its kind, name and annotations several times, and a
+/// small object's pruned tree cost more memory than its text and a chain of pointers per
+/// question (the no-op pass over 32,000 ~430-byte objects spent a third of its time there).
+#[derive(Clone, Debug)]
+struct Header {
+    api_version: Text,
+    kind: Text,
+    name: Text,
+    namespace: Option<Text>,
+    /// The scalar annotations [`header_annotation`] keeps, in the tree's order.
+    annotations: Box<[(Text, Text)]>,
+    head_comment: Option<Box<str>>,
+    fanned_out_for: Option<Text>,
+}
+
+impl Header {
+    fn of(node: &Node, keys: &[&str]) -> Header {
+        let annotations = node
+            .get_path(&["metadata", "annotations"])
+            .and_then(Node::pairs)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|p| {
+                let key = p.key.as_scalar()?;
+                let value = p.value.as_scalar()?;
+                header_annotation(key, keys).then(|| (Text::from(key), Text::from(value)))
+            })
+            .collect();
+        Header {
+            api_version: node_api_version(node).into(),
+            kind: node_kind(node).into(),
+            name: node_name(node).into(),
+            namespace: node_namespace(node).map(Text::from),
+            annotations,
+            head_comment: node_head_comment(node).map(Box::from),
+            fanned_out_for: header_fanned_out_for(node).map(Text::from),
+        }
+    }
+
+    /// The first annotation `key` (first match wins, as in the tree).
+    fn annotation(&self, key: &str) -> Option<&str> {
+        self.annotations
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 impl Deferred {
     fn whole(&self) -> &Node {
-        self.whole.get_or_init(|| self.rebuild())
+        self.whole.get_or_init(|| Box::new(self.rebuild()))
     }
 
-    fn whole_mut(&mut self) -> &mut Node {
-        if self.whole.get().is_none() {
-            let _ = self.whole.set(self.rebuild());
+    /// The whole tree, built now if it was not.
+    fn into_whole(mut self) -> Node {
+        match self.whole.take() {
+            Some(node) => *node,
+            None => self.rebuild(),
         }
-        self.whole.get_mut().unwrap_or(&mut self.header)
     }
 
-    /// The tree parsed again from the source. The source and the resume point come from a
-    /// parse that succeeded, so parsing them again cannot fail; the header (every field a run
-    /// reads unasked) is the closest stand-in if it ever did.
+    /// The tree parsed again from the source. The source and the resume point or span come
+    /// from a parse that succeeded, so parsing them again cannot fail; a mapping of the
+    /// header's identity is the closest stand-in if it ever did.
     fn rebuild(&self) -> Node {
-        tailor_yaml::reparse_item(&self.source, &self.resume)
-            .unwrap_or_else(|_| self.header.clone())
+        let built = match &self.rebuild {
+            Rebuild::Item(resume) => tailor_yaml::reparse_item(&self.source, resume).ok(),
+            Rebuild::Document { span, opts } => {
+                tailor_yaml::reparse_document(&self.source, *span, opts)
+                    .ok()
+                    .flatten()
+            }
+        };
+        built.unwrap_or_else(|| self.header_tree())
+    }
+
+    fn header_tree(&self) -> Node {
+        let h = &self.header;
+        let pair = |k: &str, v: &str| Pair {
+            key: Node::plain(k),
+            value: Node::string(v),
+        };
+        let mut meta = vec![pair("name", &h.name)];
+        if let Some(ns) = &h.namespace {
+            meta.push(pair("namespace", ns));
+        }
+        if !h.annotations.is_empty() {
+            meta.push(Pair {
+                key: Node::plain("annotations"),
+                value: Node::from_pairs(h.annotations.iter().map(|(k, v)| pair(k, v)).collect()),
+            });
+        }
+        Node::from_pairs(vec![
+            pair("apiVersion", &h.api_version),
+            pair("kind", &h.kind),
+            Pair {
+                key: Node::plain("metadata"),
+                value: Node::from_pairs(meta),
+            },
+        ])
     }
 }
 
@@ -144,67 +244,79 @@ fn header_annotation(key: &str, keys: &[&str]) -> bool {
         || keys.contains(&key)
 }
 
-/// The header of `node`: apiVersion, kind, metadata name and namespace, the annotations
-/// above, and the node's own comments and tag.
-fn header_of(node: &Node, keys: &[&str]) -> Node {
-    let mut pairs = Vec::new();
-    for key in ["apiVersion", "kind"] {
-        if let Some(p) = node
-            .pairs()
-            .and_then(|ps| ps.iter().find(|p| p.key.as_scalar() == Some(key)))
-        {
-            pairs.push(p.clone());
-        }
-    }
-    if let Some(meta) = node
-        .pairs()
-        .and_then(|ps| ps.iter().find(|p| p.key.as_scalar() == Some("metadata")))
-    {
-        let mut kept = Vec::new();
-        if let Value::Mapping(fields) = &meta.value.value {
-            for f in fields {
-                match f.key.as_scalar() {
-                    Some("name" | "namespace") => kept.push(f.clone()),
-                    Some("annotations") => kept.push(filtered(f, |k| header_annotation(k, keys))),
-                    _ => {}
-                }
-            }
-            pairs.push(Pair {
-                key: meta.key.clone(),
-                value: Node::from_pairs(kept),
-            });
-        } else {
-            pairs.push(meta.clone());
-        }
-    }
-    let mut header = Node::from_pairs(pairs);
-    header.extra = node.extra.clone();
-    header.span = node.span;
-    header
+fn node_api_version(node: &Node) -> &str {
+    node.get_str("apiVersion").unwrap_or("")
 }
 
-/// A mapping entry with only the sub-entries whose keys `keep` accepts (a value that is not a
-/// mapping is kept whole, so lookups into it fail the same way).
-fn filtered(entry: &Pair, keep: impl Fn(&str) -> bool) -> Pair {
-    match &entry.value.value {
-        Value::Mapping(fields) => Pair {
-            key: entry.key.clone(),
-            value: Node::from_pairs(
-                fields
-                    .iter()
-                    .filter(|f| f.key.as_scalar().is_some_and(&keep))
-                    .cloned()
-                    .collect(),
-            ),
-        },
-        _ => entry.clone(),
-    }
+fn node_kind(node: &Node) -> &str {
+    node.get_str("kind").unwrap_or("")
+}
+
+fn node_name(node: &Node) -> &str {
+    node.get_path(&["metadata", "name"])
+        .and_then(Node::as_scalar)
+        .unwrap_or("")
+}
+
+fn node_namespace(node: &Node) -> Option<&str> {
+    node.get_path(&["metadata", "namespace"])
+        .and_then(Node::as_scalar)
+        .filter(|s| !s.is_empty())
+}
+
+fn node_annotation<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
+    node.get_path(&["metadata", "annotations", key])
+        .and_then(Node::as_scalar)
+}
+
+fn node_head_comment(node: &Node) -> Option<&str> {
+    node.comments()
+        .map(|c| c.head.as_str())
+        .filter(|h| !h.is_empty())
+}
+
+/// The destination named by a `# tailor.dev/cluster: NAME` comment among `node`'s own comments
+/// and those of the keys listed (`opening`).
+fn cluster_mark<'n>(node: &'n Node, opening: impl Iterator<Item = &'n Pair>) -> Option<&'n str> {
+    node.comments()
+        .into_iter()
+        .chain(opening.filter_map(|p| p.key.comments()))
+        .flat_map(|c| [c.head.as_str(), c.line.as_str()])
+        .flat_map(str::lines)
+        .find_map(|l| l.trim().strip_prefix(annotations::CLUSTER_MARK.trim_end()))
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+}
+
+/// [`cluster_mark`] as a whole tree answers it: the comment is above the object, above its
+/// first key, or above its apiVersion or kind.
+fn node_fanned_out_for(node: &Node) -> Option<&str> {
+    let keys = node.pairs().unwrap_or_default().iter().enumerate();
+    cluster_mark(
+        node,
+        keys.filter(|(i, p)| *i == 0 || matches!(p.key.as_scalar(), Some("apiVersion" | "kind")))
+            .map(|(_, p)| p),
+    )
+}
+
+/// [`cluster_mark`] as a deferred object's header always answered it: the header listed the
+/// object's apiVersion, kind and metadata entries, in that order, whatever the source order,
+/// and looked above the first of them and above apiVersion and kind.
+fn header_fanned_out_for(node: &Node) -> Option<&str> {
+    let entry = |key: &str| {
+        node.pairs()
+            .and_then(|ps| ps.iter().find(|p| p.key.as_scalar() == Some(key)))
+    };
+    let (api_version, kind) = (entry("apiVersion"), entry("kind"));
+    let metadata = entry("metadata").filter(|_| api_version.is_none() && kind.is_none());
+    cluster_mark(node, [api_version, kind, metadata].into_iter().flatten())
 }
 
 impl Resource {
     pub fn new(node: Node, origin: Origin) -> Resource {
         Resource {
-            tree: Tree::Whole(node),
+            tree: node,
+            deferred: None,
             origin,
             dirty: false,
             cluster: None,
@@ -216,21 +328,22 @@ impl Resource {
     }
 
     /// An object whose tree is dropped now and parsed again from `source` when first read
-    /// (see [`Deferred`]). `resume` must come from parsing `source` into `node`.
+    /// (see [`Deferred`]). `rebuild` must come from parsing `source` into `node`.
     pub fn deferred(
         node: &Node,
         source: Source,
-        resume: Resume,
+        rebuild: Rebuild,
         origin: Origin,
         keys: HeaderKeys,
     ) -> Resource {
         Resource {
-            tree: Tree::Deferred(Box::new(Deferred {
-                header: header_of(node, &keys),
+            tree: Node::null(),
+            deferred: Some(Box::new(Deferred {
+                header: Header::of(node, &keys),
                 keys,
                 whole: OnceLock::new(),
                 source,
-                resume,
+                rebuild,
             })),
             origin,
             dirty: false,
@@ -240,6 +353,67 @@ impl Resource {
             strip_results: None,
             list: None,
         }
+    }
+
+    /// This object with its tree dropped, as [`Resource::deferred`] makes one, keeping what
+    /// it carries besides the tree (its place, the results of a stage that ran as it was
+    /// read). `rebuild` must come from parsing `source` into its tree, which must be unchanged.
+    pub fn into_deferred(self, source: Source, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
+        let mut deferred = Resource::deferred(&self.tree, source, rebuild, self.origin, keys);
+        deferred.place = self.place;
+        deferred.strip_results = self.strip_results;
+        deferred
+    }
+
+    /// Drops the tree of an untouched document read from a stream or file, keeping what
+    /// [`Resource::deferred`] keeps; the tree is built again from the document's text when a
+    /// stage reads it. A `*List` keeps its tree (its items become objects of their own), and
+    /// so does an object whose text is not a document of a source.
+    pub fn defer_document(&mut self, keys: &HeaderKeys, opts: &ParseOptions) {
+        if self.deferred.is_some() || self.dirty || self.is_list() {
+            return;
+        }
+        let Origin::Document {
+            source, start, end, ..
+        } = &self.origin
+        else {
+            return;
+        };
+        let (Ok(start), Ok(end)) = (u32::try_from(*start), u32::try_from(*end)) else {
+            return;
+        };
+        self.deferred = Some(Box::new(Deferred {
+            header: Header::of(&self.tree, keys),
+            keys: keys.clone(),
+            whole: OnceLock::new(),
+            source: source.clone(),
+            rebuild: Rebuild::Document {
+                span: Span { start, end },
+                opts: opts.clone(),
+            },
+        }));
+        self.tree = Node::null();
+    }
+
+    /// Whether the tree is not built (see [`Resource::deferred`]).
+    pub fn is_deferred(&self) -> bool {
+        self.deferred
+            .as_ref()
+            .is_some_and(|d| d.whole.get().is_none())
+    }
+
+    /// Whether a deferred object's header keeps annotations (kpt's, tailor's, those a stage
+    /// decides on): an object whose header keeps none is one no stage that reads only
+    /// annotated objects looks into, nor is it placed by a path annotation.
+    pub fn header_annotations_empty(&self) -> bool {
+        self.deferred
+            .as_ref()
+            .is_some_and(|d| d.header.annotations.is_empty())
+    }
+
+    /// The results of a stage that ran as the object was read, not yet passed on.
+    pub fn strip_results(&self) -> Option<&[super::results::KrmResult]> {
+        self.strip_results.as_deref()
     }
 
     /// Records that the built-in strip already ran on this object, with its results.
@@ -252,36 +426,55 @@ impl Resource {
         self.strip_results.take()
     }
 
-    /// What the accessors below read: the whole tree once built, the header until then.
-    fn known(&self) -> &Node {
-        match &self.tree {
-            Tree::Whole(node) => node,
-            Tree::Deferred(d) => d.whole.get().unwrap_or(&d.header),
+    /// The tree, when it is built: the accessors below read it, or a deferred object's
+    /// header until then.
+    fn built(&self) -> Result<&Node, &Header> {
+        match &self.deferred {
+            None => Ok(&self.tree),
+            Some(d) => d.whole.get().map(|n| &**n).ok_or(&d.header),
         }
     }
 
+    /// The tree to change: a deferred object becomes a whole one for good.
     fn whole_mut(&mut self) -> &mut Node {
-        match &mut self.tree {
-            Tree::Whole(node) => node,
-            Tree::Deferred(d) => d.whole_mut(),
+        if let Some(d) = self.deferred.take() {
+            self.tree = d.into_whole();
         }
+        &mut self.tree
     }
 
     /// The comment block above the object (`# ...` lines before its `-`).
     pub fn head_comment(&self) -> Option<&str> {
-        self.known()
-            .comments()
-            .map(|c| c.head.as_str())
-            .filter(|h| !h.is_empty())
+        match self.built() {
+            Ok(node) => node_head_comment(node),
+            Err(h) => h.head_comment.as_deref(),
+        }
     }
 
     /// Where the object sat in the input ResourceList (`items[3]`), when it came from one.
-    pub fn place(&self) -> Option<&str> {
-        self.place.as_deref()
+    pub fn place(&self) -> Option<Cow<'_, str>> {
+        match self.place.as_ref()? {
+            Place::Item(i) => Some(Cow::Owned(format!("items[{i}]"))),
+            Place::Path(p) => Some(Cow::Borrowed(p)),
+        }
     }
 
     pub fn set_place(&mut self, place: &str) {
-        self.place = Some(place.into());
+        self.place = Some(Place::Path(place.into()));
+    }
+
+    /// Places the object at `items[index]` of the input ResourceList.
+    pub fn set_item_index(&mut self, index: usize) {
+        self.place = Some(Place::Item(index));
+    }
+
+    /// Its index in the input ResourceList's `items`, when it is one of them (not an item of a
+    /// `*List` among them).
+    pub fn item_index(&self) -> Option<usize> {
+        match self.place {
+            Some(Place::Item(i)) => Some(i),
+            _ => None,
+        }
     }
 
     /// Its part in a `*List` container while the stages run.
@@ -310,7 +503,7 @@ impl Resource {
     /// Whether this is a `*List` object holding its items. Never a deferred object: the reader
     /// keeps Lists whole, so this does not parse a tree again.
     pub fn is_list(&self) -> bool {
-        matches!(&self.tree, Tree::Whole(node) if is_list_object(node))
+        self.deferred.is_none() && is_list_object(&self.tree)
     }
 
     /// Whether this object is an item of a `*List` container (it is written inside it).
@@ -385,9 +578,9 @@ impl Resource {
     }
 
     pub fn node(&self) -> &Node {
-        match &self.tree {
-            Tree::Whole(node) => node,
-            Tree::Deferred(d) => d.whole(),
+        match &self.deferred {
+            None => &self.tree,
+            Some(d) => d.whole(),
         }
     }
 
@@ -428,25 +621,31 @@ impl Resource {
     }
 
     pub fn api_version(&self) -> &str {
-        self.known().get_str("apiVersion").unwrap_or("")
+        match self.built() {
+            Ok(node) => node_api_version(node),
+            Err(h) => &h.api_version,
+        }
     }
 
     pub fn kind(&self) -> &str {
-        self.known().get_str("kind").unwrap_or("")
+        match self.built() {
+            Ok(node) => node_kind(node),
+            Err(h) => &h.kind,
+        }
     }
 
     pub fn name(&self) -> &str {
-        self.known()
-            .get_path(&["metadata", "name"])
-            .and_then(Node::as_scalar)
-            .unwrap_or("")
+        match self.built() {
+            Ok(node) => node_name(node),
+            Err(h) => &h.name,
+        }
     }
 
     pub fn namespace(&self) -> Option<&str> {
-        self.known()
-            .get_path(&["metadata", "namespace"])
-            .and_then(Node::as_scalar)
-            .filter(|s| !s.is_empty())
+        match self.built() {
+            Ok(node) => node_namespace(node),
+            Err(h) => h.namespace.as_deref(),
+        }
     }
 
     /// `group` part of apiVersion ("" for the core group).
@@ -458,13 +657,11 @@ impl Resource {
     }
 
     pub fn annotation(&self, key: &str) -> Option<&str> {
-        let in_header = match &self.tree {
-            Tree::Whole(_) => true,
-            Tree::Deferred(d) => header_annotation(key, &d.keys),
-        };
-        let tree = if in_header { self.known() } else { self.node() };
-        tree.get_path(&["metadata", "annotations", key])
-            .and_then(Node::as_scalar)
+        match (&self.deferred, self.built()) {
+            (_, Ok(node)) => node_annotation(node, key),
+            (Some(d), Err(h)) if header_annotation(key, &d.keys) => h.annotation(key),
+            _ => node_annotation(self.node(), key),
+        }
     }
 
     pub fn label(&self, key: &str) -> Option<&str> {
@@ -479,7 +676,7 @@ impl Resource {
         self.annotation(annotations::PATH)
             .or_else(|| self.annotation(annotations::LEGACY_PATH))
             .or(match &self.origin {
-                Origin::Document { file: Some(f), .. } => Some(f.as_str()),
+                Origin::Document { file: Some(f), .. } => Some(&**f),
                 _ => None,
             })
             .or_else(|| self.container().and_then(|c| c.path.as_deref()))
@@ -547,22 +744,11 @@ impl Resource {
     /// kpt writes the comment back after the item's `-` (`- # tailor.dev/cluster: dev`), where
     /// it opens the object's first key rather than the object.
     pub fn fanned_out_for(&self) -> Option<&str> {
-        let node = self.known();
-        // A deferred object's header lists apiVersion and kind first, whatever the source
-        // order: the comment is above one of them, or above the first key.
-        let keys = node.pairs().unwrap_or_default().iter().enumerate();
-        let opening = keys
-            .filter(|(i, p)| *i == 0 || matches!(p.key.as_scalar(), Some("apiVersion" | "kind")))
-            .filter_map(|(_, p)| p.key.comments());
-        node.comments()
-            .into_iter()
-            .chain(opening)
-            .flat_map(|c| [c.head.as_str(), c.line.as_str()])
-            .flat_map(str::lines)
-            .find_map(|l| l.trim().strip_prefix(annotations::CLUSTER_MARK.trim_end()))
-            .map(str::trim)
-            .filter(|name| !name.is_empty())
-            .or_else(|| self.container().and_then(|c| c.fanned_out_for.as_deref()))
+        match self.built() {
+            Ok(node) => node_fanned_out_for(node),
+            Err(h) => h.fanned_out_for.as_deref(),
+        }
+        .or_else(|| self.container().and_then(|c| c.fanned_out_for.as_deref()))
     }
 
     pub fn resource_ref(&self) -> ResourceRef {

@@ -416,22 +416,61 @@ pub fn write_stream(items: &[Resource]) -> String {
 /// Streams the objects to `out` as a multi-document YAML stream, item by item. The last
 /// document ends as its source did.
 pub fn write_stream_to<W: Write + ?Sized>(out: &mut W, items: &[Resource]) -> io::Result<()> {
+    write_stream_docs_to(out, items.iter().map(StreamDoc::Object))
+}
+
+/// A document of a stream: an object, or the text of an untouched document that is written as
+/// it is (see `files::PassThrough`): what follows its `---` line, ending with a line break.
+#[derive(Clone, Copy)]
+pub enum StreamDoc<'a> {
+    Object(&'a Resource),
+    Text(&'a str),
+}
+
+/// [`write_stream_to`] for objects and texts of documents in one stream.
+pub fn write_stream_docs_to<'a, W: Write + ?Sized>(
+    out: &mut W,
+    docs: impl IntoIterator<Item = StreamDoc<'a>>,
+) -> io::Result<()> {
     let mut w = Chunked {
         buf: String::with_capacity(CHUNK + 4096),
         out,
     };
-    let mut open: Option<(usize, &Resource)> = None;
-    for item in items {
+    let mut open: Option<(usize, Option<&Resource>)> = None;
+    for doc in docs {
         if let Some((from, before)) = open {
-            end_document(&mut w.buf, from, before);
+            match before {
+                Some(item) => end_document(&mut w.buf, from, item),
+                // A text ends with its line break.
+                None if !w.buf.ends_with('\n') => w.buf.push('\n'),
+                None => {}
+            }
             w.flush_if_full()?;
             w.buf.push_str("---\n");
         }
         let from = w.buf.len();
-        push_document_text(&mut w.buf, item, Framing::Stream);
-        open = Some((from, item));
+        match doc {
+            StreamDoc::Object(item) => {
+                push_document_text(&mut w.buf, item, Framing::Stream);
+                open = Some((from, Some(item)));
+            }
+            StreamDoc::Text(text) => {
+                w.buf.push_str(text);
+                open = Some((from, None));
+            }
+        }
     }
     w.finish()
+}
+
+/// Where an untouched document's text goes in a stream, as [`write_stream_to`] writes it:
+/// from after its `---` line to its end, `start..end` in `source`; `None` when the stream would
+/// not take it as it is (its `---` line carries content, or it does not end with a line break,
+/// which the stream adds or fixes from the tree).
+pub(super) fn stream_text_range(source: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let text = source.get(start..end)?;
+    let parts = document_parts(text);
+    (parts.content.is_some() && text.ends_with('\n')).then(|| (start + parts.before.len(), end))
 }
 
 #[cfg(test)]

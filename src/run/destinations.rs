@@ -24,7 +24,7 @@ pub(super) fn resolve(
         };
         // A ResourceList item is named by its place there (`items[3].metadata.name`); a
         // document of a file by its file and index, with paths inside the object.
-        if let Err(e) = inventory.add_item(&json, r.place().unwrap_or("")) {
+        if let Err(e) = inventory.add_item(&json, &r.place().unwrap_or_default()) {
             let mut result = KrmResult::error(e.to_string()).at_field(e.field.clone());
             if r.place().is_none() {
                 result = result.about(r);

@@ -42,7 +42,7 @@ pub fn may_consume(plan: Option<&Plan>, item: &Resource) -> bool {
 pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResult>) -> Inputs {
     let takes_overlays = plan.takes_overlay_files();
     let mut inputs = Inputs {
-        work: Vec::with_capacity(items.len()),
+        work: Vec::new(),
         consumed: Vec::new(),
         transforms: Vec::new(),
         overlay_files: plan.overlay_files.clone(),
@@ -53,6 +53,18 @@ pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResu
             taken[i] = true;
         }
     }
+    let consumed = |(item, taken): (&Resource, &bool)| {
+        *taken
+            || is_custom_transform(item)
+            || is_inventory(item)
+            || (takes_overlays && item.path().is_some_and(tailor_fleet::is_under_overlays))
+    };
+    if !items.iter().zip(&taken).any(consumed) {
+        // Nothing to take out (the common case): the list is the work, not moved into another.
+        inputs.work = items;
+        return inputs;
+    }
+    inputs.work.reserve(items.len());
     let mut custom = Vec::new();
     for (item, taken) in items.into_iter().zip(taken) {
         if is_custom_transform(&item) {
@@ -88,12 +100,12 @@ fn item_transforms(items: &[Resource], results: &mut Vec<KrmResult>) -> Vec<Cust
     for (i, r) in items.iter().enumerate() {
         let name = r
             .place()
-            .map_or_else(|| format!("item {i}"), str::to_string);
+            .map_or_else(|| format!("item {i}"), |p| p.into_owned());
         match parse_custom_transform_at(
             r.node(),
             &name,
             PathSyntax::Extended,
-            r.place().unwrap_or(""),
+            &r.place().unwrap_or_default(),
         ) {
             Ok(t) => out.push(t),
             Err(findings) => results.extend(findings.into_iter().map(|f| {

@@ -15,9 +15,10 @@ use crate::config::{Plan, Tailoring, Targets};
 use crate::krm::{lists, KrmResult, Resource, Severity};
 use crate::stages::{self, Context, Stage};
 
-pub use inputs::FleetBundle;
+pub use inputs::{may_consume, FleetBundle};
 pub use reading::{
-    item_reading, original_items, parse_options, read_ahead, read_items, reading_holds, Reading,
+    at_read_hook, item_reading, original_items, parse_options, passes_by, read_ahead, read_items,
+    reading_holds, standalone_deferral, Reading,
 };
 
 /// What a run produced: the list to print and the exit code.

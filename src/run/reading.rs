@@ -6,7 +6,8 @@ use std::sync::Arc;
 use tailor_yaml::ParseOptions;
 
 use crate::config::{self, Ahead, Plan};
-use crate::krm::read::{function_config_ahead, read_input_owned, Input, Trees};
+use crate::krm::read::{function_config_ahead, read_input_owned, Input, Prepared, Trees};
+use crate::krm::resource::HeaderKeys;
 use crate::krm::{read_input, KrmResult, Resource};
 use crate::stages::strip::Strip;
 use crate::stages::Stage;
@@ -80,21 +81,94 @@ pub fn read_items(
                 transforms: Vec::new(),
             };
             let stage: &dyn Stage = plan.and_then(Plan::stage_at_read).unwrap_or(&builtin);
-            let mut hook = |item: &mut Resource| {
-                if super::inputs::may_consume(plan, item) {
-                    return false;
-                }
-                match stage.at_read(item) {
-                    Some(results) => {
-                        item.set_strip_results(results);
-                        true
-                    }
-                    None => false,
-                }
-            };
-            read_input_owned(text, &opts, Trees::Prepare(&mut hook))
+            let mut hook = at_read_hook(plan, stage);
+            // When no later stage reads every object, an object the strip left as it was
+            // keeps only its header: a pipeline that strips nothing (clean manifests from git)
+            // is held as its text, not as trees.
+            let defer = plan
+                .filter(|p| !p.reads_every_object_after_read())
+                .map(|p| Arc::from(p.header_annotations()));
+            read_input_owned(
+                text,
+                &opts,
+                Trees::Prepare {
+                    hook: &mut hook,
+                    defer,
+                },
+            )
         }
     }
+}
+
+/// `stage`'s work on each object as it is read ([`Stage::at_read`]), except on the items the
+/// run may consume (`plan` is the one read ahead, if any): those are read as they are.
+pub fn at_read_hook<'a>(
+    plan: Option<&'a Plan>,
+    stage: &'a dyn Stage,
+) -> impl FnMut(&mut Resource) -> Prepared + 'a {
+    move |item: &mut Resource| {
+        if super::inputs::may_consume(plan, item) {
+            return Prepared::Untouched;
+        }
+        match stage.at_read(item) {
+            Some(results) => {
+                item.set_strip_results(results);
+                if item.is_dirty() {
+                    Prepared::Changed
+                } else {
+                    Prepared::Checked
+                }
+            }
+            None => Prepared::Untouched,
+        }
+    }
+}
+
+/// How standalone mode reads its files under `plan`: with trees dropped when no stage reads
+/// every object, or when the stage that runs as objects are read is the only one that does
+/// (then only for the objects it leaves as they were); `None` keeps every tree.
+/// `TAILOR_KEEP_TREES=1` keeps them anyway, to compare answers.
+pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage>)> {
+    if std::env::var_os("TAILOR_KEEP_TREES").is_some_and(|v| v == "1") {
+        return None;
+    }
+    let keys: HeaderKeys = Arc::from(plan.header_annotations());
+    if !plan.reads_every_object() {
+        return Some((keys, None));
+    }
+    match plan.stage_at_read() {
+        Some(stage) if !plan.reads_every_object_after_read() => Some((keys, Some(stage))),
+        _ => None,
+    }
+}
+
+/// Whether no stage of `plan` can touch an object read in standalone mode, whatever the other
+/// objects (`None` when the plan does not allow telling): its tree was dropped as it was read
+/// ([`standalone_deferral`]), it keeps no annotation a stage or the output decides on, it is
+/// not one the run may consume nor left alone, and a stage that ran as it was read left it as
+/// it was and has nothing more to do with it. The plan names no destination: the fan-out
+/// limit counts every object for one.
+pub fn passes_by(plan: &Plan) -> Option<impl FnMut(&Resource) -> bool + '_> {
+    if !plan.clusters.is_empty() {
+        return None;
+    }
+    let at_read = match standalone_deferral(plan)? {
+        (_, Some(stage)) => Some(stage),
+        (_, None) => None,
+    };
+    Some(move |item: &Resource| {
+        item.is_deferred()
+            && !item.is_dirty()
+            && item.header_annotations_empty()
+            && !item.is_meta_or_local()
+            && !super::inputs::may_consume(Some(plan), item)
+            && match at_read {
+                Some(stage) => {
+                    item.strip_results().is_some_and(<[_]>::is_empty) && stage.done_at_read(item)
+                }
+                None => item.strip_results().is_none(),
+            }
+    })
 }
 
 /// Whether a run of `plan` may use items read with `reading`: stripped-as-read items need the

@@ -80,9 +80,17 @@ pub trait Stage: Send + Sync {
         false
     }
     /// The stage's work on one object as it is read, when it has such a form (the built-in
-    /// strip): whether it changed the object, with what it would report about it.
+    /// strip): `Some` with what it would report about the object when it did that work (the
+    /// object is dirty if the work changed it; [`Stage::run`] then leaves it to the results
+    /// it carries), `None` when it left the object to [`Stage::run`].
     fn at_read(&self, _item: &mut Resource) -> Option<Vec<KrmResult>> {
         None
+    }
+    /// Whether an object that [`Stage::at_read`] looked into and left as it was, reporting
+    /// nothing, needs nothing more from [`Stage::run`] as long as no input of the stage
+    /// arrives among the items: a run may then leave it out of the list altogether.
+    fn done_at_read(&self, _item: &Resource) -> bool {
+        false
     }
     /// Whether [`Stage::at_read`] does anything for this plan.
     fn runs_at_read(&self) -> bool {

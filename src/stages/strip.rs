@@ -47,23 +47,32 @@ impl Stage for Strip {
         self.builtin
     }
 
-    /// The built-in strip of one object as it is read: the results it would report about
-    /// it, when it changed the object (one it leaves as it was is stripped again, to the same
-    /// effect, by [`Stage::run`]). CustomTransforms still run in [`Stage::run`] (they need the
-    /// CRDs among all the items).
+    /// The built-in strip of one object as it is read, with the results it would report
+    /// about it, whether it changed the object or not: an object the built-in strip leaves as
+    /// it was need not be looked into again, and the reader may drop its tree.
+    /// CustomTransforms still run in [`Stage::run`] (they need the CRDs among all the items).
     fn at_read(&self, item: &mut Resource) -> Option<Vec<KrmResult>> {
-        if !self.builtin || item.is_left_alone() || !may_need_builtin_strip(item.node()) {
+        if !self.builtin || item.is_left_alone() {
             return None;
+        }
+        if !may_need_builtin_strip(item.node()) {
+            return Some(Vec::new());
         }
         let builtin = StripOptions { builtin: true };
         let stripped = strip_in_place(item, builtin, &[], &ResourceMapper::new());
-        stripped.changed.then(|| {
+        Some(
             stripped
                 .findings
                 .into_iter()
                 .map(|f| KrmResult::from(f).about(item))
-                .collect()
-        })
+                .collect(),
+        )
+    }
+
+    /// CustomTransforms of the configuration apply to every object, and the CRDs among the
+    /// items map the resources they name.
+    fn done_at_read(&self, item: &Resource) -> bool {
+        self.transforms.is_empty() && item.kind() != "CustomResourceDefinition"
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
@@ -112,8 +121,8 @@ impl Stage for Strip {
                 continue;
             }
             if let Some(results) = item.take_strip_results() {
-                // Stripped as it was read: its findings go where the strip would have reported
-                // them, then the CustomTransforms run.
+                // Stripped as it was read (changed or not): its findings go where the strip
+                // would have reported them, then the CustomTransforms run.
                 ctx.results.extend(results);
                 if !transforms.is_empty() {
                     let custom = StripOptions { builtin: false };

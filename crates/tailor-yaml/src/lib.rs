@@ -50,6 +50,7 @@ mod error;
 mod json;
 mod node;
 mod parse;
+mod reparse;
 pub mod resolve;
 pub mod scalar_style;
 mod seqindent;
@@ -64,5 +65,6 @@ pub use parse::{
     parse_stream, parse_stream_handing_items, parse_stream_with, reparse_item, Document, Handoff,
     ParseOptions, Resume,
 };
+pub use reparse::reparse_document;
 pub use resolve::ScalarKind;
 pub use seqindent::derive_wide_sequences;

@@ -3,9 +3,14 @@
 //! and writes files back with it, so tailor decides exactly the same way.
 
 /// True for "wide" (`- ` indented two past its key), false for "compact".
+///
+/// Lines are visited as they come, not collected first: the answer is nearly always found at
+/// the first sequence, and a ResourceList's own document is the whole input.
 pub fn derive_wide_sequences(text: &str) -> bool {
-    let lines: Vec<&str> = text.split('\n').collect();
-    for (i, line) in lines.iter().enumerate() {
+    let mut line_start = 0;
+    for line in text.split('\n') {
+        let at = line_start;
+        line_start += line.len() + 1;
         let Some((prefix, _)) = line.split_once("- ") else {
             continue;
         };
@@ -13,7 +18,7 @@ pub fn derive_wide_sequences(text: &str) -> bool {
             continue;
         }
         let seq_spaces = prefix.len();
-        let Some(key_line) = key_line_before(&lines, i) else {
+        let Some(key_line) = key_line_before(&text[..at]) else {
             continue;
         };
         let key_spaces = key_line.len() - key_line.trim_start_matches(' ').len();
@@ -31,14 +36,22 @@ pub fn derive_wide_sequences(text: &str) -> bool {
     false
 }
 
-fn key_line_before<'a>(lines: &[&'a str], idx: usize) -> Option<&'a str> {
-    for line in lines[..idx].iter().rev() {
-        if line.trim_matches(' ').starts_with('#') {
-            continue;
+/// The last line of `before` (the text up to the start of a line) that is not a comment, cut
+/// at its first `#`. Each line it skips is a comment, so the walks back stay within the
+/// comment lines right above a sequence line.
+fn key_line_before(before: &str) -> Option<&str> {
+    // `before` ends with the line break of the line above, unless it is empty.
+    let mut rest = before.strip_suffix('\n')?;
+    loop {
+        let (head, line) = match rest.rfind('\n') {
+            Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
+            None => (None, rest),
+        };
+        if !line.trim_matches(' ').starts_with('#') {
+            return Some(line.split('#').next().unwrap_or(""));
         }
-        return Some(line.split('#').next().unwrap_or(""));
+        rest = head?;
     }
-    None
 }
 
 #[cfg(test)]
@@ -54,5 +67,8 @@ mod tests {
         assert!(!derive_wide_sequences("x: y\n"));
         // A line like `k: - v` is not a key line: keep looking.
         assert!(derive_wide_sequences("a: |\n  - x\nb:\n  - y\n"));
+        // Comments above the first line, and a sequence on the first line.
+        assert!(!derive_wide_sequences("# c\n# d\n- x\n"));
+        assert!(derive_wide_sequences("# c\na:\n# d\n  # e\n  - x\n"));
     }
 }

@@ -6,6 +6,12 @@
 //! tailor-bench-gen pairs N             ResourceList: N ConfigMap+Deployment pairs, ApplyReplacements
 //! tailor-bench-gen patches N           ResourceList: the same pairs, Tailor with two patches
 //! tailor-bench-gen fanout N CLUSTERS   ResourceList: N exported objects, Tailor spec.clusters
+//! tailor-bench-gen small N             ResourceList: N small objects (block items), nothing changes
+//! tailor-bench-gen small-flow N        the same as flow items (`- {...}`, kpt's .json items)
+//! tailor-bench-gen json-line N         the same as one line of JSON
+//! tailor-bench-gen json-pretty N       the same as indented JSON
+//! tailor-bench-gen small-dir N DIR [json]   DIR/manifests/ (YAML files, or .json ones) and
+//!                                      DIR/tailor.yaml: the same objects for standalone mode
 //! tailor-bench-gen kustomize-pairs N DIR     DIR/{resources,kustomization}.yaml, same replacements
 //! tailor-bench-gen kustomize-patches N DIR   DIR/{resources,kustomization}.yaml, same patches
 //! ```
@@ -15,7 +21,7 @@ use std::path::Path;
 
 use tailor_bench::*;
 
-const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|patches) N | fanout N CLUSTERS | (kustomize-pairs|kustomize-patches) N DIR";
+const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|patches|small|small-flow|json-line|json-pretty) N | fanout N CLUSTERS | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
 
 fn number(arg: Option<&String>) -> Result<usize, String> {
     arg.ok_or_else(|| USAGE.to_string())?
@@ -87,7 +93,17 @@ fn run(args: &[String]) -> Result<Option<String>, String> {
             write_kustomization(Path::new(dir), &items, field, &value)?;
             Ok(None)
         }
-        _ => Err(USAGE.to_string()),
+        Some("small-dir") => {
+            let dir = args.get(2).ok_or_else(|| USAGE.to_string())?;
+            let json = args.get(3).is_some_and(|a| a == "json");
+            small_dir(n()?, Path::new(dir), json).map_err(|e| format!("{dir}: {e}"))?;
+            Ok(None)
+        }
+        Some(name) => match Shape::parse(name) {
+            Some(shape) => Ok(Some(small_list(shape, n()?))),
+            None => Err(USAGE.to_string()),
+        },
+        None => Err(USAGE.to_string()),
     }
 }
 

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Time and peak memory of a pass that changes nothing, over ordinary small manifests (a
+# Deployment and a Service per app, about 430 bytes each) in every shape tools hand them over,
+# at two sizes, with `kpt fn source | kpt fn sink` over the same objects in the same run.
+#
+#   scripts/bench-shapes.sh [N_SMALL N_LARGE]        (default 4000 32000 objects)
+#
+# Shapes: a ResourceList of block YAML items (`small`), of flow items (`small-flow`, what kpt
+# sends for .json files), the same list as one line of JSON (`json-line`) and pretty-printed
+# (`json-pretty`); and a directory of YAML files in standalone mode, written back with
+# --output-dir (`dir`) and as a stream (`dir-stream`). Each row is the best of
+# TAILOR_BENCH_RUNS runs (default 3) under /usr/bin/time; the kpt pipeline (the same objects as
+# a directory, `kpt fn source DIR | kpt fn sink OUT`) runs TAILOR_BENCH_KPT_RUNS times
+# (default 1). Columns: MB/s is input bytes over wall time; peak/in is peak RSS over input
+# bytes (a directory's input is its files' bytes); kpt_s and kpt_MB are the kpt pipeline's
+# wall time and peak RSS (its largest process); kpt/tailor is its wall time over tailor's.
+#
+# TAILOR_BENCH_BASELINE=/path/to/tailor adds that binary's time and peak per row, each of its
+# runs alternating with one of the current binary's (this VM's speed drifts by 20-50% over
+# minutes, so only runs taken together compare).
+#
+# Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
+# objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
+# 16 MB (TAILOR_BENCH_JSON_N objects, default 44,000); at least 100 MB/s on small block and flow
+# objects; standalone peak under 2x the input. Exits 1 when a goal is missed.
+set -euo pipefail
+. "$(dirname "$0")/bench-lib.sh"
+
+small_n=${1:-4000}
+large_n=${2:-32000}
+json_n=${TAILOR_BENCH_JSON_N:-44000}
+runs=${TAILOR_BENCH_RUNS:-3}
+kruns=${TAILOR_BENCH_KPT_RUNS:-1}
+base=${TAILOR_BENCH_BASELINE:-}
+KPT=${KPT:-kpt}
+build
+
+# best_pair RUNS -- CMD...: runs "$TAILOR" CMD... and, with a baseline, "$base" CMD...
+# alternately, RUNS times each; sets T_WALL/T_CPU/T_KB (current) and B_WALL/B_KB (baseline).
+best_pair() {
+  local n=$1; shift 2
+  local i
+  T_WALL=""; B_WALL=""; B_KB=""
+  for ((i = 0; i < n; i++)); do
+    if [ -n "$base" ]; then
+      clean_out
+      best_of 1 "$WORK/out.b" -- "$base" "$@"
+      if [ -z "$B_WALL" ] || awk -v a="$BEST_WALL" -v b="$B_WALL" 'BEGIN {exit !(a < b)}'; then
+        B_WALL=$BEST_WALL; B_KB=$PEAK_KB
+      fi
+    fi
+    clean_out
+    best_of 1 "$WORK/out.t" -- "$TAILOR" "$@"
+    if [ -z "$T_WALL" ] || awk -v a="$BEST_WALL" -v b="$T_WALL" 'BEGIN {exit !(a < b)}'; then
+      T_WALL=$BEST_WALL; T_CPU=$BEST_CPU; T_KB=$PEAK_KB
+    fi
+  done
+  if [ -n "$base" ] && ! cmp -s "$WORK/out.b" "$WORK/out.t"; then
+    echo "FAIL: the baseline's output differs from the current binary's ($*)" >&2
+    exit 1
+  fi
+}
+
+# --output-dir must not exist (or be empty) for each run.
+clean_out() { rm -rf "$WORK/outdir"; }
+
+declare -A wall bytes peak kpt_wall kpt_kb
+shapes=(small small-flow json-line json-pretty dir dir-stream)
+
+header() {
+  printf '%-12s %7s %8s %8s %8s %8s %8s %9s' shape N input_MB wall_s cpu_s MB/s peak_MB peak/in
+  printf ' %8s %8s %10s' kpt_s kpt_MB kpt/tailor
+  [ -z "$base" ] || printf ' %10s %10s' base_wall base_peak
+  printf '\n'
+}
+
+row() { # shape n input_bytes
+  local shape=$1 n=$2 b=$3
+  wall[$shape,$n]=$T_WALL; bytes[$shape,$n]=$b; peak[$shape,$n]=$T_KB
+  awk -v s="$shape" -v n="$n" -v b="$b" -v t="$T_WALL" -v c="$T_CPU" -v kb="$T_KB" \
+      -v k="${kpt_wall[$n]}" -v kk="${kpt_kb[$n]}" -v bw="$B_WALL" -v bk="$B_KB" -v base="$base" 'BEGIN {
+    tt = (t < 0.001 ? 0.001 : t)
+    printf "%-12s %7d %8.1f %8.3f %8.3f %8.0f %8.1f %9.2f %8.2f %8.0f %10.0fx",
+      s, n, b / 1e6, t, c, b / 1e6 / tt, kb / 1024, kb * 1024 / b, k, kk / 1024, k / tt
+    if (base != "") printf " %10.3f %10.1f", bw, bk / 1024
+    printf "\n" }'
+}
+
+measure() { # n
+  local n=$1 shape input dir="$WORK/dir-$1"
+  rm -rf "$dir"
+  "$GEN" small-dir "$n" "$dir"
+  STDIN= best_of "$kruns" /dev/null -- sh -c \
+    "rm -rf '$WORK/kpt-out' && $KPT fn source '$dir/manifests' | $KPT fn sink '$WORK/kpt-out'"
+  kpt_wall[$n]=$BEST_WALL; kpt_kb[$n]=$PEAK_KB
+  for shape in small small-flow json-line json-pretty; do
+    input="$WORK/$shape-$n.txt"
+    "$GEN" "$shape" "$n" >"$input"
+    STDIN=$input best_pair "$runs" --
+    row "$shape" "$n" "$(stat -c %s "$input")"
+    rm -f "$input"
+  done
+  local in_bytes
+  in_bytes=$(find "$dir/manifests" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+  STDIN= best_pair "$runs" -- "$dir/tailor.yaml" "$dir/manifests" --output-dir "$WORK/outdir"
+  # Every file written back, byte for byte (nothing changes).
+  if ! diff -r -q "$dir/manifests" "$WORK/outdir" >/dev/null; then
+    echo "FAIL: --output-dir did not write the files back unchanged" >&2
+    exit 1
+  fi
+  row dir "$n" "$in_bytes"
+  STDIN= best_pair "$runs" -- "$dir/tailor.yaml" "$dir/manifests"
+  row dir-stream "$n" "$in_bytes"
+  rm -rf "$dir" "$WORK/kpt-out" "$WORK/outdir"
+}
+
+header
+measure "$small_n"
+measure "$large_n"
+
+echo
+status=0
+goal() { # text ok
+  if [ "$2" = 1 ]; then echo "met:    $1"; else echo "MISSED: $1"; status=1; fi
+}
+for shape in "${shapes[@]}"; do
+  g=$(awk -v a="${wall[$shape,$small_n]}" -v b="${wall[$shape,$large_n]}" \
+    'BEGIN { a = (a < 0.01 ? 0.01 : a); printf "%.1f", b / a }')
+  goal "$shape: growth ${small_n} -> ${large_n} objects ${g}x (<= 9x)" \
+    "$(awk -v g="$g" 'BEGIN { print (g <= 9) }')"
+done
+for shape in small small-flow; do
+  r=$(awk -v b="${bytes[$shape,$large_n]}" -v t="${wall[$shape,$large_n]}" 'BEGIN { printf "%.0f", b / 1e6 / t }')
+  goal "$shape: $r MB/s at $large_n objects (>= 100 MB/s)" "$(awk -v r="$r" 'BEGIN { print (r >= 100) }')"
+done
+for shape in dir dir-stream; do
+  r=$(awk -v kb="${peak[$shape,$large_n]}" -v b="${bytes[$shape,$large_n]}" 'BEGIN { printf "%.2f", kb * 1024 / b }')
+  goal "$shape: peak ${r}x the input at $large_n objects (< 2x)" "$(awk -v r="$r" 'BEGIN { print (r < 2) }')"
+done
+
+# One-line against pretty-printed JSON, the same list, one-line about 16 MB.
+for shape in json-line json-pretty; do
+  input="$WORK/$shape-$json_n.txt"
+  "$GEN" "$shape" "$json_n" >"$input"
+  STDIN=$input best_of "$runs" /dev/null -- "$TAILOR"
+  wall[$shape,$json_n]=$BEST_WALL; bytes[$shape,$json_n]=$(stat -c %s "$input")
+  rm -f "$input"
+done
+r=$(awk -v a="${wall[json-line,$json_n]}" -v b="${wall[json-pretty,$json_n]}" 'BEGIN { printf "%.2f", a / b }')
+goal "$(awk -v n="$json_n" -v lb="${bytes[json-line,$json_n]}" -v l="${wall[json-line,$json_n]}" \
+  -v pb="${bytes[json-pretty,$json_n]}" -v p="${wall[json-pretty,$json_n]}" -v r="$r" 'BEGIN {
+  printf "json: %d objects, one line (%.1f MB) %.3f s, pretty (%.1f MB) %.3f s: %sx (<= 1.5x)",
+    n, lb / 1e6, l, pb / 1e6, p, r }')" "$(awk -v r="$r" 'BEGIN { print (r <= 1.5) }')"
+exit $status
