@@ -25,17 +25,6 @@ fn package(dir: &Path) {
     std::fs::write(dir.join("replacements.yaml"), apply_replacements("")).expect("write");
 }
 
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("spawn");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 fn assert_labelled(deploy: &str) {
     assert!(deploy.contains("labels:\n    env: staging"), "{deploy}");
 }
@@ -50,7 +39,7 @@ fn kpt_fn_render_with_a_local_config_source() {
         format!("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\npipeline:\n  mutators:\n  - exec: {}\n    configPath: replacements.yaml\n", tailor_bin()),
     )
     .expect("Kptfile");
-    run_ok(
+    common::run_ok(
         Command::new(&kpt)
             .args(["fn", "render", "--allow-exec"])
             .arg(&dir),
@@ -70,7 +59,7 @@ fn kpt_fn_eval_with_a_local_config_source() {
     let dir = temp_dir("local-config-eval");
     package(&dir);
     let config = dir.join("replacements.yaml");
-    run_ok(
+    common::run_ok(
         Command::new(&kpt)
             .args(["fn", "eval"])
             .arg(&dir)
@@ -96,7 +85,7 @@ fn kustomize_transformer_with_a_local_config_source() {
         "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- context.yaml\n- deploy.yaml\ntransformers:\n- replacements.yaml\n",
     )
     .expect("write");
-    let out = run_ok(
+    let out = common::run_ok(
         Command::new(&k)
             .args(["build", "--enable-alpha-plugins", "--enable-exec"])
             .arg(&dir),

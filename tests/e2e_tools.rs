@@ -27,17 +27,6 @@ fn packages() -> Vec<(String, PathBuf)> {
     out
 }
 
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("spawn");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 fn empty_config() -> PathBuf {
     repo_root().join("tests/fixtures/tailor-empty.yaml")
 }
@@ -50,13 +39,13 @@ fn kpt_fn_eval_exec_matches_identity_run() {
         let (a, b) = (base.join("cat"), base.join("tailor"));
         copy_dir(&pkg, &a);
         copy_dir(&pkg, &b);
-        run_ok(
+        common::run_ok(
             Command::new(&kpt)
                 .args(["fn", "eval"])
                 .arg(&a)
                 .args(["--exec", "cat"]),
         );
-        run_ok(
+        common::run_ok(
             Command::new(&kpt)
                 .args(["fn", "eval"])
                 .arg(&b)
@@ -72,7 +61,7 @@ fn kpt_fn_eval_exec_matches_identity_run() {
         // And with the kpt-style `-- k=v` ConfigMap.
         let c = base.join("cm");
         copy_dir(&pkg, &c);
-        run_ok(Command::new(&kpt).args(["fn", "eval"]).arg(&c).args([
+        common::run_ok(Command::new(&kpt).args(["fn", "eval"]).arg(&c).args([
             "--exec",
             tailor_bin(),
             "--",
@@ -102,7 +91,7 @@ fn kpt_fn_render_with_kptfile_pipeline() {
             format!("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\npipeline:\n  mutators:\n  - exec: {exec}\n    configPath: tailor.yaml\n"),
         )
         .expect("Kptfile");
-        run_ok(
+        common::run_ok(
             Command::new(&kpt)
                 .args(["fn", "render", "--allow-exec"])
                 .arg(dir),
@@ -123,7 +112,7 @@ fn kpt_fn_render_with_kptfile_pipeline() {
 }
 
 fn sh(script: &str) -> String {
-    run_ok(Command::new("bash").args(["-o", "pipefail", "-c", script]))
+    common::run_ok(Command::new("bash").args(["-o", "pipefail", "-c", script]))
 }
 
 /// A sunk package: file path → bytes.
@@ -280,8 +269,8 @@ fn kustomize_transformer_changes_nothing() {
     let (a, b) = (base.join("plain"), base.join("fn"));
     write_kustomization(&a, false);
     write_kustomization(&b, true);
-    let plain = run_ok(Command::new(&k).arg("build").arg(&a));
-    let with_fn = run_ok(
+    let plain = common::run_ok(Command::new(&k).arg("build").arg(&a));
+    let with_fn = common::run_ok(
         Command::new(&k)
             .args(["build", "--enable-alpha-plugins", "--enable-exec"])
             .arg(&b),

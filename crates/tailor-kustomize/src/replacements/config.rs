@@ -362,16 +362,9 @@ impl Dec<'_> {
             }
         };
         let mut s = Selector::default();
-        let names = [
-            "group",
-            "version",
-            "kind",
-            "name",
-            "namespace",
-            "labelSelector",
-            "annotationSelector",
-        ];
-        for (f, v) in self.fields(obj, &names, stack) {
+        // kustomize's one types.Selector, shared with patch targets.
+        let names = crate::patch::PatchTarget::FIELDS;
+        for (f, v) in self.fields(obj, names, stack) {
             if self.resid_field(f, v, "Selector", stack, &mut s.id) {
                 continue;
             }
