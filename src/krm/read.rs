@@ -515,6 +515,14 @@ fn item_region_end(src: &str, start: usize, node_end: usize) -> Option<usize> {
     let mut end = line_end(node_end);
     while end < b.len() {
         let next = end + 1;
+        // A line that starts with a character other than whitespace (the next item's `-`)
+        // ends the text: told without finding that line's end, which would read the next
+        // item twice when it is one long line (a flow item).
+        if b.get(next)
+            .is_some_and(|&c| c.is_ascii() && !char::from(c).is_whitespace())
+        {
+            break;
+        }
         let next_end = line_end(next);
         let line = &src[next..next_end];
         let blank = line.trim().is_empty();

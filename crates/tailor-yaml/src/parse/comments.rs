@@ -16,6 +16,9 @@ impl Parser<'_> {
     /// Takes the leading pending comments indented at least `col`: they close the collection
     /// at that column rather than open what follows it.
     pub(super) fn take_pending_at_least(&mut self, col: usize) -> String {
+        if self.pending.is_empty() {
+            return String::new();
+        }
         let n = self.pending.iter().take_while(|c| c.col >= col).count();
         join_comments(self.pending.drain(..n))
     }

@@ -60,7 +60,17 @@ fn ends_flow_plain(c: u8) -> bool {
 }
 
 impl Parser<'_> {
+    /// Skips blanks, line breaks and comments to the next token. Most tokens of a flow
+    /// collection follow the previous one directly (all of one-line JSON's do): that is told
+    /// by one look, inline.
+    #[inline]
     pub(super) fn skip_flow_ws(&mut self) {
+        if matches!(self.peek(), b' ' | b'\t' | b'\n' | b'\r' | b'#') {
+            self.skip_flow_ws_run();
+        }
+    }
+
+    fn skip_flow_ws_run(&mut self) {
         loop {
             let c = self.peek();
             if is_blank(c) {
@@ -77,6 +87,7 @@ impl Parser<'_> {
     }
 
     /// Skips to the next token and says what it is.
+    #[inline]
     fn flow_token(&mut self) -> Tok {
         self.skip_flow_ws();
         if self.at_end() || self.at_boundary() {
@@ -109,6 +120,16 @@ impl Parser<'_> {
     /// libyaml's `parse_node` inside a flow collection (closed by `close`), at a token that
     /// [`Parser::flow_token`] did not find to be an indicator.
     fn flow_node(&mut self, close: u8, open: Mark) -> R<Node> {
+        // What JSON is made of (a node without properties: a string, a collection, a number
+        // or a word) starts here, where the general path below would find no properties and
+        // the same token: this is most of reading kpt's `.json` items.
+        match self.peek() {
+            b'"' => return self.double_quoted(),
+            b'{' => return self.flow_mapping(),
+            b'[' => return self.flow_sequence(),
+            c if c.is_ascii_alphanumeric() => return self.plain_flow(),
+            _ => {}
+        }
         let start = self.token_start();
         if self.peek() == b'*' {
             return self.alias();
@@ -160,7 +181,11 @@ impl Parser<'_> {
                 } else if chunk > end {
                     text.push_str(&self.src[end..chunk]);
                 }
-                text.push_str(&self.src[chunk..self.pos]);
+                if text.is_empty() {
+                    text = Text::from(&self.src[chunk..self.pos]);
+                } else {
+                    text.push_str(&self.src[chunk..self.pos]);
+                }
                 end = self.pos;
                 breaks = 0;
             }

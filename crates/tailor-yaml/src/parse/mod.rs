@@ -477,6 +477,17 @@ impl<'a> Parser<'a> {
     }
 
     /// Where the parser is, to come back to it.
+    /// Whether the line holds nothing but whitespace up to the cursor. Scanned from its start,
+    /// which a token usually follows right after the indentation.
+    fn line_is_blank(&self) -> bool {
+        let line = &self.b[self.line_start..self.pos];
+        match line.iter().position(|&c| !is_blank(c)) {
+            None => true,
+            Some(i) if line[i].is_ascii() && !char::from(line[i]).is_whitespace() => false,
+            Some(_) => self.src[self.line_start..self.pos].trim().is_empty(),
+        }
+    }
+
     fn mark(&self) -> Mark {
         Mark {
             pos: self.pos,
@@ -554,7 +565,7 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if is_break(c) {
-                if self.col() == 0 || self.src[self.line_start..self.pos].trim().is_empty() {
+                if self.col() == 0 || self.line_is_blank() {
                     self.blank_since_token = true;
                 }
                 self.newline();

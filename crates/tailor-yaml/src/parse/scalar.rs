@@ -25,6 +25,15 @@ impl Parser<'_> {
     fn plain_chunk(&mut self) -> usize {
         let mut end = self.pos;
         loop {
+            // Up to the next character that may end the chunk, at once.
+            let run = self.b[self.pos..]
+                .iter()
+                .position(|&c| matches!(c, b':' | b' ' | b'\t' | b'\n' | b'\r'))
+                .unwrap_or(self.b.len() - self.pos);
+            if run > 0 {
+                self.pos += run;
+                end = self.pos;
+            }
             let c = self.peek();
             if self.at_end() || is_break(c) || (c == b':' && self.ws_or_end_at(1)) {
                 break;
@@ -208,6 +217,24 @@ impl Parser<'_> {
     }
 
     pub(super) fn double_quoted(&mut self) -> R<Node> {
+        // Most quoted scalars (every JSON string) hold no escape and no line break: their text
+        // is what stands between the quotes, taken at once.
+        let from = self.pos + 1;
+        if let Some(n) = self.b[from.min(self.b.len())..]
+            .iter()
+            .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'))
+        {
+            if self.b[from + n] == b'"' {
+                let start = self.pos;
+                self.pos = from + n + 1;
+                let text = Text::from(&self.src[from..from + n]);
+                return Ok(spanned(
+                    Node::scalar(text, Style::DoubleQuoted),
+                    start,
+                    self.pos,
+                ));
+            }
+        }
         self.quoted(Style::DoubleQuoted, |p, c, out| {
             match c {
                 b'"' => {
