@@ -159,7 +159,7 @@ fn defer_item(
     if !h.self_contained || !is_single_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node, false, has_cr);
+    let origin = seq_item_origin(source, &h.node, h.flow, has_cr);
     if !matches!(origin, Origin::SeqItem { .. }) {
         return Some(h.node);
     }
@@ -183,7 +183,7 @@ fn prepare_item(
     if !is_single_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node, false, has_cr);
+    let origin = seq_item_origin(source, &h.node, h.flow, has_cr);
     let deferrable = h.self_contained && matches!(origin, Origin::SeqItem { .. });
     let mut item = Resource::new(h.node, origin);
     item.set_item_index(h.index);
@@ -214,7 +214,10 @@ pub fn function_config_ahead(text: &str) -> Option<(Node, usize)> {
     let at = if text.starts_with(KEY) {
         0
     } else {
-        text.rfind("\nfunctionConfig:")? + 1
+        match text.rfind("\nfunctionConfig:") {
+            Some(at) => at + 1,
+            None => return json_function_config_ahead(text),
+        }
     };
     let rest = &text[at..];
     let b = rest.as_bytes();
@@ -236,6 +239,57 @@ pub fn function_config_ahead(text: &str) -> Option<(Node, usize)> {
         .get("functionConfig")
         .cloned()?;
     Some((fc, at))
+}
+
+/// [`function_config_ahead`] for a JSON ResourceList: the object after the last
+/// `"functionConfig":`, up to its matching brace (JSON strings skipped), with where it starts.
+/// The same guess: a string may hold such a key, and the run checks where the functionConfig
+/// it reads sits.
+fn json_function_config_ahead(text: &str) -> Option<(Node, usize)> {
+    const KEY: &str = "\"functionConfig\"";
+    let after_key = text.rfind(KEY)? + KEY.len();
+    let rest = &text[after_key..];
+    let colon = rest.trim_start().strip_prefix(':')?;
+    let value = colon.trim_start();
+    let start = text.len() - value.len();
+    let len = json_object_len(value)?;
+    let docs = parse_stream_with(&text[start..start + len], &ParseOptions::default()).ok()?;
+    let fc = docs.into_iter().next()?.root;
+    fc.is_mapping().then_some((fc, start))
+}
+
+/// The length of the JSON object `text` starts with, to its matching `}`; `None` when it
+/// does not start with one or does not close.
+fn json_object_len(text: &str) -> Option<usize> {
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &c) in text.as_bytes().iter().enumerate() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn read_wrapped(

@@ -3,6 +3,7 @@
 //! for byte; changed ones are written from their tree, in the style they were read in, with
 //! the comments above them kept.
 
+use std::borrow::Borrow;
 use std::io::{self, Write};
 
 use tailor_yaml::{
@@ -84,20 +85,47 @@ pub fn write_resource_list_to<W: Write + ?Sized>(
     w.finish()
 }
 
-fn yaml_list<W: Write + ?Sized>(
+/// [`write_resource_list_to`] taking the items by value: `each` readies an item just before
+/// it is written (standalone mode records kpt's path annotations), and the item is dropped
+/// right after, so a tree `each` builds for a deferred object is never held with the others.
+pub fn write_owned_resource_list_to<W: Write + ?Sized>(
+    out: &mut W,
+    items: Vec<Resource>,
+    mut each: impl FnMut(&mut Resource),
+    function_config: Option<&Node>,
+    results: &[KrmResult],
+    syntax: ListSyntax,
+) -> io::Result<()> {
+    let mut w = Chunked {
+        buf: String::with_capacity(CHUNK + 4096),
+        out,
+    };
+    let items = items.into_iter().map(|mut item| {
+        each(&mut item);
+        item
+    });
+    match syntax {
+        ListSyntax::Yaml => yaml_list(&mut w, items, function_config, results)?,
+        ListSyntax::Json => json_list(&mut w, items, function_config, results)?,
+    }
+    w.finish()
+}
+
+fn yaml_list<W: Write + ?Sized, R: Borrow<Resource>>(
     w: &mut Chunked<'_, W>,
-    items: &[Resource],
+    items: impl IntoIterator<Item = R>,
     function_config: Option<&Node>,
     results: &[KrmResult],
 ) -> io::Result<()> {
     w.buf
         .push_str("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n");
-    if items.is_empty() {
+    let mut items = items.into_iter().peekable();
+    if items.peek().is_none() {
         w.buf.push_str("items: []\n");
     } else {
         w.buf.push_str("items:\n");
         for item in items {
-            write_item(&mut w.buf, item);
+            write_item(&mut w.buf, item.borrow());
             w.flush_if_full()?;
         }
     }
@@ -119,15 +147,16 @@ fn yaml_list<W: Write + ?Sized>(
 
 /// The ResourceList as one line of JSON; untouched items keep their text. A fan-out's
 /// `# tailor.dev/cluster` comment has no place in JSON: the copies' paths name their cluster.
-fn json_list<W: Write + ?Sized>(
+fn json_list<W: Write + ?Sized, R: Borrow<Resource>>(
     w: &mut Chunked<'_, W>,
-    items: &[Resource],
+    items: impl IntoIterator<Item = R>,
     function_config: Option<&Node>,
     results: &[KrmResult],
 ) -> io::Result<()> {
     w.buf
         .push_str(r#"{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":["#);
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
+        let item = item.borrow();
         if i > 0 {
             w.buf.push(',');
         }

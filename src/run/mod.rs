@@ -17,8 +17,8 @@ use crate::stages::{self, Context, Stage};
 
 pub use inputs::{may_consume, FleetBundle};
 pub use reading::{
-    at_read_hook, item_reading, original_items, parse_options, passes_by, read_ahead, read_items,
-    reading_holds, standalone_deferral, Reading,
+    at_read_hook, item_reading, keeps_trees, original_items, parse_options, passes_by, read_ahead,
+    read_items, reading_holds, standalone_deferral, Reading,
 };
 
 /// What a run produced: the list to print and the exit code.

@@ -129,7 +129,7 @@ pub fn at_read_hook<'a>(
 /// (then only for the objects it leaves as they were); `None` keeps every tree.
 /// `TAILOR_KEEP_TREES=1` keeps them anyway, to compare answers.
 pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage>)> {
-    if std::env::var_os("TAILOR_KEEP_TREES").is_some_and(|v| v == "1") {
+    if keeps_trees() {
         return None;
     }
     let keys: HeaderKeys = Arc::from(plan.header_annotations());
@@ -140,6 +140,13 @@ pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage
         Some(stage) if !plan.reads_every_object_after_read() => Some((keys, Some(stage))),
         _ => None,
     }
+}
+
+/// `TAILOR_KEEP_TREES=1`: every item keeps its tree however the configuration would let it
+/// be read, in standalone mode and for a ResourceList, so the answers of both ways of reading
+/// can be compared through the binary.
+pub fn keeps_trees() -> bool {
+    std::env::var_os("TAILOR_KEEP_TREES").is_some_and(|v| v == "1")
 }
 
 /// Whether no stage of `plan` can touch an object read in standalone mode, whatever the other
@@ -202,6 +209,9 @@ mod tests {
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: x}\n",
             "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n",
             "kind: ResourceList\nitems: []\nfunctionConfig: {apiVersion: v1, kind: ConfigMap}\n",
+            // JSON, on one line and pretty, a brace and a quote inside strings.
+            r#"{"kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}}],"functionConfig":{"apiVersion":"tailor.dev/v1alpha1","kind":"Tailor","metadata":{"name":"}\"{"},"spec":{"strip":{"builtin":false}}}}"#,
+            "{\n  \"kind\": \"ResourceList\",\n  \"items\": [],\n  \"functionConfig\" : {\n    \"apiVersion\": \"v1\",\n    \"kind\": \"ConfigMap\"\n  }\n}\n",
         ] {
             let ahead = read_ahead(text).expect("read ahead");
             let input = read_input(text, &parse_options()).unwrap();
@@ -211,5 +221,41 @@ mod tests {
         let text = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  x: \"a\nfunctionConfig: {\"\n";
         let input = read_input(text, &parse_options()).unwrap();
         assert!(read_ahead(text).is_none_or(|a| !a.is_for(input.function_config.as_ref())));
+        // Nor in JSON (a JSON string cannot hold the key, a single-quoted flow scalar can), nor
+        // an item's own key.
+        for text in [
+            r#"{"kind":"ResourceList","functionConfig":{"apiVersion":"v1","kind":"ConfigMap"},"items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a","annotations":{"x":'"functionConfig": {}'}}}]}"#,
+            r#"{"kind":"ResourceList","functionConfig":{"apiVersion":"v1","kind":"ConfigMap"},"items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"},"functionConfig":{"kind":"B"}}]}"#,
+        ] {
+            let input = read_input(text, &parse_options()).unwrap();
+            assert!(read_ahead(text).is_some_and(|a| !a.is_for(input.function_config.as_ref())));
+        }
+        assert!(read_ahead(r#"{"kind":"ResourceList","functionConfig":{"kind":"#).is_none());
+    }
+
+    /// A JSON list is read as a YAML one is: its items' trees dropped when no stage reads
+    /// every object, stripped as they are read under the built-in strip.
+    #[test]
+    fn json_lists_defer_and_strip_as_they_are_read() {
+        let fc = |spec: &str| {
+            format!(
+                r#","functionConfig":{{"apiVersion":"tailor.dev/v1alpha1","kind":"Tailor","spec":{spec}}}}}"#
+            )
+        };
+        // Pretty: on one line, the items within the first 4 KB keep their trees (the root
+        // could still be a key).
+        let items = "{\"kind\":\"ResourceList\",\"items\":[\n{\"apiVersion\":\"v1\",\"kind\":\"A\",\"metadata\":{\"name\":\"a\"},\"status\":{\"x\":1}},\n{\"apiVersion\":\"v1\",\"kind\":\"B\",\"metadata\":{\"name\":\"b\"}}]";
+        let off = format!("{items}{}", fc(r#"{"strip":{"builtin":false}}"#));
+        assert_eq!(item_reading(&off), Reading::Defer);
+        let ahead = read_ahead(&off);
+        let input = read_items(off.clone(), Reading::Defer, ahead.as_ref()).unwrap();
+        assert!(input.json);
+        assert!(input.items.iter().all(Resource::is_deferred));
+        let on = format!("{items}{}", fc("{}"));
+        assert_eq!(item_reading(&on), Reading::Strip);
+        let ahead = read_ahead(&on);
+        let input = read_items(on.clone(), Reading::Strip, ahead.as_ref()).unwrap();
+        assert!(input.items[0].is_dirty() && !input.items[0].is_deferred());
+        assert!(input.items[1].is_deferred());
     }
 }
