@@ -178,7 +178,6 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
     let first = "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- kind: A\n";
     assert_eq!(item_reading(first), Reading::Defer);
     for strips in [
-        "    cluster: {name: virgo}\n",
         "    cluster: {name: virgo}\n    images: [{name: a, newTag: b}]\n",
         "    clusters: [{name: a}, {name: b}]\n    replacements: []\n",
         // Overlay files among the items are consumed, and the reader leaves consumed items as
@@ -187,11 +186,24 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
     ] {
         assert_eq!(item_reading(&tailor(strips)), Reading::Strip, "{strips}");
     }
+    // Every stage treats objects one by one with options all destinations share, or reads
+    // only annotated objects: they all run as objects are read.
+    for streams in [
+        "    cluster: {name: virgo}\n",
+        "    commonMetadata: {labels: {a: b}}\n",
+        "    cluster: {name: virgo}\n    commonMetadata: {labels: {a: b}}\n",
+        "    strip: {builtin: false}\n    postBuild: {substitute: {a: b}}\n",
+        "    postBuild: {substitute: {a: b}}\n    commonMetadata: {annotations: {a: b}}\n",
+    ] {
+        assert_eq!(item_reading(&tailor(streams)), Reading::Stream, "{streams}");
+    }
     for reads in [
         "    destinationSelectors: [{matchLabels: {a: b}}]\n",
         "    strip: {builtin: false}\n    clusters: [{name: a}, {name: b}]\n",
         "    strip: {builtin: false}\n    images: [{name: a, newTag: b}]\n",
-        "    strip: {builtin: false}\n    postBuild: {substitute: {a: b}}\n",
+        // Variables from a source among the items, or a destination's properties.
+        "    strip: {builtin: false}\n    postBuild: {substituteFrom: [{kind: ConfigMap, name: v}]}\n",
+        "    strip: {builtin: false}\n    cluster: {name: virgo}\n    postBuild: {substitute: {a: b}}\n",
         "    strip: {builtin: 7}\n",
     ] {
         assert_eq!(item_reading(&tailor(reads)), Reading::Keep, "{reads}");
@@ -200,10 +212,10 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
         item_reading("kind: ResourceList\nitems:\n- kind: A\n"),
         Reading::Keep
     );
-    // kpt's ConfigMap config strips.
+    // kpt's ConfigMap config strips, and expands templates on the objects that ask.
     assert_eq!(
         item_reading("kind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: a}\n"),
-        Reading::Strip
+        Reading::Stream
     );
     // A line that only looks like the key (inside a quoted scalar) leads to no guess at all.
     assert_eq!(

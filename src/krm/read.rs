@@ -13,6 +13,7 @@ use tailor_yaml::{
 pub use super::resource::is_list_object;
 use super::resource::{HeaderKeys, Origin, Rebuild, Resource, Source};
 use super::results::KrmResult;
+use super::write::ListSyntax;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputForm {
@@ -49,10 +50,13 @@ pub enum Trees<'a> {
     /// Each item (an object, not a `*List`) is given to the hook as soon as
     /// it is read, with its origin and place set; the hook may edit it (and must then mark
     /// it changed) and says what it did. With `defer`, an item the hook looked into and left
-    /// as it was keeps only a header, as with `Defer`.
+    /// as it was keeps only a header, as with `Defer`; with `render` too, one it finished
+    /// changing is held as its output text, and only items whose tree can be built again
+    /// from the source go to the hook (it may undo what it did).
     Prepare {
         hook: &'a mut dyn FnMut(&mut Resource) -> Prepared,
         defer: Option<HeaderKeys>,
+        render: bool,
     },
 }
 
@@ -65,6 +69,11 @@ pub enum Prepared {
     Checked,
     /// It changed the item.
     Changed,
+    /// It changed the item, and no stage will read or change it again: it may be held as
+    /// its output text.
+    Finished,
+    /// Its work must not count: the item is read again from the source, as it was.
+    Undo,
 }
 
 /// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
@@ -85,8 +94,13 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<
         Trees::Defer(keys) => parse_stream_handing_items(&source, opts, &mut |h| {
             defer_item(&source, has_cr, h, &keys, &mut taken)
         }),
-        Trees::Prepare { hook, defer } => parse_stream_handing_items(&source, opts, &mut |h| {
-            prepare_item(&source, has_cr, h, hook, defer.as_ref(), &mut taken)
+        Trees::Prepare {
+            hook,
+            defer,
+            render,
+        } => parse_stream_handing_items(&source, opts, &mut |h| {
+            let defer = defer.as_ref();
+            prepare_item(&source, has_cr, h, hook, defer, render, &mut taken)
         }),
     }
     .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
@@ -171,16 +185,19 @@ fn defer_item(
 }
 
 /// Gives an object to the `Prepare` hook as it is read; takes it when the hook changed it (or
-/// left it as it was, to keep only its header when `defer` says so), gives back any other.
+/// left it as it was, to keep only its header when `defer` says so; or finished it, to keep
+/// its output text when `render` says so), gives back any other.
 fn prepare_item(
     source: &Source,
     has_cr: bool,
     h: Handoff,
     hook: &mut dyn FnMut(&mut Resource) -> Prepared,
     defer: Option<&HeaderKeys>,
+    render: bool,
     taken: &mut Vec<Resource>,
 ) -> Option<Node> {
-    if !is_single_object(&h.node) || object_problem(&h.node).is_some() {
+    let undoable = h.self_contained;
+    if !is_single_object(&h.node) || object_problem(&h.node).is_some() || (render && !undoable) {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node, h.flow, has_cr);
@@ -188,9 +205,25 @@ fn prepare_item(
     let mut item = Resource::new(h.node, origin);
     item.set_item_index(h.index);
     match (hook(&mut item), defer) {
-        (Prepared::Changed, _) => taken.push(item),
+        (Prepared::Finished, Some(keys)) if render => {
+            let syntax = if h.flow {
+                ListSyntax::Json
+            } else {
+                ListSyntax::Yaml
+            };
+            let text = super::write::item_text(&item, syntax);
+            taken.push(item.into_rendered(text, h.flow, keys.clone()));
+        }
+        (Prepared::Changed | Prepared::Finished, _) => taken.push(item),
         (Prepared::Checked, Some(keys)) if deferrable && !item.is_dirty() => {
             taken.push(item.into_deferred(source.clone(), Rebuild::Item(h.resume), keys.clone()))
+        }
+        // The item as it was read: its self-contained source parsed again, which cannot fail
+        // once the parse that handed it over succeeded (deferred trees rely on the same).
+        (Prepared::Undo, _) => {
+            return Some(
+                tailor_yaml::reparse_item(source, &h.resume).unwrap_or_else(|_| item.into_node()),
+            )
         }
         _ => return Some(item.into_node()),
     }

@@ -160,12 +160,7 @@ fn json_list<W: Write + ?Sized, R: Borrow<Resource>>(
         if i > 0 {
             w.buf.push(',');
         }
-        match (item.is_dirty(), item.origin()) {
-            (false, Origin::SeqItem { source, start, end }) => {
-                w.buf.push_str(&source[*start..*end])
-            }
-            _ => push_json(&mut w.buf, item.node()),
-        }
+        json_item(&mut w.buf, item);
         w.flush_if_full()?;
     }
     w.buf.push(']');
@@ -187,6 +182,31 @@ fn json_list<W: Write + ?Sized, R: Borrow<Resource>>(
     Ok(())
 }
 
+/// One item of a JSON list: its text when untouched or rendered as it was read, else its
+/// tree as JSON.
+fn json_item(out: &mut String, item: &Resource) {
+    if let Some(text) = item.rendered() {
+        out.push_str(text);
+        return;
+    }
+    match (item.is_dirty(), item.origin()) {
+        (false, Origin::SeqItem { source, start, end }) => out.push_str(&source[*start..*end]),
+        _ => push_json(out, item.node()),
+    }
+}
+
+/// What a list item is written as, `- ` included in YAML: the text an object rendered as it
+/// was read holds (`Resource::into_rendered`), so it is written exactly as it would have been
+/// from its tree.
+pub fn item_text(item: &Resource, syntax: ListSyntax) -> String {
+    let mut out = String::new();
+    match syntax {
+        ListSyntax::Yaml => write_item(&mut out, item),
+        ListSyntax::Json => json_item(&mut out, item),
+    }
+    out
+}
+
 /// A node as JSON (go-yaml's typing of its scalars). A node JSON cannot hold (an alias past
 /// go-yaml's limits) is written as flow YAML, which every reader of the list still reads.
 fn push_json(out: &mut String, node: &Node) {
@@ -201,6 +221,10 @@ fn push_json(out: &mut String, node: &Node) {
 }
 
 fn write_item(out: &mut String, item: &Resource) {
+    if let Some(text) = item.rendered() {
+        out.push_str(text);
+        return;
+    }
     push_cluster_mark(out, item);
     if let (false, Origin::SeqItem { source, start, end }) = (item.is_dirty(), item.origin()) {
         if let Some(head) = item.head_comment() {
