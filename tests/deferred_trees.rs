@@ -178,7 +178,6 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
     let first = "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- kind: A\n";
     assert_eq!(item_reading(first), Reading::Defer);
     for strips in [
-        "    cluster: {name: virgo}\n",
         "    cluster: {name: virgo}\n    images: [{name: a, newTag: b}]\n",
         "    clusters: [{name: a}, {name: b}]\n    replacements: []\n",
         // Overlay files among the items are consumed, and the reader leaves consumed items as
@@ -187,11 +186,24 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
     ] {
         assert_eq!(item_reading(&tailor(strips)), Reading::Strip, "{strips}");
     }
+    // Every stage treats objects one by one with options all destinations share, or reads
+    // only annotated objects: they all run as objects are read.
+    for streams in [
+        "    cluster: {name: virgo}\n",
+        "    commonMetadata: {labels: {a: b}}\n",
+        "    cluster: {name: virgo}\n    commonMetadata: {labels: {a: b}}\n",
+        "    strip: {builtin: false}\n    postBuild: {substitute: {a: b}}\n",
+        "    postBuild: {substitute: {a: b}}\n    commonMetadata: {annotations: {a: b}}\n",
+    ] {
+        assert_eq!(item_reading(&tailor(streams)), Reading::Stream, "{streams}");
+    }
     for reads in [
         "    destinationSelectors: [{matchLabels: {a: b}}]\n",
         "    strip: {builtin: false}\n    clusters: [{name: a}, {name: b}]\n",
         "    strip: {builtin: false}\n    images: [{name: a, newTag: b}]\n",
-        "    strip: {builtin: false}\n    postBuild: {substitute: {a: b}}\n",
+        // Variables from a source among the items, or a destination's properties.
+        "    strip: {builtin: false}\n    postBuild: {substituteFrom: [{kind: ConfigMap, name: v}]}\n",
+        "    strip: {builtin: false}\n    cluster: {name: virgo}\n    postBuild: {substitute: {a: b}}\n",
         "    strip: {builtin: 7}\n",
     ] {
         assert_eq!(item_reading(&tailor(reads)), Reading::Keep, "{reads}");
@@ -200,10 +212,10 @@ fn the_reader_defers_only_when_no_stage_reads_every_object() {
         item_reading("kind: ResourceList\nitems:\n- kind: A\n"),
         Reading::Keep
     );
-    // kpt's ConfigMap config strips.
+    // kpt's ConfigMap config strips, and expands templates on the objects that ask.
     assert_eq!(
         item_reading("kind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: a}\n"),
-        Reading::Strip
+        Reading::Stream
     );
     // A line that only looks like the key (inside a quoted scalar) leads to no guess at all.
     assert_eq!(
@@ -221,4 +233,102 @@ fn the_binary_copies_deferred_items_verbatim() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let head = &text[..text.find("functionConfig:").unwrap()];
     assert!(run.stdout.starts_with(head), "{}", run.stdout);
+}
+
+/// `items` and `config` (YAML texts) as a JSON ResourceList, on one line or indented.
+fn json_list(items: &[String], config: &str, pretty: bool) -> String {
+    let json = |text: &str| {
+        let docs = tailor_yaml::parse_stream(text).expect("YAML");
+        docs[0].root.to_json().expect("JSON")
+    };
+    let list = serde_json::json!({
+        "apiVersion": "config.kubernetes.io/v1",
+        "kind": "ResourceList",
+        "items": items.iter().map(|i| json(i)).collect::<Vec<_>>(),
+        "functionConfig": json(config),
+    });
+    let mut text = if pretty {
+        serde_json::to_string_pretty(&list)
+    } else {
+        serde_json::to_string(&list)
+    }
+    .expect("JSON text");
+    text.push('\n');
+    text
+}
+
+/// A JSON ResourceList, on one line (past its first 4 KB, where the root can no longer be a
+/// key, items are handed over) and indented: deferred and stripped as read, every stage alone
+/// and together, the answer is the one every tree gives, and the reader picks deferral or the
+/// strip as it does for YAML.
+#[test]
+fn json_lists_every_stage() {
+    for pretty in [false, true] {
+        for stage in FULL_PIPELINE_STAGES {
+            let (items, config) = full_pipeline_config(9, &[*stage]);
+            let text = json_list(&items, &config, pretty);
+            let (code, out) = common::same_answer_every_reading(&format!("{stage:?}"), &text);
+            assert_eq!(code, 0, "{stage:?}");
+            assert!(out.starts_with('{'), "{out}");
+        }
+        let (items, config) = full_pipeline_config(12, FULL_PIPELINE_STAGES);
+        let text = json_list(&items, &config, pretty);
+        assert_eq!(item_reading(&text), Reading::Strip);
+        assert_eq!(common::same_answer_every_reading("full", &text).0, 0);
+        let (items, config) = noop_config(6);
+        let text = json_list(&items, &config, pretty);
+        assert_eq!(item_reading(&text), Reading::Defer);
+        let (code, out) = common::same_answer_every_reading("no-op", &text);
+        assert_eq!(code, 0);
+        if !pretty {
+            // Copied verbatim: the items' text is the input's.
+            let items_end = text.find(r#"],"functionConfig""#).unwrap();
+            assert!(out.contains(&text[text.find(r#""items""#).unwrap()..items_end]));
+        }
+    }
+}
+
+/// Through the binary, `TAILOR_KEEP_TREES=1` against the reading the configuration picks: the
+/// same bytes, exit code and messages for YAML and JSON lists (one line, indented) under
+/// configurations that read every object one by one (commonMetadata, substitution with
+/// inline variables, patches, each after the built-in strip or without it), that read none,
+/// and that fail.
+#[test]
+fn the_binary_answers_as_with_every_tree() {
+    let tailor = |spec: &str| {
+        format!(
+            "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n{spec}"
+        )
+    };
+    let configs = [
+        tailor("  strip: {builtin: false}\n"),
+        tailor("  templates: {enabled: false}\n"),
+        tailor("  commonMetadata:\n    labels: {team: a}\n    annotations: {owner: b}\n"),
+        tailor("  strip: {builtin: false}\n  commonMetadata:\n    labels: {team: a}\n"),
+        tailor("  postBuild:\n    substitute: {region: eu}\n  commonMetadata:\n    labels: {team: a}\n"),
+        tailor("  strip: {builtin: false}\n  patches:\n  - target: {kind: Deployment}\n    patch: |\n      - {op: add, path: /spec/replicas, value: 3}\n  - target: {kind: NoSuchKind}\n    patch: |\n      - {op: add, path: /x, value: 1}\n"),
+        // A warning made an error: the run fails and answers with the items as they were.
+        tailor("  strict: true\n  patches:\n  - target: {kind: Deploymnt}\n    patch: |\n      - {op: add, path: /x, value: 1}\n"),
+    ];
+    let (items, _) = full_pipeline_config(14, &[]);
+    let mut compared = 0;
+    for config in &configs {
+        for text in [
+            resource_list(&items, config),
+            json_list(&items, config, false),
+            json_list(&items, config, true),
+        ] {
+            let kept = common::run_tailor_env(&[], &[("TAILOR_KEEP_TREES", "1")], &text);
+            let read = common::run_tailor(&[], &text);
+            assert_eq!(
+                (kept.code, &kept.stdout, &kept.stderr),
+                (read.code, &read.stdout, &read.stderr),
+                "{config}\n{}",
+                &text[..text.len().min(200)]
+            );
+            assert!(kept.code <= 1, "{}", kept.stderr);
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 3 * configs.len());
 }

@@ -483,10 +483,7 @@ data:
         ),
         ..Setup::default()
     };
-    let stage = Substitution {
-        post_build,
-        namespace: None,
-    };
+    let stage = Substitution::new(post_build, None);
     let (out, results) = run(&stage, input, &setup);
     assert_eq!(
         out,

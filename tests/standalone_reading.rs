@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use common::{read_tree, repo_root, run_tailor_env, shared_dir, temp_dir};
 
-const CONFIGS: [(&str, &str); 4] = [
+const CONFIGS: [(&str, &str); 6] = [
     // The built-in strip, stripping as each file is read.
     (
         "strip",
@@ -24,6 +24,18 @@ const CONFIGS: [(&str, &str); 4] = [
     (
         "templates",
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  cluster: {name: dev, properties: {region: eu}}\n  templates: {enabled: true}\n",
+    ),
+    // The built-in strip, and templates without a destination: a run over objects that ask
+    // for templates fails, and `-o resource-list` answers with the objects as read (read
+    // again, once stripped as they were read).
+    (
+        "fails",
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: f}\nspec: {}\n",
+    ),
+    // Substitution with inline variables, then commonMetadata, without the strip.
+    (
+        "substitute",
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: v}\nspec:\n  strip: {builtin: false}\n  postBuild: {substitute: {region: eu}}\n  commonMetadata: {annotations: {owner: a}}\n",
     ),
     // Strip and a stage that reads every object: every tree is kept either way.
     (
@@ -218,7 +230,7 @@ fn files_passed_through_among_files_read() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 16);
+    assert_eq!(compared, 4 * CONFIGS.len());
     // A directory and stdin together, an object on stdin placed in a file of the directory:
     // stdin is read once, so the files are read as objects from the start.
     let dir = work.join("pkg-None");

@@ -117,7 +117,10 @@ fn krm_function() -> i32 {
         }
     };
     let ahead = run::read_ahead(&text);
-    let reading = ahead.as_ref().map_or(Reading::Keep, |a| a.reading());
+    let reading = match &ahead {
+        Some(a) if !run::keeps_trees() => a.reading(),
+        _ => Reading::Keep,
+    };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let answer = respond_ahead(text, ahead, reading, &mut out);
     let _ = out.flush();

@@ -11,12 +11,18 @@ use crate::config::TargetFields;
 use crate::krm::files;
 use crate::krm::files::Deferral;
 use crate::krm::read::Prepared;
-use crate::krm::write::{write_resource_list_to, write_stream_docs_to, ListSyntax, StreamDoc};
+use crate::krm::write::{
+    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, StreamDoc,
+};
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, parse_options, FleetBundle};
 
 pub(crate) fn run(args: Args) -> i32 {
-    let keep_originals = args.output == Output::ResourceList;
+    // A failed resource-list run answers with the objects as read. Kept from the first
+    // reading only when stdin is among the inputs (it cannot be read twice): otherwise the
+    // objects may be stripped and their trees dropped as they are read, and a failed run reads
+    // its inputs again for the answer.
+    let keep_originals = args.output == Output::ResourceList && reads_stdin(&args);
     let mut rendered = match render_with(&args, keep_originals, true) {
         Ok(r) => r,
         Err(code) => return code,
@@ -61,16 +67,25 @@ pub(crate) fn run(args: Args) -> i32 {
             0
         }
         Output::ResourceList => {
-            let mut list = if outcome.failed {
-                originals.unwrap_or_default()
-            } else {
-                outcome.items
+            let list = match (outcome.failed, originals) {
+                (false, _) => outcome.items,
+                (true, Some(originals)) => originals,
+                (true, None) => match render_with(&args, true, false) {
+                    Ok(again) => again.originals.unwrap_or_default(),
+                    Err(code) => return code,
+                },
             };
-            for item in &mut list {
-                annotate_path(item);
-            }
+            // Annotated as each is written: recording its path builds a deferred object's
+            // tree, which goes with the object once written.
             emit_with(|out| {
-                write_resource_list_to(out, &list, Some(&fc), &outcome.results, ListSyntax::Yaml)
+                write_owned_resource_list_to(
+                    out,
+                    list,
+                    annotate_path,
+                    Some(&fc),
+                    &outcome.results,
+                    ListSyntax::Yaml,
+                )
             });
             i32::from(outcome.failed)
         }
@@ -180,8 +195,7 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
     // is read (the config or manifests): a run that must read everything again as objects
     // (`Passed::clashes`) could not read it twice.
     let passes = pass_through
-        && args.config != "-"
-        && !args.inputs.iter().any(|i| i == "-")
+        && !reads_stdin(args)
         && !keep_originals
         && !args.explain
         && args.cluster.is_none()
@@ -287,6 +301,11 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
         kept,
         passed,
     })
+}
+
+/// Whether the run reads stdin (the CONFIG or manifests): its inputs cannot be read twice.
+fn reads_stdin(args: &Args) -> bool {
+    args.config == "-" || args.inputs.iter().any(|i| i == "-")
 }
 
 /// An output directory must not hold files of an earlier run (a cluster that became

@@ -21,10 +21,7 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
         stages.insert(0, Box::new(SopsSecrets));
     }
     if let Some(post_build) = k.post_build {
-        stages.push(Box::new(Substitution {
-            post_build,
-            namespace: k.namespace.clone(),
-        }));
+        stages.push(Box::new(Substitution::new(post_build, k.namespace.clone())));
     }
     stages.push(Box::new(OwnerLabels {
         name: k.name,

@@ -90,10 +90,7 @@ impl Spec {
             }));
         }
         if let Some(post_build) = self.post_build {
-            stages.push(Box::new(Substitution {
-                post_build,
-                namespace: self.namespace,
-            }));
+            stages.push(Box::new(Substitution::new(post_build, self.namespace)));
         }
         stages.extend(last);
         let mut plan = Plan::new("Tailor", stages, tailoring_at);

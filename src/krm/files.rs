@@ -246,6 +246,7 @@ pub fn read_stdin_text(
         }) => Trees::Prepare {
             hook: &mut **hook,
             defer: Some(keys.clone()),
+            render: false,
         },
         Some(Deferral { keys, hook: None }) => Trees::Defer(keys.clone()),
     };

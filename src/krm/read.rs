@@ -13,6 +13,7 @@ use tailor_yaml::{
 pub use super::resource::is_list_object;
 use super::resource::{HeaderKeys, Origin, Rebuild, Resource, Source};
 use super::results::KrmResult;
+use super::write::ListSyntax;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputForm {
@@ -49,10 +50,13 @@ pub enum Trees<'a> {
     /// Each item (an object, not a `*List`) is given to the hook as soon as
     /// it is read, with its origin and place set; the hook may edit it (and must then mark
     /// it changed) and says what it did. With `defer`, an item the hook looked into and left
-    /// as it was keeps only a header, as with `Defer`.
+    /// as it was keeps only a header, as with `Defer`; with `render` too, one it finished
+    /// changing is held as its output text, and only items whose tree can be built again
+    /// from the source go to the hook (it may undo what it did).
     Prepare {
         hook: &'a mut dyn FnMut(&mut Resource) -> Prepared,
         defer: Option<HeaderKeys>,
+        render: bool,
     },
 }
 
@@ -65,6 +69,11 @@ pub enum Prepared {
     Checked,
     /// It changed the item.
     Changed,
+    /// It changed the item, and no stage will read or change it again: it may be held as
+    /// its output text.
+    Finished,
+    /// Its work must not count: the item is read again from the source, as it was.
+    Undo,
 }
 
 /// [`read_input`] taking the text by value: the caller's copy is freed before the trees are
@@ -85,8 +94,13 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<
         Trees::Defer(keys) => parse_stream_handing_items(&source, opts, &mut |h| {
             defer_item(&source, has_cr, h, &keys, &mut taken)
         }),
-        Trees::Prepare { hook, defer } => parse_stream_handing_items(&source, opts, &mut |h| {
-            prepare_item(&source, has_cr, h, hook, defer.as_ref(), &mut taken)
+        Trees::Prepare {
+            hook,
+            defer,
+            render,
+        } => parse_stream_handing_items(&source, opts, &mut |h| {
+            let defer = defer.as_ref();
+            prepare_item(&source, has_cr, h, hook, defer, render, &mut taken)
         }),
     }
     .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
@@ -159,7 +173,7 @@ fn defer_item(
     if !h.self_contained || !is_single_object(&h.node) || object_problem(&h.node).is_some() {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node, false, has_cr);
+    let origin = seq_item_origin(source, &h.node, h.flow, has_cr);
     if !matches!(origin, Origin::SeqItem { .. }) {
         return Some(h.node);
     }
@@ -171,26 +185,45 @@ fn defer_item(
 }
 
 /// Gives an object to the `Prepare` hook as it is read; takes it when the hook changed it (or
-/// left it as it was, to keep only its header when `defer` says so), gives back any other.
+/// left it as it was, to keep only its header when `defer` says so; or finished it, to keep
+/// its output text when `render` says so), gives back any other.
 fn prepare_item(
     source: &Source,
     has_cr: bool,
     h: Handoff,
     hook: &mut dyn FnMut(&mut Resource) -> Prepared,
     defer: Option<&HeaderKeys>,
+    render: bool,
     taken: &mut Vec<Resource>,
 ) -> Option<Node> {
-    if !is_single_object(&h.node) || object_problem(&h.node).is_some() {
+    let undoable = h.self_contained;
+    if !is_single_object(&h.node) || object_problem(&h.node).is_some() || (render && !undoable) {
         return Some(h.node);
     }
-    let origin = seq_item_origin(source, &h.node, false, has_cr);
+    let origin = seq_item_origin(source, &h.node, h.flow, has_cr);
     let deferrable = h.self_contained && matches!(origin, Origin::SeqItem { .. });
     let mut item = Resource::new(h.node, origin);
     item.set_item_index(h.index);
     match (hook(&mut item), defer) {
-        (Prepared::Changed, _) => taken.push(item),
+        (Prepared::Finished, Some(keys)) if render => {
+            let syntax = if h.flow {
+                ListSyntax::Json
+            } else {
+                ListSyntax::Yaml
+            };
+            let text = super::write::item_text(&item, syntax);
+            taken.push(item.into_rendered(text, h.flow, keys.clone()));
+        }
+        (Prepared::Changed | Prepared::Finished, _) => taken.push(item),
         (Prepared::Checked, Some(keys)) if deferrable && !item.is_dirty() => {
             taken.push(item.into_deferred(source.clone(), Rebuild::Item(h.resume), keys.clone()))
+        }
+        // The item as it was read: its self-contained source parsed again, which cannot fail
+        // once the parse that handed it over succeeded (deferred trees rely on the same).
+        (Prepared::Undo, _) => {
+            return Some(
+                tailor_yaml::reparse_item(source, &h.resume).unwrap_or_else(|_| item.into_node()),
+            )
         }
         _ => return Some(item.into_node()),
     }
@@ -214,7 +247,10 @@ pub fn function_config_ahead(text: &str) -> Option<(Node, usize)> {
     let at = if text.starts_with(KEY) {
         0
     } else {
-        text.rfind("\nfunctionConfig:")? + 1
+        match text.rfind("\nfunctionConfig:") {
+            Some(at) => at + 1,
+            None => return json_function_config_ahead(text),
+        }
     };
     let rest = &text[at..];
     let b = rest.as_bytes();
@@ -236,6 +272,57 @@ pub fn function_config_ahead(text: &str) -> Option<(Node, usize)> {
         .get("functionConfig")
         .cloned()?;
     Some((fc, at))
+}
+
+/// [`function_config_ahead`] for a JSON ResourceList: the object after the last
+/// `"functionConfig":`, up to its matching brace (JSON strings skipped), with where it starts.
+/// The same guess: a string may hold such a key, and the run checks where the functionConfig
+/// it reads sits.
+fn json_function_config_ahead(text: &str) -> Option<(Node, usize)> {
+    const KEY: &str = "\"functionConfig\"";
+    let after_key = text.rfind(KEY)? + KEY.len();
+    let rest = &text[after_key..];
+    let colon = rest.trim_start().strip_prefix(':')?;
+    let value = colon.trim_start();
+    let start = text.len() - value.len();
+    let len = json_object_len(value)?;
+    let docs = parse_stream_with(&text[start..start + len], &ParseOptions::default()).ok()?;
+    let fc = docs.into_iter().next()?.root;
+    fc.is_mapping().then_some((fc, start))
+}
+
+/// The length of the JSON object `text` starts with, to its matching `}`; `None` when it
+/// does not start with one or does not close.
+fn json_object_len(text: &str) -> Option<usize> {
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &c) in text.as_bytes().iter().enumerate() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn read_wrapped(

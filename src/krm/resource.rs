@@ -56,9 +56,9 @@ pub struct Resource {
     /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
     /// messages about the object as input.
     place: Option<Place>,
-    /// Set when the built-in strip ran as the object was read: what it reported, for the strip
-    /// stage to pass on in its place.
-    strip_results: Option<Vec<super::results::KrmResult>>,
+    /// The stages that ran as the object was read, each with what it reported, for the stage
+    /// to pass on in its place (`Stage::at_read`).
+    read_results: ReadResults,
     /// Its part in a `*List` container while the stages run (`super::lists`).
     list: Option<Box<ListRole>>,
 }
@@ -118,7 +118,15 @@ pub enum Rebuild {
     Item(Resume),
     /// A document of a stream or file, from its text alone (`tailor_yaml::reparse_document`).
     Document { span: Span, opts: ParseOptions },
+    /// An object rendered as it was read: the source is its output text, a JSON object or a
+    /// one-item YAML sequence (see [`Resource::into_rendered`]).
+    Rendered { json: bool },
 }
+
+/// What the stages that ran as an object was read reported, by stage name. A boxed slice:
+/// empty, it costs no allocation, and an object read in a list of thousands holds one entry
+/// or two.
+type ReadResults = Box<[(&'static str, Vec<super::results::KrmResult>)]>;
 
 /// What a deferred object answers without its tree: each field exactly what the accessor of
 /// the same name reads from the whole tree. Flat values rather than a pruned copy of the
@@ -194,6 +202,7 @@ impl Deferred {
                     .ok()
                     .flatten()
             }
+            Rebuild::Rendered { json } => rendered_tree(&self.source, *json),
         };
         built.unwrap_or_else(|| self.header_tree())
     }
@@ -222,6 +231,22 @@ impl Deferred {
                 value: Node::from_pairs(meta),
             },
         ])
+    }
+}
+
+/// The tree of a rendered object's text (its spans are the text's).
+fn rendered_tree(text: &str, json: bool) -> Option<Node> {
+    let root = tailor_yaml::parse_stream(text)
+        .ok()?
+        .into_iter()
+        .next()?
+        .root;
+    if json {
+        return Some(root);
+    }
+    match root.value {
+        tailor_yaml::Value::Sequence(mut items) if items.len() == 1 => items.pop(),
+        _ => None,
     }
 }
 
@@ -322,7 +347,7 @@ impl Resource {
             cluster: None,
             placed: None,
             place: None,
-            strip_results: None,
+            read_results: ReadResults::default(),
             list: None,
         }
     }
@@ -350,7 +375,7 @@ impl Resource {
             cluster: None,
             placed: None,
             place: None,
-            strip_results: None,
+            read_results: ReadResults::default(),
             list: None,
         }
     }
@@ -361,7 +386,7 @@ impl Resource {
     pub fn into_deferred(self, source: Source, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
         let mut deferred = Resource::deferred(&self.tree, source, rebuild, self.origin, keys);
         deferred.place = self.place;
-        deferred.strip_results = self.strip_results;
+        deferred.read_results = self.read_results;
         deferred
     }
 
@@ -411,19 +436,66 @@ impl Resource {
             .is_some_and(|d| d.header.annotations.is_empty())
     }
 
-    /// The results of a stage that ran as the object was read, not yet passed on.
-    pub fn strip_results(&self) -> Option<&[super::results::KrmResult]> {
-        self.strip_results.as_deref()
+    /// The results of `stage` (by name) when it ran as the object was read, not yet passed on.
+    pub fn read_results(&self, stage: &str) -> Option<&[super::results::KrmResult]> {
+        self.read_results
+            .iter()
+            .find(|(name, _)| *name == stage)
+            .map(|(_, r)| r.as_slice())
     }
 
-    /// Records that the built-in strip already ran on this object, with its results.
-    pub fn set_strip_results(&mut self, results: Vec<super::results::KrmResult>) {
-        self.strip_results = Some(results);
+    /// Whether some stage ran on the object as it was read.
+    pub fn ran_at_read(&self) -> bool {
+        !self.read_results.is_empty()
     }
 
-    /// The results of a built-in strip that ran as the object was read (taken once).
-    pub fn take_strip_results(&mut self) -> Option<Vec<super::results::KrmResult>> {
-        self.strip_results.take()
+    /// Records that `stage` (by name) already ran on this object, with its results.
+    pub fn set_read_results(
+        &mut self,
+        stage: &'static str,
+        results: Vec<super::results::KrmResult>,
+    ) {
+        let mut all = std::mem::take(&mut self.read_results).into_vec();
+        all.push((stage, results));
+        self.read_results = all.into_boxed_slice();
+    }
+
+    /// The results of `stage` (by name) when it ran as the object was read (taken once).
+    pub fn take_read_results(&mut self, stage: &str) -> Option<Vec<super::results::KrmResult>> {
+        let at = self
+            .read_results
+            .iter()
+            .position(|(name, _)| *name == stage)?;
+        let mut all = std::mem::take(&mut self.read_results).into_vec();
+        let (_, results) = all.remove(at);
+        self.read_results = all.into_boxed_slice();
+        Some(results)
+    }
+
+    /// The object's text as the list will be written, when every stage that changes it ran
+    /// as it was read ([`Resource::into_rendered`]) and nothing changed it since.
+    pub fn rendered(&self) -> Option<&str> {
+        let d = self.deferred.as_ref()?;
+        matches!(d.rebuild, Rebuild::Rendered { .. }).then_some(d.source.as_str())
+    }
+
+    /// This changed object held as `text`, what the writer would write for it (`json`: a
+    /// JSON list's item, else a YAML list's, with its `- `), with a header for every question
+    /// the run asks; its tree is dropped. Every stage that would change it must have run: a
+    /// stage that reads it gets a tree parsed from `text` (the same content), one that edits
+    /// it drops the text, and it is written from that tree.
+    pub fn into_rendered(self, text: String, json: bool, keys: HeaderKeys) -> Resource {
+        let mut rendered = Resource::deferred(
+            &self.tree,
+            Arc::new(text),
+            Rebuild::Rendered { json },
+            self.origin,
+            keys,
+        );
+        rendered.dirty = true;
+        rendered.place = self.place;
+        rendered.read_results = self.read_results;
+        rendered
     }
 
     /// The tree, when it is built: the accessors below read it, or a deferred object's

@@ -3,6 +3,7 @@
 //! for byte; changed ones are written from their tree, in the style they were read in, with
 //! the comments above them kept.
 
+use std::borrow::Borrow;
 use std::io::{self, Write};
 
 use tailor_yaml::{
@@ -84,20 +85,47 @@ pub fn write_resource_list_to<W: Write + ?Sized>(
     w.finish()
 }
 
-fn yaml_list<W: Write + ?Sized>(
+/// [`write_resource_list_to`] taking the items by value: `each` readies an item just before
+/// it is written (standalone mode records kpt's path annotations), and the item is dropped
+/// right after, so a tree `each` builds for a deferred object is never held with the others.
+pub fn write_owned_resource_list_to<W: Write + ?Sized>(
+    out: &mut W,
+    items: Vec<Resource>,
+    mut each: impl FnMut(&mut Resource),
+    function_config: Option<&Node>,
+    results: &[KrmResult],
+    syntax: ListSyntax,
+) -> io::Result<()> {
+    let mut w = Chunked {
+        buf: String::with_capacity(CHUNK + 4096),
+        out,
+    };
+    let items = items.into_iter().map(|mut item| {
+        each(&mut item);
+        item
+    });
+    match syntax {
+        ListSyntax::Yaml => yaml_list(&mut w, items, function_config, results)?,
+        ListSyntax::Json => json_list(&mut w, items, function_config, results)?,
+    }
+    w.finish()
+}
+
+fn yaml_list<W: Write + ?Sized, R: Borrow<Resource>>(
     w: &mut Chunked<'_, W>,
-    items: &[Resource],
+    items: impl IntoIterator<Item = R>,
     function_config: Option<&Node>,
     results: &[KrmResult],
 ) -> io::Result<()> {
     w.buf
         .push_str("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n");
-    if items.is_empty() {
+    let mut items = items.into_iter().peekable();
+    if items.peek().is_none() {
         w.buf.push_str("items: []\n");
     } else {
         w.buf.push_str("items:\n");
         for item in items {
-            write_item(&mut w.buf, item);
+            write_item(&mut w.buf, item.borrow());
             w.flush_if_full()?;
         }
     }
@@ -119,24 +147,20 @@ fn yaml_list<W: Write + ?Sized>(
 
 /// The ResourceList as one line of JSON; untouched items keep their text. A fan-out's
 /// `# tailor.dev/cluster` comment has no place in JSON: the copies' paths name their cluster.
-fn json_list<W: Write + ?Sized>(
+fn json_list<W: Write + ?Sized, R: Borrow<Resource>>(
     w: &mut Chunked<'_, W>,
-    items: &[Resource],
+    items: impl IntoIterator<Item = R>,
     function_config: Option<&Node>,
     results: &[KrmResult],
 ) -> io::Result<()> {
     w.buf
         .push_str(r#"{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":["#);
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
+        let item = item.borrow();
         if i > 0 {
             w.buf.push(',');
         }
-        match (item.is_dirty(), item.origin()) {
-            (false, Origin::SeqItem { source, start, end }) => {
-                w.buf.push_str(&source[*start..*end])
-            }
-            _ => push_json(&mut w.buf, item.node()),
-        }
+        json_item(&mut w.buf, item);
         w.flush_if_full()?;
     }
     w.buf.push(']');
@@ -158,6 +182,31 @@ fn json_list<W: Write + ?Sized>(
     Ok(())
 }
 
+/// One item of a JSON list: its text when untouched or rendered as it was read, else its
+/// tree as JSON.
+fn json_item(out: &mut String, item: &Resource) {
+    if let Some(text) = item.rendered() {
+        out.push_str(text);
+        return;
+    }
+    match (item.is_dirty(), item.origin()) {
+        (false, Origin::SeqItem { source, start, end }) => out.push_str(&source[*start..*end]),
+        _ => push_json(out, item.node()),
+    }
+}
+
+/// What a list item is written as, `- ` included in YAML: the text an object rendered as it
+/// was read holds (`Resource::into_rendered`), so it is written exactly as it would have been
+/// from its tree.
+pub fn item_text(item: &Resource, syntax: ListSyntax) -> String {
+    let mut out = String::new();
+    match syntax {
+        ListSyntax::Yaml => write_item(&mut out, item),
+        ListSyntax::Json => json_item(&mut out, item),
+    }
+    out
+}
+
 /// A node as JSON (go-yaml's typing of its scalars). A node JSON cannot hold (an alias past
 /// go-yaml's limits) is written as flow YAML, which every reader of the list still reads.
 fn push_json(out: &mut String, node: &Node) {
@@ -172,6 +221,10 @@ fn push_json(out: &mut String, node: &Node) {
 }
 
 fn write_item(out: &mut String, item: &Resource) {
+    if let Some(text) = item.rendered() {
+        out.push_str(text);
+        return;
+    }
     push_cluster_mark(out, item);
     if let (false, Origin::SeqItem { source, start, end }) = (item.is_dirty(), item.origin()) {
         if let Some(head) = item.head_comment() {

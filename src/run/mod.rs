@@ -7,6 +7,7 @@ mod explain;
 mod fan_out;
 mod inputs;
 mod reading;
+mod streaming;
 
 use tailor_cluster::Cluster;
 use tailor_fleet::Decision;
@@ -17,9 +18,10 @@ use crate::stages::{self, Context, Stage};
 
 pub use inputs::{may_consume, FleetBundle};
 pub use reading::{
-    at_read_hook, item_reading, original_items, parse_options, passes_by, read_ahead, read_items,
-    reading_holds, standalone_deferral, Reading,
+    at_read_hook, item_reading, keeps_trees, original_items, parse_options, passes_by, read_ahead,
+    read_items, reading_holds, standalone_deferral, Reading,
 };
+pub use streaming::{stream_steps, Step};
 
 /// What a run produced: the list to print and the exit code.
 pub struct Outcome {

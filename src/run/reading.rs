@@ -5,12 +5,14 @@ use std::sync::Arc;
 
 use tailor_yaml::ParseOptions;
 
-use crate::config::{self, Ahead, Plan};
+use crate::config::{self, Ahead, Plan, Tailoring};
 use crate::krm::read::{function_config_ahead, read_input_owned, Input, Prepared, Trees};
 use crate::krm::resource::HeaderKeys;
 use crate::krm::{read_input, KrmResult, Resource};
 use crate::stages::strip::Strip;
 use crate::stages::Stage;
+
+use super::streaming::{stream_hook, stream_steps};
 
 /// How the items of a ResourceList are read (see [`Ahead::reading`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +23,9 @@ pub enum Reading {
     Defer,
     /// The plan's first stage (the built-in strip) runs on each object as it is read.
     Strip,
+    /// Every stage that changes objects one by one runs on each object as it is read, and an
+    /// object they changed is held as its output text ([`stream_steps`]).
+    Stream,
 }
 
 /// The functionConfig of `text`, read ahead of its items, with the plan it asks for.
@@ -39,13 +44,16 @@ pub fn read_ahead(text: &str) -> Option<Ahead> {
 impl Ahead {
     /// When the plan has no stage that reads every object, the items' trees are deferred: only
     /// the objects a stage looks into are parsed again, and a large list is held as its text.
-    /// When its first stage can run as objects are read (the built-in strip), it does, so
-    /// what it removes (managedFields, status) never accumulates. The guess costs time when
+    /// When every stage that reads every object treats them one by one, they all run as
+    /// objects are read, and what they change is held as text ([`stream_steps`]). Else, when
+    /// its first stage can run as objects are read (the built-in strip), it does, so what it
+    /// removes (managedFields, status) never accumulates. The guess costs time when
     /// wrong, never a different output: deferred trees are rebuilt exactly, and items are
     /// read again as they were when the run's functionConfig turns out to be another.
     pub fn reading(&self) -> Reading {
         match &self.plan {
             Ok(plan) if !plan.reads_every_object() => Reading::Defer,
+            Ok(plan) if stream_steps(plan).is_some() => Reading::Stream,
             Ok(plan) if plan.stage_at_read().is_some() => Reading::Strip,
             _ => Reading::Keep,
         }
@@ -73,6 +81,42 @@ pub fn read_items(
             let keys = plan.map(Plan::header_annotations).unwrap_or_default();
             read_input_owned(text, &opts, Trees::Defer(Arc::from(keys)))
         }
+        Reading::Stream => match plan.and_then(|p| Some((p, stream_steps(p)?))) {
+            Some((plan, steps)) => {
+                let keys: HeaderKeys = Arc::from(plan.header_annotations());
+                let mut hook = stream_hook(plan, steps);
+                let input = read_input_owned(
+                    text,
+                    &opts,
+                    Trees::Prepare {
+                        hook: &mut hook,
+                        defer: Some(keys),
+                        render: true,
+                    },
+                )?;
+                if !input
+                    .items
+                    .iter()
+                    .any(|i| super::inputs::may_consume(Some(plan), i))
+                {
+                    return Ok(input);
+                }
+                // An input of the run arrived among the items (a CustomTransform, an
+                // inventory object): it may change what the stages do to every object, so
+                // they run in the run, on the items as they were read.
+                let Input { items, source, .. } = input;
+                drop(items);
+                let again = Arc::unwrap_or_clone(source);
+                let fallback = if plan.stage_at_read().is_some() {
+                    Reading::Strip
+                } else {
+                    Reading::Keep
+                };
+                read_items(again, fallback, ahead)
+            }
+            // Asked to stream without a plan that allows it: as the strip reads.
+            None => read_items(text, Reading::Strip, ahead),
+        },
         Reading::Strip => {
             // Asked to strip as it reads without a plan that does: the built-in strip, as a
             // plan without a functionConfig has it (the run reads again if the real one differs).
@@ -94,6 +138,7 @@ pub fn read_items(
                 Trees::Prepare {
                     hook: &mut hook,
                     defer,
+                    render: false,
                 },
             )
         }
@@ -106,13 +151,15 @@ pub fn at_read_hook<'a>(
     plan: Option<&'a Plan>,
     stage: &'a dyn Stage,
 ) -> impl FnMut(&mut Resource) -> Prepared + 'a {
+    // The strip, the only stage that runs so, reads no option.
+    let tailoring = Tailoring::default();
     move |item: &mut Resource| {
         if super::inputs::may_consume(plan, item) {
             return Prepared::Untouched;
         }
-        match stage.at_read(item) {
+        match stage.at_read(item, &tailoring) {
             Some(results) => {
-                item.set_strip_results(results);
+                item.set_read_results(stage.name(), results);
                 if item.is_dirty() {
                     Prepared::Changed
                 } else {
@@ -129,7 +176,7 @@ pub fn at_read_hook<'a>(
 /// (then only for the objects it leaves as they were); `None` keeps every tree.
 /// `TAILOR_KEEP_TREES=1` keeps them anyway, to compare answers.
 pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage>)> {
-    if std::env::var_os("TAILOR_KEEP_TREES").is_some_and(|v| v == "1") {
+    if keeps_trees() {
         return None;
     }
     let keys: HeaderKeys = Arc::from(plan.header_annotations());
@@ -140,6 +187,13 @@ pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage
         Some(stage) if !plan.reads_every_object_after_read() => Some((keys, Some(stage))),
         _ => None,
     }
+}
+
+/// `TAILOR_KEEP_TREES=1`: every item keeps its tree however the configuration would let it
+/// be read, in standalone mode and for a ResourceList, so the answers of both ways of reading
+/// can be compared through the binary.
+pub fn keeps_trees() -> bool {
+    std::env::var_os("TAILOR_KEEP_TREES").is_some_and(|v| v == "1")
 }
 
 /// Whether no stage of `plan` can touch an object read in standalone mode, whatever the other
@@ -164,9 +218,10 @@ pub fn passes_by(plan: &Plan) -> Option<impl FnMut(&Resource) -> bool + '_> {
             && !super::inputs::may_consume(Some(plan), item)
             && match at_read {
                 Some(stage) => {
-                    item.strip_results().is_some_and(<[_]>::is_empty) && stage.done_at_read(item)
+                    item.read_results(stage.name()).is_some_and(<[_]>::is_empty)
+                        && stage.done_at_read(item)
                 }
-                None => item.strip_results().is_none(),
+                None => !item.ran_at_read(),
             }
     })
 }
@@ -175,7 +230,11 @@ pub fn passes_by(plan: &Plan) -> Option<impl FnMut(&Resource) -> bool + '_> {
 /// very plan that stripped them (`same_config`: the run's functionConfig is the one read
 /// ahead).
 pub fn reading_holds(reading: Reading, same_config: bool, plan: &Plan) -> bool {
-    reading != Reading::Strip || (same_config && plan.stage_at_read().is_some())
+    match reading {
+        Reading::Keep | Reading::Defer => true,
+        Reading::Strip => same_config && plan.stage_at_read().is_some(),
+        Reading::Stream => same_config && stream_steps(plan).is_some(),
+    }
 }
 
 /// Parse limits for every input.
@@ -202,6 +261,9 @@ mod tests {
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {clusterName: x}\n",
             "kind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  spec:\n    strip: {builtin: false}\n# a comment\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n",
             "kind: ResourceList\nitems: []\nfunctionConfig: {apiVersion: v1, kind: ConfigMap}\n",
+            // JSON, on one line and pretty, a brace and a quote inside strings.
+            r#"{"kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}}],"functionConfig":{"apiVersion":"tailor.dev/v1alpha1","kind":"Tailor","metadata":{"name":"}\"{"},"spec":{"strip":{"builtin":false}}}}"#,
+            "{\n  \"kind\": \"ResourceList\",\n  \"items\": [],\n  \"functionConfig\" : {\n    \"apiVersion\": \"v1\",\n    \"kind\": \"ConfigMap\"\n  }\n}\n",
         ] {
             let ahead = read_ahead(text).expect("read ahead");
             let input = read_input(text, &parse_options()).unwrap();
@@ -211,5 +273,100 @@ mod tests {
         let text = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\n  x: \"a\nfunctionConfig: {\"\n";
         let input = read_input(text, &parse_options()).unwrap();
         assert!(read_ahead(text).is_none_or(|a| !a.is_for(input.function_config.as_ref())));
+        // Nor in JSON (a JSON string cannot hold the key, a single-quoted flow scalar can), nor
+        // an item's own key.
+        for text in [
+            r#"{"kind":"ResourceList","functionConfig":{"apiVersion":"v1","kind":"ConfigMap"},"items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a","annotations":{"x":'"functionConfig": {}'}}}]}"#,
+            r#"{"kind":"ResourceList","functionConfig":{"apiVersion":"v1","kind":"ConfigMap"},"items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"},"functionConfig":{"kind":"B"}}]}"#,
+        ] {
+            let input = read_input(text, &parse_options()).unwrap();
+            assert!(read_ahead(text).is_some_and(|a| !a.is_for(input.function_config.as_ref())));
+        }
+        assert!(read_ahead(r#"{"kind":"ResourceList","functionConfig":{"kind":"#).is_none());
+    }
+
+    /// A JSON list is read as a YAML one is: its items' trees dropped when no stage reads
+    /// every object, stripped as they are read under the built-in strip.
+    #[test]
+    fn json_lists_defer_and_strip_as_they_are_read() {
+        let fc = |spec: &str| {
+            format!(
+                r#","functionConfig":{{"apiVersion":"tailor.dev/v1alpha1","kind":"Tailor","spec":{spec}}}}}"#
+            )
+        };
+        // Pretty: on one line, the items within the first 4 KB keep their trees (the root
+        // could still be a key).
+        let items = "{\"kind\":\"ResourceList\",\"items\":[\n{\"apiVersion\":\"v1\",\"kind\":\"A\",\"metadata\":{\"name\":\"a\"},\"status\":{\"x\":1}},\n{\"apiVersion\":\"v1\",\"kind\":\"B\",\"metadata\":{\"name\":\"b\"}}]";
+        let off = format!("{items}{}", fc(r#"{"strip":{"builtin":false}}"#));
+        assert_eq!(item_reading(&off), Reading::Defer);
+        let ahead = read_ahead(&off);
+        let input = read_items(off.clone(), Reading::Defer, ahead.as_ref()).unwrap();
+        assert!(input.json);
+        assert!(input.items.iter().all(Resource::is_deferred));
+        let on = format!("{items}{}", fc("{}"));
+        assert_eq!(item_reading(&on), Reading::Stream);
+        let ahead = read_ahead(&on);
+        let input = read_items(on.clone(), Reading::Strip, ahead.as_ref()).unwrap();
+        assert!(input.items[0].is_dirty() && !input.items[0].is_deferred());
+        assert!(input.items[1].is_deferred());
+        // Streamed, the stripped object is held as the JSON it is written as.
+        let input = read_items(on.clone(), Reading::Stream, ahead.as_ref()).unwrap();
+        assert_eq!(
+            input.items[0].rendered(),
+            Some(r#"{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}}"#)
+        );
+        assert!(input.items[1].is_deferred());
+    }
+
+    /// The items of `text` read as `reading`, and the answer of a run over them.
+    fn read_and_answer(text: &str, reading: Reading) -> (Vec<Resource>, String) {
+        let ahead = read_ahead(text);
+        let items = read_items(text.to_string(), reading, ahead.as_ref())
+            .unwrap()
+            .items;
+        let mut out = Vec::new();
+        crate::cli::respond(text.to_string(), reading, &mut out);
+        (items, String::from_utf8(out).unwrap())
+    }
+
+    /// Under commonMetadata and substitution with inline variables, after the built-in strip,
+    /// each object is finished as it is read: held as its output text (YAML or JSON), or as
+    /// its header when nothing changed it; the answer is the one every tree gives. An object
+    /// the stages leave to the run (one that asks for templates, which come between) goes no
+    /// further than the strip, and one that comes out asking for them is read again as it was.
+    #[test]
+    fn stages_run_as_objects_are_read_and_finished_objects_are_text() {
+        let spec = "  spec:\n    postBuild: {substitute: {region: eu}}\n    commonMetadata:\n      labels: {team: a}\n";
+        let yaml = format!("kind: ResourceList\nitems:\n# head\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data: {{r: '${{region}}'}}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: t\n    annotations: {{control.kubestellar.io/expand-templates: 'true'}}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: s\n    labels: {{team: a}}\n    annotations: {{kustomize.toolkit.fluxcd.io/substitute: disabled}}\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {{name: t}}\n{spec}");
+        assert_eq!(item_reading(&yaml), Reading::Stream);
+        let (items, streamed) = read_and_answer(&yaml, Reading::Stream);
+        assert!(items[0]
+            .rendered()
+            .is_some_and(|t| t.starts_with("- # head\n")));
+        assert!(items[1].rendered().is_none() && items[1].is_deferred());
+        assert!(items[1].read_results("strip").is_some());
+        assert!(items[1].read_results("substitution").is_none());
+        assert!(items[2].rendered().is_none() && items[2].is_deferred());
+        assert_eq!(read_and_answer(&yaml, Reading::Keep).1, streamed);
+        assert!(
+            streamed.contains("r: 'eu'") || streamed.contains("r: eu"),
+            "{streamed}"
+        );
+        let json = r#"{"kind":"ResourceList","items":[
+{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"r":"${region}"}}],
+"functionConfig":{"apiVersion":"tailor.dev/v1alpha1","kind":"Tailor","spec":{"commonMetadata":{"labels":{"team":"a"}}}}}"#;
+        let (items, streamed) = read_and_answer(json, Reading::Stream);
+        assert!(items[0].rendered().is_some_and(|t| t.starts_with('{')));
+        assert_eq!(read_and_answer(json, Reading::Keep).1, streamed);
+        // commonMetadata adds the annotation templates look for: templates run before it, on
+        // the object as it was then, so the object is read again and left to the run.
+        let adds = yaml.replace(
+            "      labels: {team: a}\n",
+            "      annotations: {control.kubestellar.io/expand-templates: 'true'}\n",
+        );
+        let (items, streamed) = read_and_answer(&adds, Reading::Stream);
+        assert!(items.iter().all(|i| i.rendered().is_none()));
+        assert!(!items[0].ran_at_read());
+        assert_eq!(read_and_answer(&adds, Reading::Keep).1, streamed);
     }
 }

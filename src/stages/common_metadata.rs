@@ -5,7 +5,7 @@
 use tailor_kustomize::builtins::set_common_metadata;
 
 use super::nodes::Work;
-use super::{Context, Scope, Stage};
+use super::{Context, Scope, Stage, Tailoring};
 use crate::krm::{KrmResult, Resource};
 
 pub struct CommonMetadata {
@@ -26,19 +26,51 @@ impl Stage for CommonMetadata {
         true
     }
 
-    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let Some(m) = ctx.tailoring.extra.0.common_metadata.as_ref() else {
-            return;
-        };
-        if m.is_empty() {
-            return;
+    /// Each object gets the same labels and annotations whatever the others are.
+    fn runs_at_read(&self) -> bool {
+        !self.per_destination
+    }
+
+    fn at_read(&self, item: &mut Resource, tailoring: &Tailoring) -> Option<Vec<KrmResult>> {
+        if item.is_left_alone() {
+            return None;
         }
-        let mut work = Work::of(items);
-        let outcome = set_common_metadata(&mut work.nodes, &m.labels, &m.annotations);
-        work.write_back(items);
-        if let Err(e) = outcome {
-            ctx.results
-                .push(KrmResult::error(e.to_string()).at_field("spec.commonMetadata"));
+        Some(set_on(item, tailoring).into_iter().collect())
+    }
+
+    fn done_at_read(&self, _item: &Resource) -> bool {
+        true
+    }
+
+    /// Object by object, in order: the first object the metadata cannot be set on ends the
+    /// stage with its error, as kustomize's transformer stops there (the run fails, so what
+    /// it did to the others is not written). Objects it ran on as they were read pass on
+    /// what it found then.
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        for item in items.iter_mut().filter(|i| !i.is_left_alone()) {
+            let error = match item.take_read_results(self.name()) {
+                Some(results) => results.into_iter().next(),
+                None => set_on(item, ctx.tailoring),
+            };
+            if let Some(error) = error {
+                ctx.results.push(error);
+                return;
+            }
         }
     }
+}
+
+/// Sets the configured metadata on one object; the error when it cannot.
+fn set_on(item: &mut Resource, tailoring: &Tailoring) -> Option<KrmResult> {
+    let m = tailoring.extra.0.common_metadata.as_ref()?;
+    if m.is_empty() {
+        return None;
+    }
+    let one = std::slice::from_mut(item);
+    let mut work = Work::of(one);
+    let outcome = set_common_metadata(&mut work.nodes, &m.labels, &m.annotations);
+    work.write_back(one);
+    outcome
+        .err()
+        .map(|e| KrmResult::error(e.to_string()).at_field("spec.commonMetadata"))
 }

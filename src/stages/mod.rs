@@ -80,19 +80,24 @@ pub trait Stage: Send + Sync {
         false
     }
     /// The stage's work on one object as it is read, when it has such a form (the built-in
-    /// strip): `Some` with what it would report about the object when it did that work (the
-    /// object is dirty if the work changed it; [`Stage::run`] then leaves it to the results
-    /// it carries), `None` when it left the object to [`Stage::run`].
-    fn at_read(&self, _item: &mut Resource) -> Option<Vec<KrmResult>> {
+    /// strip; commonMetadata and substitution whose variables are all written in the
+    /// configuration), with the options every destination shares: `Some` with what it would
+    /// report about the object when it did that work (the object is dirty if the work
+    /// changed it; [`Stage::run`] then passes on the results it carries, by the stage's name,
+    /// in its place), `None` when it left the object to [`Stage::run`].
+    fn at_read(&self, _item: &mut Resource, _tailoring: &Tailoring) -> Option<Vec<KrmResult>> {
         None
     }
-    /// Whether an object that [`Stage::at_read`] looked into and left as it was, reporting
-    /// nothing, needs nothing more from [`Stage::run`] as long as no input of the stage
-    /// arrives among the items: a run may then leave it out of the list altogether.
+    /// Whether an object that [`Stage::at_read`] looked into needs nothing more from
+    /// [`Stage::run`] as long as no input of the stage arrives among the items: a later stage
+    /// may run on it as it is read too, and a run may leave an object it left as it was,
+    /// reporting nothing, out of the list altogether.
     fn done_at_read(&self, _item: &Resource) -> bool {
         false
     }
-    /// Whether [`Stage::at_read`] does anything for this plan.
+    /// Whether [`Stage::at_read`] does anything for this plan (for the options every
+    /// destination shares, and with no destination when its scope is
+    /// [`Scope::PerDestination`]).
     fn runs_at_read(&self) -> bool {
         false
     }

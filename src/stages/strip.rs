@@ -51,7 +51,7 @@ impl Stage for Strip {
     /// about it, whether it changed the object or not: an object the built-in strip leaves as
     /// it was need not be looked into again, and the reader may drop its tree.
     /// CustomTransforms still run in [`Stage::run`] (they need the CRDs among all the items).
-    fn at_read(&self, item: &mut Resource) -> Option<Vec<KrmResult>> {
+    fn at_read(&self, item: &mut Resource, _: &super::Tailoring) -> Option<Vec<KrmResult>> {
         if !self.builtin || item.is_left_alone() {
             return None;
         }
@@ -120,7 +120,7 @@ impl Stage for Strip {
             if item.is_left_alone() {
                 continue;
             }
-            if let Some(results) = item.take_strip_results() {
+            if let Some(results) = item.take_read_results(self.name()) {
                 // Stripped as it was read (changed or not): its findings go where the strip
                 // would have reported them, then the CustomTransforms run.
                 ctx.results.extend(results);

@@ -20,11 +20,23 @@ pub struct Substitution {
     pub post_build: PostBuild,
     /// Where `substituteFrom` sources live (the functionConfig's `metadata.namespace`).
     pub namespace: Option<String>,
+    /// The inline variables, built once for the objects substituted as they are read.
+    inline_vars: std::sync::OnceLock<Vars>,
+}
+
+impl Substitution {
+    pub fn new(post_build: PostBuild, namespace: Option<String>) -> Substitution {
+        Substitution {
+            post_build,
+            namespace,
+            inline_vars: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 impl Stage for Substitution {
     fn name(&self) -> &'static str {
-        "substitution"
+        STAGE
     }
 
     /// The destination's properties are variables.
@@ -67,10 +79,60 @@ impl Stage for Substitution {
         taken
     }
 
+    /// With every variable written in the configuration (no `substituteFrom`), each object's
+    /// outcome depends on that object alone; with no destination, no property adds to them.
+    fn runs_at_read(&self) -> bool {
+        self.post_build.substitute_from.is_empty()
+    }
+
+    fn at_read(&self, item: &mut Resource, _: &super::Tailoring) -> Option<Vec<KrmResult>> {
+        if !self.runs_at_read() || item.is_left_alone() {
+            return None;
+        }
+        let pb = &self.post_build;
+        let vars = self.inline_vars.get_or_init(|| {
+            let mut vars = Vars::new();
+            vars.set_inline(pb.substitute.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+            vars
+        });
+        if is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
+            || !vars.should_run(pb.always)
+        {
+            return Some(Vec::new());
+        }
+        let opts = Options {
+            strict: pb.strict,
+            ..Options::default()
+        };
+        match tailor_flux::postbuild::substitute_resource_outcome(item.node(), vars, &opts) {
+            Ok(outcome) => {
+                if let Some(change) = &outcome.change {
+                    change.apply(item.node_mut());
+                }
+                Some(Vec::new())
+            }
+            Err(e) => Some(vec![substitution_error(item, &e)]),
+        }
+    }
+
+    fn done_at_read(&self, _item: &Resource) -> bool {
+        true
+    }
+
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         run(&self.post_build, self.namespace.as_deref(), items, ctx);
     }
 }
+
+/// The error of a resource the substitution failed on, in the controller's words.
+fn substitution_error(item: &Resource, e: &impl std::fmt::Display) -> KrmResult {
+    let (group, version) = split_api_version(item.api_version());
+    let message = post_build_error(group, version, item.kind(), item.name(), e);
+    KrmResult::error(message).about(item)
+}
+
+/// The stage's name, under which an object substituted as it was read carries its results.
+const STAGE: &str = "substitution";
 
 /// Whether `item` has the identity of the `substituteFrom` entry `from` (in the
 /// Kustomization's `namespace`, when it has one).
@@ -85,11 +147,14 @@ fn is_source(from: &SubstituteFrom, namespace: Option<&str>, item: &Resource) ->
 }
 
 fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mut Context<'_>) {
+    // An object substituted as it was read is in the list (and passes on what it found then)
+    // without a look at its labels: its tree is dropped.
     let substituted: Vec<usize> = (0..items.len())
         .filter(|&i| {
             let item = &items[i];
-            !item.is_left_alone()
-                && !is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
+            item.read_results(STAGE).is_some()
+                || (!item.is_left_alone()
+                    && !is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY)))
         })
         .collect();
     // Flux reads the sources only when some resource is substituted.
@@ -131,6 +196,10 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
     let mut memo = ctx.memo.as_deref_mut();
     for position in substituted {
         let item = &mut items[position];
+        if let Some(results) = item.take_read_results(STAGE) {
+            ctx.results.extend(results);
+            continue;
+        }
         if let Some(reused) = memo.as_deref().and_then(|m| m.get(position, item.node())) {
             if let Some(change) = reused {
                 change.apply(item.node_mut());
@@ -152,11 +221,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
                     m.put(position, tree, outcome.change);
                 }
             }
-            Err(e) => {
-                let (group, version) = split_api_version(item.api_version());
-                let message = post_build_error(group, version, item.kind(), item.name(), &e);
-                ctx.results.push(KrmResult::error(message).about(item));
-            }
+            Err(e) => ctx.results.push(substitution_error(item, &e)),
         }
     }
 }

@@ -164,7 +164,7 @@ pub fn answer(text: &str, reading: tailor::run::Reading) -> (i32, String) {
 pub fn same_answer_every_reading(name: &str, text: &str) -> (i32, String) {
     use tailor::run::Reading;
     let kept = answer(text, Reading::Keep);
-    for reading in [Reading::Defer, Reading::Strip] {
+    for reading in [Reading::Defer, Reading::Strip, Reading::Stream] {
         let other = answer(text, reading);
         assert_eq!(kept.0, other.0, "exit code of {name} ({reading:?})");
         assert_eq!(kept.1, other.1, "output of {name} ({reading:?})");

@@ -161,3 +161,29 @@ fn corpus_and_seeds() {
         files.len()
     );
 }
+
+/// A JSON ResourceList (a flow root mapping) hands over the items of its flow `items`, once
+/// the root can no longer be a key: past its first line, or 4,096 bytes along it.
+#[test]
+fn flow_root_items_are_handed_over() {
+    let pretty = "{\n  \"apiVersion\": \"config.kubernetes.io/v1\",\n  \"kind\": \"ResourceList\",\n  \"items\": [\n    {\"apiVersion\": \"v1\", \"kind\": \"A\", \"metadata\": {\"name\": \"a\"}},\n    {\n      \"kind\": \"B\", \"x\": [1, {\"y\": null}]\n    },\n    \"scalar\", [\"seq\"], {}, &a {\"k\": *a}\n  ],\n  \"functionConfig\": {\"kind\": \"X\"}\n}\n";
+    assert_eq!(check(pretty), 6);
+    let item = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n"},"data":{"k":"v"}}"#;
+    let line = format!(
+        r#"{{"kind":"List","items":[{}]}}"#,
+        vec![item; 100].join(",")
+    );
+    // 100 items of 80 bytes on one line: those past the first 4 KB are handed over.
+    let n = check(&line);
+    assert!((45..100).contains(&n), "{n}");
+    // A root that turns out to be a key, a list kind after the items, a nested list, a
+    // pair in the sequence, and a flow list under a block `items:` keep their items.
+    assert_eq!(check("{kind: List, items: [{a: 1}]}: x\n"), 0);
+    assert_eq!(check("{\nitems: [{a: 1}],\nkind: List}\n"), 0);
+    assert_eq!(check("{\nkind: List,\nspec: {items: [{a: 1}]}}\n"), 0);
+    assert_eq!(check("{\nkind: List,\nitems: [a: 1, {b: 2}]}\n"), 1);
+    assert_eq!(check("kind: ResourceList\nitems: [{a: 1}]\n"), 0);
+    // Errors are the plain parse's.
+    assert_eq!(check("{\nkind: List,\nitems: [{a: 1}, {a: 1, a: 2}]}\n"), 0);
+    assert_eq!(check("{\nkind: List,\nitems: [{a: 1}\n"), 0);
+}

@@ -117,6 +117,13 @@ impl Parser<'_> {
         n
     }
 
+    /// An item of a flow `items` again, from its resume point (`reparse_item`): the node
+    /// [`Parser::flow_sequence`] read there.
+    pub(super) fn flow_item(&mut self) -> R<Node> {
+        let open = self.mark();
+        self.flow_node(b']', open)
+    }
+
     /// libyaml's `parse_node` inside a flow collection (closed by `close`), at a token that
     /// [`Parser::flow_token`] did not find to be an indicator.
     fn flow_node(&mut self, close: u8, open: Mark) -> R<Node> {
@@ -212,6 +219,10 @@ impl Parser<'_> {
 
     fn flow_sequence(&mut self) -> R<Node> {
         self.enter()?;
+        // The `items` of a flow root mapping (a JSON ResourceList) go to the sink; a flow
+        // sequence under a block `items:` does not (a YAML list writes its items from their
+        // trees, not from their text, so there is nothing to gain).
+        let root = self.flow_root.take().filter(|_| self.depth == 2);
         let open = self.mark();
         self.pos += 1;
         let mut items = Vec::new();
@@ -248,12 +259,23 @@ impl Parser<'_> {
                 }
                 _ => {
                     let key_start = self.mark();
+                    let refs_before = self.refs;
+                    let resume = root.map(|_| self.flow_resume_point());
                     let node = self.flow_node(b']', open)?;
                     if self.flow_token() == Tok::Value && self.simple_key_reaches(key_start) {
                         let value = self.flow_pair_value(Tok::SeqEnd, b']', open)?;
                         items.push(single_pair(node, value));
                     } else {
-                        items.push(node);
+                        match (root, resume) {
+                            // Only once the root can no longer turn out to be a key: a
+                            // handed item cannot be put back.
+                            (Some(root), Some(resume)) if !self.may_still_be_key(root) => {
+                                let self_contained = self.refs == refs_before;
+                                let index = items.len();
+                                items.push(self.give(index, node, resume, self_contained));
+                            }
+                            _ => items.push(node),
+                        }
                     }
                 }
             }
@@ -328,7 +350,10 @@ impl Parser<'_> {
                     let key = self.flow_node(b'}', open)?;
                     let value =
                         if self.flow_token() == Tok::Value && self.simple_key_reaches(key_start) {
-                            self.flow_pair_value(Tok::MapEnd, b'}', open)?
+                            self.flow_root = self.flow_hands_over_value_of(&key, &pairs, open);
+                            let value = self.flow_pair_value(Tok::MapEnd, b'}', open);
+                            self.flow_root = None;
+                            value?
                         } else {
                             // Not a key after all: an entry without a value, and whatever follows
                             // it must be a `,` or the `}`.

@@ -1,8 +1,8 @@
 //! Handing over the items of a ResourceList's `items:` as each is complete (see
 //! `parse_stream_handing_items`), so a reader need not hold every item's tree at once.
 
-use super::{Handoff, Parser, Resume};
-use crate::node::Node;
+use super::{Handoff, Mark, Parser, Resume};
+use crate::node::{Node, Pair};
 
 impl Parser<'_> {
     /// Whether the value after `key` is the `items:` whose entries go to the sink: a key of
@@ -18,6 +18,36 @@ impl Parser<'_> {
             })
     }
 
+    /// [`Parser::hands_over_value_of`] for a flow mapping (a JSON ResourceList): the root
+    /// mapping's `items` after a `kind` of ResourceList or List, with the mark where the
+    /// root opened (it decides when the root can no longer be a key, see
+    /// [`Parser::may_still_be_key`]).
+    pub(super) fn flow_hands_over_value_of(
+        &self,
+        key: &Node,
+        pairs: &[Pair],
+        open: Mark,
+    ) -> Option<Mark> {
+        let hands = self.sink.is_some()
+            && self.depth == 1
+            && self.docs_done == 0
+            && key.as_scalar() == Some("items")
+            && pairs.iter().any(|p| {
+                p.key.as_scalar() == Some("kind")
+                    && matches!(p.value.as_scalar(), Some("ResourceList" | "List"))
+            });
+        hands.then_some(open)
+    }
+
+    /// Whether a flow root that opened at `root` may still turn out to be an implicit key
+    /// (`{kind: List, items: [a]}: x`): libyaml gives up on a key once the scan leaves its
+    /// line or gets more than 1024 characters past it, and 4,096 bytes hold more than 1,024
+    /// characters whatever they are (a count of characters here would make a one-line list
+    /// quadratic).
+    pub(super) fn may_still_be_key(&self, root: Mark) -> bool {
+        self.line == root.line && self.pos - root.pos <= 4096
+    }
+
     pub(super) fn resume_point(&self, col: usize, head: String) -> Resume {
         Resume {
             pos: self.pos as u32,
@@ -29,34 +59,60 @@ impl Parser<'_> {
             indentless: self.indentless_items,
             blank_since_token: self.blank_since_token,
             unique_keys: self.unique_keys,
+            flow: false,
             head,
             foot: String::new(),
+        }
+    }
+
+    /// Where an item of a flow `items` begins (the cursor is at its first token): comments
+    /// inside flow collections are not kept, so there is no head to attach.
+    pub(super) fn flow_resume_point(&self) -> Resume {
+        Resume {
+            flow: true,
+            ..self.resume_point(0, String::new())
         }
     }
 
     /// Gives the last parsed item to the sink; what it does not give back is replaced by a
     /// `null` holding the item's span (the sequence's own span depends on it).
     pub(super) fn hand_over(&mut self, base: usize, resume: Resume, self_contained: bool) {
-        let Some(sink) = self.sink.as_mut() else {
-            return;
-        };
         let Some(slot) = self.item_stack.last_mut() else {
             return;
         };
-        let span = slot.span;
         let node = std::mem::replace(slot, Node::null());
         let index = self.item_stack.len() - 1 - base;
+        let kept = self.give(index, node, resume, self_contained);
+        if let Some(slot) = self.item_stack.last_mut() {
+            *slot = kept;
+        }
+    }
+
+    /// The sink's answer for one item (of a block sequence, or of a flow one, whose caller
+    /// holds it): the node it gave back, or a `null` with its span.
+    pub(super) fn give(
+        &mut self,
+        index: usize,
+        node: Node,
+        resume: Resume,
+        self_contained: bool,
+    ) -> Node {
+        let Some(sink) = self.sink.as_mut() else {
+            return node;
+        };
+        let span = node.span;
+        let flow = resume.flow;
         let kept = sink(Handoff {
             index,
             node,
             resume,
             self_contained,
+            flow,
         });
-        if let Some(slot) = self.item_stack.last_mut() {
-            match kept {
-                Some(node) => *slot = node,
-                None => slot.span = span,
-            }
-        }
+        kept.unwrap_or_else(|| {
+            let mut placeholder = Node::null();
+            placeholder.span = span;
+            placeholder
+        })
     }
 }

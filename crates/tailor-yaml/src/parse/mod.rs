@@ -94,6 +94,8 @@ pub struct Handoff {
     pub resume: Resume,
     /// Neither defines an anchor nor uses an alias: its tree can be rebuilt on its own.
     pub self_contained: bool,
+    /// It is an entry of a flow sequence (a JSON ResourceList's `items`), not of a block one.
+    pub flow: bool,
 }
 
 /// The parser's state where an item of `items:` began, with the comments the sequence
@@ -109,13 +111,17 @@ pub struct Resume {
     indentless: bool,
     blank_since_token: bool,
     unique_keys: bool,
+    /// An item of a flow sequence (a JSON ResourceList's), read again as a flow node.
+    flow: bool,
     head: String,
     foot: String,
 }
 
 /// Like [`parse_stream_with`], but when the first document is a mapping whose `kind` (written
 /// before `items`) is `ResourceList` or `List`, each entry of its block sequence `items:` is
-/// handed to `sink` once it is complete, comments included. The sink returns the node to keep
+/// handed to `sink` once it is complete, comments included; in a flow root mapping (JSON),
+/// each entry of its flow sequence `items` that is not a pair, once the root can no longer
+/// be a key. The sink returns the node to keep
 /// in the tree, or `None` to take it: a `null` placeholder with the item's span stays in its
 /// place. Everything else is parsed and checked exactly as [`parse_stream_with`] does.
 pub fn parse_stream_handing_items(
@@ -144,6 +150,9 @@ pub fn reparse_item(src: &str, resume: &Resume) -> Result<Node, Error> {
     p.depth = resume.depth as usize;
     p.indentless_items = resume.indentless;
     p.blank_since_token = resume.blank_since_token;
+    if resume.flow {
+        return p.flow_item();
+    }
     let mut item = p.node(resume.col as isize, Ctx::SeqItem, true)?;
     attach_item_head(&mut item, resume.head.clone());
     if !resume.foot.is_empty() {
@@ -208,6 +217,9 @@ struct Parser<'a> {
     unique_keys: bool,
     /// Where [`parse_stream_handing_items`] hands the items of `items:`.
     sink: Option<&'a mut dyn FnMut(Handoff) -> Option<Node>>,
+    /// Where the root flow mapping opened, while the value of its `items` is read and handed
+    /// over (a JSON ResourceList).
+    flow_root: Option<Mark>,
     /// Set while the value of the first document's `items` key is parsed, when it qualifies.
     sink_armed: bool,
     /// Documents completed so far.
@@ -296,6 +308,7 @@ impl<'a> Parser<'a> {
             indentless_items: false,
             unique_keys: opts.unique_keys,
             sink,
+            flow_root: None,
             sink_armed: false,
             docs_done: 0,
             refs: 0,
