@@ -326,8 +326,9 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
                 format!("sink failed: {} {}", sa.stderr, sb.stderr),
             );
         } else {
-            // kpt fn source drops a file's opening comment block (a licence header), which
-            // tailor keeps: a file that differs from kpt's only by that block, or that comes
+            // kpt fn source drops a comment block go-yaml gives the document rather than the
+            // object (a licence header, a block a blank line parts from the object), which
+            // tailor keeps: a file that differs from kpt's only by such blocks, or that comes
             // back exactly as it was, is right.
             let ours = tree(&a);
             let original = tree(&odir);
@@ -336,7 +337,7 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
                 .map(
                     |(rel, kpt_text)| match (ours.get(&rel), original.get(&rel)) {
                         (Some(o), Some(orig)) if o == orig => (rel, o.clone()),
-                        (Some(o), _) if kpt_text_and_opening_comments(o, &kpt_text) => {
+                        (Some(o), _) if kpt_text_and_kept_comments(o, &kpt_text) => {
                             (rel, o.clone())
                         }
                         _ => (rel, kpt_text),
@@ -650,6 +651,31 @@ fn prefixed(project: &str, tree: &BTreeMap<String, Vec<u8>>) -> BTreeMap<String,
     tree.iter()
         .map(|(k, v)| (format!("{project}/{k}"), v.clone()))
         .collect()
+}
+
+/// True when `ours` is `kpt`'s text with, above some of its documents, a block of comment
+/// and blank lines kpt has not.
+fn kpt_text_and_kept_comments(ours: &[u8], kpt: &[u8]) -> bool {
+    let (Ok(ours), Ok(kpt)) = (std::str::from_utf8(ours), std::str::from_utf8(kpt)) else {
+        return false;
+    };
+    let docs = |t: &str| -> Vec<String> {
+        let mut out = vec![String::new()];
+        for line in t.split_inclusive('\n') {
+            if line == "---\n" {
+                out.push(String::new());
+            } else if let Some(d) = out.last_mut() {
+                d.push_str(line);
+            }
+        }
+        out
+    };
+    let (a, b) = (docs(ours), docs(kpt));
+    ours != kpt
+        && a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(o, k)| o == k || kpt_text_and_opening_comments(o.as_bytes(), k.as_bytes()))
 }
 
 /// True when `ours` is `kpt`'s text after a block of comment and blank lines.
