@@ -123,6 +123,7 @@ fn is_yaml(rel: &str) -> bool {
 
 /// Every check on one project.
 fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
+    let mut laps = Laps::new(project);
     let base = common::temp_dir(&format!("corpus-{project}"));
     let all = base.join("all");
     common::copy_dir(src, &all);
@@ -208,13 +209,66 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
         }
     }
 
+    laps.lap("reading");
+
     // 2. Standalone mode, a config that changes nothing.
     let sdir = base.join("standalone");
     common::copy_dir(&all, &sdir);
     let noop = noop_config();
     let strip = strip_config();
     let out_dir = base.join("out-noop");
+    // A run stops at the first file it refuses, and the project is large: each file it may
+    // refuse (one tailor-yaml cannot read, one with a document that is not a KRM object, a
+    // kustomization) is first run alone; the loop then catches any other, one at a time.
+    let mut maybe: BTreeSet<String> = not_objects(&sdir);
+    maybe.extend(tailor_refused.iter().cloned());
+    maybe.extend(
+        manifest_files(&sdir)
+            .into_iter()
+            .filter(|r| tailor::krm::files::is_kustomization_file(Path::new(r))),
+    );
+    let alone = base.join("alone");
+    let mut refusals = Vec::new();
+    for rel in &maybe {
+        let out = base.join("alone-out");
+        let run = alone_in_dir(&sdir, rel, &alone, |d| {
+            let _ = std::fs::remove_dir_all(&out);
+            tailor(
+                &[path_str(&noop), ".", "--output-dir", path_str(&out)],
+                Some(d),
+                b"",
+            )
+        });
+        if run.code != 0 {
+            refusals.push((rel.clone(), run.stderr));
+        }
+    }
+    let mut loops = 0;
     loop {
+        for (rel, stderr) in refusals.drain(..) {
+            if stderr.contains("a kustomization is not a manifest") {
+                // Deliberate: standalone mode reads manifests; a kustomization is built first.
+                report.add(
+                    "standalone/refused-kustomization",
+                    &label(&rel),
+                    one_line(stderr.trim(), 300),
+                );
+            } else if stderr.contains("resource must have") {
+                // Issue 17: a document that declares a type (apiVersion and kind) but is not a
+                // valid object (no metadata.name: a kubeconfig, a kind cluster config).
+                report.ran("standalone/refused-invalid-object", 1);
+            } else if !kpt_refused.contains_key(&rel) {
+                report.add(
+                    "standalone/refused",
+                    &label(&rel),
+                    format!(
+                        "tailor refuses the directory for this file: {}",
+                        stderr.trim()
+                    ),
+                );
+            }
+            std::fs::remove_file(sdir.join(&rel)).expect("rm");
+        }
         let _ = std::fs::remove_dir_all(&out_dir);
         let run = tailor(
             &[path_str(&noop), ".", "--output-dir", path_str(&out_dir)],
@@ -224,6 +278,7 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
         if run.code == 0 {
             break;
         }
+        loops += 1;
         let Some(rel) = refused_file(&run.stderr, &sdir) else {
             report.add(
                 "standalone-dir/noop",
@@ -232,22 +287,9 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             );
             break;
         };
-        if run.stderr.contains("resource must have") {
-            // Issue 17: a document that declares a type (apiVersion and kind) but is not a
-            // valid object (no metadata.name: a kubeconfig, a kind cluster config).
-            report.ran("standalone/refused-invalid-object", 1);
-        } else if !kpt_refused.contains_key(&rel) {
-            report.add(
-                "standalone/refused",
-                &label(&rel),
-                format!(
-                    "tailor refuses the directory for this file: {}",
-                    run.stderr.trim()
-                ),
-            );
-        }
-        std::fs::remove_file(sdir.join(&rel)).expect("rm");
+        refusals.push((rel, run.stderr));
     }
+    laps.lap_n("standalone-dir", loops);
     let want = tree(&sdir);
     if out_dir.is_dir() {
         compare_trees(
@@ -284,8 +326,9 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
                 format!("sink failed: {} {}", sa.stderr, sb.stderr),
             );
         } else {
-            // kpt fn source drops a file's opening comment block (a licence header), which
-            // tailor keeps: a file that differs from kpt's only by that block, or that comes
+            // kpt fn source drops a comment block go-yaml gives the document rather than the
+            // object (a licence header, a block a blank line parts from the object), which
+            // tailor keeps: a file that differs from kpt's only by such blocks, or that comes
             // back exactly as it was, is right.
             let ours = tree(&a);
             let original = tree(&odir);
@@ -294,7 +337,7 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
                 .map(
                     |(rel, kpt_text)| match (ours.get(&rel), original.get(&rel)) {
                         (Some(o), Some(orig)) if o == orig => (rel, o.clone()),
-                        (Some(o), _) if kpt_text_and_opening_comments(o, &kpt_text) => {
+                        (Some(o), _) if kpt_text_and_kept_comments(o, &kpt_text) => {
                             (rel, o.clone())
                         }
                         _ => (rel, kpt_text),
@@ -352,26 +395,75 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
         );
     }
 
+    laps.lap("standalone-stream-rl-strip");
+
     // 4. Through kpt: source | tailor | sink, eval --exec, a JSON ResourceList.
     let kdir2 = base.join("kpt-ok");
     common::copy_dir(&kdir, &kdir2);
     let mut piped = None;
-    loop {
-        let list = kpt_source(kpt, &kdir2, Some(&noop));
-        assert_eq!(list.code, 0, "kpt fn source: {}", list.stderr);
-        let run = tailor(&[], None, &list.stdout);
-        if run.code == 0 {
-            piped = Some((list.stdout, run.stdout));
-            break;
-        }
-        let text = list.text();
-        if let Some(rel) = not_an_object_path(&text, &run.stderr) {
-            // Issue 17: an item that is not a KRM object is refused, deliberately.
-            report.ran("kpt-pipe/not-objects-refused", 1);
-            std::fs::remove_file(kdir2.join(&rel)).expect("rm");
+    let source = kpt_source(kpt, &kdir2, Some(&noop));
+    assert_eq!(source.code, 0, "kpt fn source: {}", source.stderr);
+    let mut list = source.text();
+    // tailor refuses the whole list for one item: the items of each file it may refuse go
+    // through it alone first, then the loop catches any other, one at a time. A refused file's
+    // items leave the list (what kpt fn source answers without the file) and the file leaves
+    // the directory the later checks read.
+    let mut maybe = not_objects(&kdir2);
+    maybe.extend(tailor_refused.iter().cloned());
+    let listed: BTreeSet<String> = split_list(&list)
+        .items
+        .iter()
+        .filter_map(|i| item_path(i).map(str::to_string))
+        .collect();
+    let mut refusals: Vec<(String, String, Out)> = Vec::new();
+    for rel in &maybe {
+        if !listed.contains(rel) {
             continue;
         }
-        let Some(rel) = error_item_path(&text, &run.text()) else {
+        let one = list_of_file(&list, rel);
+        let run = tailor(&[], None, one.as_bytes());
+        if run.code != 0 {
+            refusals.push((rel.clone(), one, run));
+        }
+    }
+    let mut loops = 0;
+    loop {
+        let mut gone = BTreeSet::new();
+        for (rel, text, run) in refusals.drain(..) {
+            if not_an_object_path(&text, &run.stderr).is_some() {
+                // Issue 17: an item that is not a KRM object is refused, deliberately.
+                report.ran("kpt-pipe/not-objects-refused", 1);
+            } else if error_item_path(&text, &run.text()).is_some() {
+                report.add(
+                    "kpt-pipe/refused",
+                    &label(&rel),
+                    format!(
+                        "kpt reads it, tailor refuses the whole list: {}",
+                        one_line(&run.stderr, 300)
+                    ),
+                );
+            } else {
+                report.add(
+                    "kpt-pipe/noop",
+                    &label(&rel),
+                    format!("tailor failed: {}", one_line(&run.stderr, 300)),
+                );
+            }
+            std::fs::remove_file(kdir2.join(&rel)).expect("rm");
+            gone.insert(rel);
+        }
+        if !gone.is_empty() {
+            list = list_without(&list, &gone);
+        }
+        let run = tailor(&[], None, list.as_bytes());
+        if run.code == 0 {
+            piped = Some((list.clone().into_bytes(), run.stdout));
+            break;
+        }
+        loops += 1;
+        let found =
+            not_an_object_path(&list, &run.stderr).or_else(|| error_item_path(&list, &run.text()));
+        let Some(rel) = found.filter(|r| kdir2.join(r).is_file()) else {
             report.add(
                 "kpt-pipe/noop",
                 &label("."),
@@ -379,16 +471,9 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             );
             break;
         };
-        report.add(
-            "kpt-pipe/refused",
-            &label(&rel),
-            format!(
-                "kpt reads it, tailor refuses the whole list: {}",
-                one_line(&run.stderr, 300)
-            ),
-        );
-        std::fs::remove_file(kdir2.join(&rel)).expect("rm");
+        refusals.push((rel, list.clone(), run));
     }
+    laps.lap_n("kpt-pipe", loops);
     if let Some((input, output)) = piped {
         let (a, b) = (base.join("pipe-cat"), base.join("pipe-tailor"));
         let sa = kpt_sink(kpt, &input, &a);
@@ -451,6 +536,7 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
     }
     // kpt fn eval --exec tailor against --exec cat, on the files kpt fn eval takes (every
     // document an object with apiVersion, kind and metadata.name).
+    laps.lap("kpt-pipe-json-strip");
     let edir = base.join("eval-input");
     copy_without(&kdir2, &edir, &not_objects(&kdir2));
     let (e1, e2) = (base.join("eval-cat"), base.join("eval-tailor"));
@@ -470,6 +556,7 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             b"",
         )
     };
+    let mut loops = 0;
     loop {
         let _ = std::fs::remove_dir_all(&e1);
         common::copy_dir(&edir, &e1);
@@ -496,6 +583,7 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             break;
         };
         std::fs::remove_file(edir.join(rel)).expect("rm");
+        loops += 1;
     }
     common::copy_dir(&edir, &e2);
     let ours = eval(&e2, common::tailor_bin());
@@ -516,13 +604,78 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
             &prefixed(project, &tree(&e2)),
         );
     }
+    laps.lap_n("kpt-eval", loops);
+    laps.print();
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// How long each step of a project's checks took, and how many whole-project reruns its
+/// refusal loop needed (each refused file should be found up front, without one).
+struct Laps {
+    project: String,
+    last: Instant,
+    laps: Vec<String>,
+}
+
+impl Laps {
+    fn new(project: &str) -> Self {
+        Laps {
+            project: project.to_string(),
+            last: Instant::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, step: &str) {
+        let now = Instant::now();
+        self.laps
+            .push(format!("{step} {:.1} s", (now - self.last).as_secs_f64()));
+        self.last = now;
+    }
+
+    fn lap_n(&mut self, step: &str, reruns: usize) {
+        self.lap(step);
+        if reruns > 0 {
+            if let Some(l) = self.laps.last_mut() {
+                l.push_str(&format!(" ({reruns} reruns)"));
+            }
+        }
+    }
+
+    fn print(&self) {
+        eprintln!("corpus: {}: {}", self.project, self.laps.join(", "));
+    }
 }
 
 fn prefixed(project: &str, tree: &BTreeMap<String, Vec<u8>>) -> BTreeMap<String, Vec<u8>> {
     tree.iter()
         .map(|(k, v)| (format!("{project}/{k}"), v.clone()))
         .collect()
+}
+
+/// True when `ours` is `kpt`'s text with, above some of its documents, a block of comment
+/// and blank lines kpt has not.
+fn kpt_text_and_kept_comments(ours: &[u8], kpt: &[u8]) -> bool {
+    let (Ok(ours), Ok(kpt)) = (std::str::from_utf8(ours), std::str::from_utf8(kpt)) else {
+        return false;
+    };
+    let docs = |t: &str| -> Vec<String> {
+        let mut out = vec![String::new()];
+        for line in t.split_inclusive('\n') {
+            if line == "---\n" {
+                out.push(String::new());
+            } else if let Some(d) = out.last_mut() {
+                d.push_str(line);
+            }
+        }
+        out
+    };
+    let (a, b) = (docs(ours), docs(kpt));
+    ours != kpt
+        && a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(o, k)| o == k || kpt_text_and_opening_comments(o.as_bytes(), k.as_bytes()))
 }
 
 /// True when `ours` is `kpt`'s text after a block of comment and blank lines.
@@ -545,7 +698,7 @@ fn refused_file(stderr: &str, dir: &Path) -> Option<String> {
     [rel, named]
         .into_iter()
         .find(|r| dir.join(r).is_file())
-        .map(str::to_string)
+        .map(|r| r.strip_prefix("./").unwrap_or(r).to_string())
 }
 
 /// The path kpt recorded on the item tailor refuses as not a KRM object (`items[N]`).
@@ -556,10 +709,7 @@ fn not_an_object_path(list: &str, stderr: &str) -> Option<String> {
     let at = stderr.find("items[")? + 6;
     let n: usize = stderr[at..].split(']').next()?.parse().ok()?;
     let item = split_list(list).items.get(n).copied()?;
-    const PATH: &str = "config.kubernetes.io/path: '";
-    let v = item.find(PATH)? + PATH.len();
-    let end = v + item[v..].find('\'')?;
-    Some(item[v..end].to_string())
+    item_path(item).map(str::to_string)
 }
 
 /// The path kpt recorded on the item holding the line a YAML error names.
@@ -570,10 +720,7 @@ fn error_item_path(list: &str, output: &str) -> Option<String> {
     for item in parts.items {
         let n = item.lines().count();
         if line < at + n {
-            const PATH: &str = "config.kubernetes.io/path: '";
-            let v = item.find(PATH)? + PATH.len();
-            let end = v + item[v..].find('\'')?;
-            return Some(item[v..end].to_string());
+            return item_path(item).map(str::to_string);
         }
         at += n;
     }

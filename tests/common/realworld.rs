@@ -511,10 +511,30 @@ pub fn kpt_error_file(stderr: &str, dir: &Path) -> Option<String> {
     Some(rest[..end].to_string())
 }
 
-/// Removes from `dir` (a copy) every file `kpt fn source` refuses, one at a time, and returns
-/// them with kpt's message; the last run's output is kpt's reading of what is left.
+/// Removes from `dir` (a copy) every file `kpt fn source` refuses, and returns them with kpt's
+/// message; the last run's output is kpt's reading of what is left.
+///
+/// kpt stops at the first file it refuses, so a run over the whole directory per refused file
+/// costs a run per refusal: the files kpt may refuse (tailor-yaml cannot read them, or a
+/// document is not a mapping) first go through kpt each alone, in a directory of their own
+/// (kpt reads each file by itself); a run over what is left then catches any other, one at a
+/// time.
 pub fn kpt_refusals(kpt: &Path, dir: &Path) -> (Vec<(String, String)>, String) {
     let mut refused = Vec::new();
+    let alone = super::temp_dir("kpt-alone");
+    let here = format!("{}/", dir.display());
+    for rel in maybe_refused_by_kpt(dir) {
+        let out = alone_in_dir(dir, &rel, &alone, |d| kpt_source(kpt, d, None));
+        if out.code != 0 {
+            std::fs::remove_file(dir.join(&rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            let message = out
+                .stderr
+                .trim()
+                .replace(&format!("{}/", alone.display()), &here);
+            refused.push((rel, message));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&alone);
     loop {
         let out = kpt_source(kpt, dir, None);
         if out.code == 0 {
@@ -526,6 +546,71 @@ pub fn kpt_refusals(kpt: &Path, dir: &Path) -> (Vec<(String, String)>, String) {
         std::fs::remove_file(dir.join(&rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
         refused.push((rel, out.stderr.trim().to_string()));
     }
+}
+
+/// Runs `f` on a directory (`scratch`, emptied first) holding only `dir`'s file `rel`, at the
+/// same relative path.
+pub fn alone_in_dir(dir: &Path, rel: &str, scratch: &Path, f: impl FnOnce(&Path) -> Out) -> Out {
+    let _ = std::fs::remove_dir_all(scratch);
+    let dest = scratch.join(rel);
+    std::fs::create_dir_all(dest.parent().unwrap_or(scratch)).expect("mkdir");
+    std::fs::copy(dir.join(rel), &dest).expect("copy");
+    f(scratch)
+}
+
+/// Files of `dir` kpt fn source may refuse: tailor-yaml cannot read them (keys defined twice
+/// allowed, as kyaml allows them), or one of their documents is not a mapping.
+fn maybe_refused_by_kpt(dir: &Path) -> Vec<String> {
+    let opts = tailor_yaml::ParseOptions {
+        unique_keys: false,
+        ..Default::default()
+    };
+    manifest_files(dir)
+        .into_iter()
+        .filter(|rel| {
+            let text = std::fs::read_to_string(dir.join(rel)).unwrap_or_default();
+            match tailor_yaml::parse_stream_with(&text, &opts) {
+                Ok(docs) => docs.iter().any(|d| !d.empty && !d.root.is_mapping()),
+                Err(_) => true,
+            }
+        })
+        .collect()
+}
+
+/// The `config.kubernetes.io/path` kpt recorded on an item of a ResourceList text.
+pub fn item_path(item: &str) -> Option<&str> {
+    const PATH: &str = "config.kubernetes.io/path: '";
+    let v = item.find(PATH)? + PATH.len();
+    let end = v + item[v..].find('\'')?;
+    Some(&item[v..end])
+}
+
+/// A ResourceList text without the items of the files `drop` names: what `kpt fn source`
+/// answers for the directory without those files (kpt reads each file by itself).
+pub fn list_without(list: &str, drop: &BTreeSet<String>) -> String {
+    let parts = split_list(list);
+    let mut out = String::with_capacity(list.len());
+    out.push_str(parts.head);
+    for item in parts.items {
+        if !item_path(item).is_some_and(|p| drop.contains(p)) {
+            out.push_str(item);
+        }
+    }
+    out.push_str(parts.tail);
+    out
+}
+
+/// A ResourceList text with only the items of the file `rel`.
+pub fn list_of_file(list: &str, rel: &str) -> String {
+    let parts = split_list(list);
+    let mut out = String::from(parts.head);
+    for item in parts.items {
+        if item_path(item) == Some(rel) {
+            out.push_str(item);
+        }
+    }
+    out.push_str(parts.tail);
+    out
 }
 
 /// A ResourceList text cut into its head (up to `items:`), its items (each from its `- ` line
@@ -718,14 +803,9 @@ fn sink_values(
 
 /// How many items `kpt fn source` read from each file.
 pub fn kpt_documents(list: &str) -> BTreeMap<String, usize> {
-    const PATH: &str = "config.kubernetes.io/path: '";
     let mut m = BTreeMap::new();
-    for item in split_list(list).items {
-        if let Some(v) = item.find(PATH).map(|i| i + PATH.len()) {
-            if let Some(end) = item[v..].find('\'') {
-                *m.entry(item[v..v + end].to_string()).or_default() += 1;
-            }
-        }
+    for path in split_list(list).items.into_iter().filter_map(item_path) {
+        *m.entry(path.to_string()).or_default() += 1;
     }
     m
 }

@@ -2,6 +2,7 @@
 //! every document's tree at once (the stream counterpart of `reparse_item`).
 
 use crate::node::{Node, Value};
+use crate::parse::parse_cut_document;
 use crate::{parse_stream_with, Error, ParseOptions, Span};
 
 /// The root of the document that `parse_stream_with(src, opts)` read at `span` (its
@@ -14,9 +15,12 @@ pub fn reparse_document(src: &str, span: Span, opts: &ParseOptions) -> Result<Op
     let Some(text) = src.get(start..end) else {
         return Ok(None);
     };
-    let mut docs = parse_stream_with(text, opts)?
-        .into_iter()
-        .filter(|d| !d.empty);
+    let docs = if start == 0 {
+        parse_stream_with(text, opts)?
+    } else {
+        parse_cut_document(text, opts)?
+    };
+    let mut docs = docs.into_iter().filter(|d| !d.empty);
     let (Some(doc), None) = (docs.next(), docs.next()) else {
         return Ok(None);
     };

@@ -1,6 +1,8 @@
 //! kyaml's `DeriveSeqIndentStyle`: a text heuristic over the first sequence element whose
 //! key line can be found. kpt stores its answer in `internal.config.kubernetes.io/seqindent`
-//! and writes files back with it, so tailor decides exactly the same way.
+//! and writes files back with it, so tailor decides exactly the same way. kyaml's reader
+//! turns CRLF line breaks into LF before it looks (`kio.ByteReader`), so a `\r` before a line
+//! break is not part of the line here either.
 
 /// True for "wide" (`- ` indented two past its key), false for "compact".
 ///
@@ -11,6 +13,7 @@ pub fn derive_wide_sequences(text: &str) -> bool {
     for line in text.split('\n') {
         let at = line_start;
         line_start += line.len() + 1;
+        let line = line.strip_suffix('\r').unwrap_or(line);
         let Some((prefix, _)) = line.split_once("- ") else {
             continue;
         };
@@ -47,6 +50,7 @@ fn key_line_before(before: &str) -> Option<&str> {
             Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
             None => (None, rest),
         };
+        let line = line.strip_suffix('\r').unwrap_or(line);
         if !line.trim_matches(' ').starts_with('#') {
             return Some(line.split('#').next().unwrap_or(""));
         }
@@ -70,5 +74,16 @@ mod tests {
         // Comments above the first line, and a sequence on the first line.
         assert!(!derive_wide_sequences("# c\n# d\n- x\n"));
         assert!(derive_wide_sequences("# c\na:\n# d\n  # e\n  - x\n"));
+    }
+
+    /// kpt answers `wide` for a CRLF file indented so (corpus: kyverno's and argo-cd's
+    /// testdata written on Windows); its reader turns CRLF into LF first.
+    #[test]
+    fn crlf_line_breaks_are_line_breaks() {
+        assert!(derive_wide_sequences("a:\r\n  - x\r\n"));
+        assert!(derive_wide_sequences(
+            "spec:\r\n  containers:\r\n    # c\r\n    - name: x\r\n      image: y"
+        ));
+        assert!(!derive_wide_sequences("a:\r\n- x\r\n"));
     }
 }

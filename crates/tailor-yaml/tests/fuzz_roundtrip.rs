@@ -121,6 +121,21 @@ fn first_key_comment_of_an_item_is_written_at_the_dash() {
     fixpoint("k:\n- # c\n  a: 1\n");
 }
 
+/// go-yaml's scanner keeps a comment line to its line break, blanks after its last word
+/// included, and kpt writes them back; an object written from its tree did drop them
+/// (corpus: istio's and argo-cd's comments, `-o resource-list`).
+#[test]
+fn comments_keep_their_trailing_blanks() {
+    assert_eq!(
+        fixpoint("# head \t\nk: v # line  \n# foot \n"),
+        "# head \t\nk: v # line  \n# foot \n"
+    );
+    assert_eq!(
+        fixpoint("a:\r\n  # c \r\n  b: 1\r\n"),
+        "a:\n  # c \n  b: 1\n"
+    );
+}
+
 #[test]
 fn foot_comment_of_a_block_scalar_item_stays_a_comment() {
     // The last item's foot was written under the item's content: after a block scalar, at
@@ -132,7 +147,7 @@ fn foot_comment_of_a_block_scalar_item_stays_a_comment() {
     );
     assert_eq!(
         fixpoint("?\n-\n # \n d\n\n r"),
-        "? - |-\n    d\n    r\n   #\n:\n"
+        "? - |-\n    d\n    r\n   # \n:\n"
     );
     // Plain items keep their foot under the content.
     assert_eq!(fixpoint("k:\n  - a\n    # c\n"), "k:\n  - a\n    # c\n");

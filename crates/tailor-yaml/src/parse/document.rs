@@ -96,7 +96,12 @@ impl Parser<'_> {
     ) -> R<Document> {
         // Anchors do not reach across documents (go-yaml: "unknown anchor").
         self.anchors.clear();
-        // Comments separated from the content by a blank line belong to the document.
+        // Comments separated from the content by a blank line belong to the document, except
+        // after a `---` on the stream's first line: go-yaml's scanner finds no line a foot of
+        // that marker could be on (`foot_line` is -1 there), so every comment after it, blank
+        // lines and all, is the head comment of the content (kpt keeps it on the object).
+        let first_line_marker =
+            explicit_start && !self.cut_from_stream && !self.src[..self.pos - 3].contains('\n');
         let mut head_comment = String::new();
         let crossed = if explicit_start {
             self.skip_blanks();
@@ -108,7 +113,7 @@ impl Parser<'_> {
         } else {
             true
         };
-        if !self.pending.is_empty() && self.blank_since_token {
+        if !self.pending.is_empty() && self.blank_since_token && !first_line_marker {
             head_comment = self.take_pending();
         }
         let empty =

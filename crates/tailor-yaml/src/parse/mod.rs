@@ -83,6 +83,16 @@ pub fn parse_stream_with(src: &str, opts: &ParseOptions) -> Result<Vec<Document>
     Parser::new(src, opts, None).stream()
 }
 
+/// [`parse_stream_with`] of a document's text cut from a longer stream, not from its start:
+/// comments after a `---` on the text's first line are then read as after a `---` on any
+/// later line of the stream (see `Parser::document`).
+pub(crate) fn parse_cut_document(src: &str, opts: &ParseOptions) -> Result<Vec<Document>, Error> {
+    check_source(src)?;
+    let mut parser = Parser::new(src, opts, None);
+    parser.cut_from_stream = true;
+    parser.stream()
+}
+
 /// An item of a ResourceList's `items:` that [`parse_stream_handing_items`] handed over as
 /// soon as it was complete, so a caller that only needs a few of its fields can drop the tree
 /// and keep the memory of one item at a time.
@@ -234,6 +244,9 @@ struct Parser<'a> {
     /// The column of the block collection around the flow collection being read (-1 at the
     /// root): a tab left of it may not continue a plain scalar (libyaml's `parser.indent`).
     flow_indent: isize,
+    /// The text is a later document of a longer stream, cut out of it ([`parse_cut_document`]):
+    /// its first line is not the stream's.
+    cut_from_stream: bool,
 }
 
 /// A block collection being read, for errors inside it.
@@ -315,6 +328,7 @@ impl<'a> Parser<'a> {
             open: Vec::new(),
             tabs_checked_to: 0,
             flow_indent: -1,
+            cut_from_stream: false,
         }
     }
 
@@ -535,9 +549,10 @@ impl<'a> Parser<'a> {
         &self.src[self.pos..end]
     }
 
-    /// Reads a `#` comment to the end of the line (the text keeps its `#`).
+    /// Reads a `#` comment to the end of the line (the text keeps its `#`, and the blanks
+    /// after its last word: go-yaml's scanner keeps them, and kpt writes them back).
     fn read_comment(&mut self) -> String {
-        let text = self.rest_of_line().trim_end().to_string();
+        let text = self.rest_of_line().to_string();
         self.pos += self.rest_of_line().len();
         text
     }
