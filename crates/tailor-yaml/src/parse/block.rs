@@ -346,7 +346,8 @@ impl Parser<'_> {
             }
         }
         self.open.pop();
-        let foot = self.take_pending_at_least(col);
+        let next = (!self.at_end() && !self.at_document_break()).then(|| self.col());
+        let foot = self.take_pending_foot(col, col, next);
         let mut pairs: Vec<Pair> = self.pair_stack.drain(base..).collect();
         self.check_unique_keys(&pairs)?;
         if !foot.is_empty() {
@@ -452,7 +453,11 @@ impl Parser<'_> {
             if !indentless && !self.at_end() && !self.at_document_break() && self.col() == col {
                 return Err(self.not_an_item(col));
             }
-            let foot = self.take_pending_at_least(col + 1);
+            // An indentless sequence opens no indentation of its own in libyaml's scanner:
+            // only comments indented past it are its foot.
+            let next =
+                (!indentless && !self.at_end() && !self.at_document_break()).then(|| self.col());
+            let foot = self.take_pending_foot(col + 1, col, next);
             if !foot.is_empty() {
                 if let Some(last) = self.item_stack[base..].last_mut() {
                     last.comments_mut().foot = foot.clone();

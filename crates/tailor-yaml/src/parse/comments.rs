@@ -13,13 +13,44 @@ impl Parser<'_> {
         join_comments(self.pending.drain(..))
     }
 
-    /// Takes the leading pending comments indented at least `col`: they close the collection
-    /// at that column rather than open what follows it.
-    pub(super) fn take_pending_at_least(&mut self, col: usize) -> String {
+    /// Takes the leading pending comments that close the block collection at column `indent`
+    /// rather than open what follows it. When the next token (at column `next`) is dedented
+    /// below the collection, that is go-yaml's scanner's rule (`yaml_parser_scan_comments`):
+    /// the comments gathered so far become a foot of the prior content at each line (a
+    /// comment's or the token's) that starts left of `indent` in another column than the
+    /// first of them; what is gathered when the token comes in the first one's column is the
+    /// token's head. At the end of the input (`next` is `None`), the comments indented at
+    /// least `at_least`.
+    pub(super) fn take_pending_foot(
+        &mut self,
+        at_least: usize,
+        indent: usize,
+        next: Option<usize>,
+    ) -> String {
         if self.pending.is_empty() {
             return String::new();
         }
-        let n = self.pending.iter().take_while(|c| c.col >= col).count();
+        let n = match next {
+            Some(token) if token < indent => {
+                let mut taken = 0;
+                let mut first_col = self.pending[0].col;
+                for (i, c) in self.pending.iter().enumerate().skip(1) {
+                    if c.col < indent && c.col != first_col {
+                        taken = i;
+                        first_col = c.col;
+                    }
+                }
+                if token != first_col {
+                    taken = self.pending.len();
+                }
+                taken
+            }
+            _ => self
+                .pending
+                .iter()
+                .take_while(|c| c.col >= at_least)
+                .count(),
+        };
         join_comments(self.pending.drain(..n))
     }
 }

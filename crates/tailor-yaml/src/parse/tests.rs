@@ -606,3 +606,68 @@ fn comments_after_a_first_line_marker_belong_to_the_content() {
         .unwrap();
     assert_eq!(again, docs[1].root);
 }
+
+/// A comment run left of the next token, when that token is dedented below the collection
+/// that closes, is the foot of what precedes it (go-yaml's `yaml_parser_scan_comments`: the
+/// line after the run is dedented below the current indentation and starts in another
+/// column), so a writer puts it back inside the collection; a run in the next token's own
+/// column stays its head (corpus: kyverno's `#      annotations:` in column 0 after a
+/// deeper `labels:` mapping).
+#[test]
+fn a_comment_left_of_a_dedented_token_is_the_foot_of_what_precedes_it() {
+    let foot_and_head = |src: &str| {
+        let docs = parse_stream(src).unwrap();
+        let Value::Mapping(root) = &docs[0].root.value else {
+            panic!("not a mapping: {src}")
+        };
+        let Value::Mapping(outer) = &root[0].value.value else {
+            panic!("not a mapping: {src}")
+        };
+        let Value::Mapping(inner) = &outer[0].value.value else {
+            panic!("not a mapping: {src}")
+        };
+        let foot = inner
+            .last()
+            .and_then(|p| p.key.comments())
+            .map(|c| c.foot.clone())
+            .unwrap_or_default();
+        let head = outer[1]
+            .key
+            .comments()
+            .map(|c| c.head.clone())
+            .unwrap_or_default();
+        (foot, head)
+    };
+    // Left of the next key: the inner mapping's foot.
+    assert_eq!(
+        foot_and_head("a:\n  l:\n    x: 1\n# c\n  s: 2\n"),
+        ("# c".to_string(), String::new())
+    );
+    // In the next key's column: its head, as before.
+    assert_eq!(
+        foot_and_head("a:\n  l:\n    x: 1\n  # c\n  s: 2\n"),
+        (String::new(), "# c".to_string())
+    );
+    // Indented inside the closing mapping: its foot, as before.
+    assert_eq!(
+        foot_and_head("a:\n  l:\n    x: 1\n    # c\n  s: 2\n"),
+        ("# c".to_string(), String::new())
+    );
+    // A run left of the token, then one in its column: foot, then head.
+    assert_eq!(
+        foot_and_head("a:\n  l:\n    x: 1\n# c\n  # d\n  s: 2\n"),
+        ("# c".to_string(), "# d".to_string())
+    );
+    // A run between the two columns, then one in the token's: the first closes the innermost
+    // mapping (kpt writes it under `x`), the second is the token's head.
+    let docs = parse_stream("a:\n  l:\n    x: 1\n  # at\n# zero\nb: 2\n").unwrap();
+    let root = docs[0].root.pairs().unwrap();
+    let l = root[0].value.pairs().unwrap()[0].value.pairs().unwrap();
+    assert_eq!(l[0].key.comments().unwrap().foot, "# at");
+    assert_eq!(root[1].key.comments().unwrap().head, "# zero");
+    // Closing a mapping that is a sequence's item, the next `-` dedented: the item's foot.
+    let docs = parse_stream("s:\n  - a: 1\n    b: 2\n# c\n  - x\n").unwrap();
+    let items = docs[0].root.pairs().unwrap()[0].value.items().unwrap();
+    let item = items[0].pairs().unwrap();
+    assert_eq!(item[1].key.comments().unwrap().foot, "# c");
+}
