@@ -74,15 +74,7 @@ pub fn write_resource_list_to<W: Write + ?Sized>(
     results: &[KrmResult],
     syntax: ListSyntax,
 ) -> io::Result<()> {
-    let mut w = Chunked {
-        buf: String::with_capacity(CHUNK + 4096),
-        out,
-    };
-    match syntax {
-        ListSyntax::Yaml => yaml_list(&mut w, items, function_config, results)?,
-        ListSyntax::Json => json_list(&mut w, items, function_config, results)?,
-    }
-    w.finish()
+    write_list(out, items, function_config, results, syntax)
 }
 
 /// [`write_resource_list_to`] taking the items by value: `each` readies an item just before
@@ -96,14 +88,25 @@ pub fn write_owned_resource_list_to<W: Write + ?Sized>(
     results: &[KrmResult],
     syntax: ListSyntax,
 ) -> io::Result<()> {
-    let mut w = Chunked {
-        buf: String::with_capacity(CHUNK + 4096),
-        out,
-    };
     let items = items.into_iter().map(|mut item| {
         each(&mut item);
         item
     });
+    write_list(out, items, function_config, results, syntax)
+}
+
+/// The list in `syntax`, written to `out` a chunk at a time.
+fn write_list<W: Write + ?Sized, R: Borrow<Resource>>(
+    out: &mut W,
+    items: impl IntoIterator<Item = R>,
+    function_config: Option<&Node>,
+    results: &[KrmResult],
+    syntax: ListSyntax,
+) -> io::Result<()> {
+    let mut w = Chunked {
+        buf: String::with_capacity(CHUNK + 4096),
+        out,
+    };
     match syntax {
         ListSyntax::Yaml => yaml_list(&mut w, items, function_config, results)?,
         ListSyntax::Json => json_list(&mut w, items, function_config, results)?,
