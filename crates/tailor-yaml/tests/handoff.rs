@@ -5,8 +5,11 @@ use std::path::Path;
 
 use tailor_yaml::{parse_stream_handing_items, parse_stream_with, Node, ParseOptions, Value};
 
+#[path = "support/files.rs"]
+mod files;
 #[path = "support/handoff_check.rs"]
 mod handoff_check;
+use files::files_under;
 use handoff_check::check_handoff as check;
 
 fn list(items: &str) -> String {
@@ -113,18 +116,11 @@ fn as_resource_list(text: &str) -> Option<String> {
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            yaml_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(p);
-        }
-    }
+    files_under(
+        dir,
+        &|p, _| p.extension().is_some_and(|e| e == "yaml" || e == "yml"),
+        out,
+    );
 }
 
 /// The real-world corpus (when `../shared` is beside the repository) and the fuzz seeds, each

@@ -5,23 +5,21 @@ use std::path::{Path, PathBuf};
 
 use tailor_yaml::{parse_stream_with, reparse_document, ParseOptions};
 
+#[path = "support/files.rs"]
+mod files;
+
+/// YAML and JSON files, and every seed of the `yaml_roundtrip` fuzz target (they have no
+/// extension).
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            yaml_files(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
-            || dir.ends_with("yaml_roundtrip")
-        {
-            out.push(p);
-        }
-    }
+    files::files_under(
+        dir,
+        &|p, dir| {
+            p.extension()
+                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+                || dir.ends_with("yaml_roundtrip")
+        },
+        out,
+    );
 }
 
 /// Every document of every file that parses: the fuzz seeds, the repository's fixtures and
