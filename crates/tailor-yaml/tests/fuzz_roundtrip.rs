@@ -67,9 +67,12 @@ fn foot_comment_of_a_sequence_is_read_back_where_it_was_written() {
         fixpoint("a:\n  - x\n    # c\nb: 1\n"),
         "a:\n  - x\n    # c\nb: 1\n"
     );
-    assert_eq!(fixpoint("?\n- a\n # c\n: v\n"), "? - a\n    # c\n: v\n");
+    // An indentless sequence in an explicit key: the `:` goes on, so the comment opens the
+    // value (go-yaml writes it there too).
+    assert_eq!(fixpoint("?\n- a\n # c\n: v\n"), "? - a\n: v\n# c\n");
     fixpoint("- - a\n    # c\n- b\n");
-    // Compact and top-level sequences keep go-yaml's placement (bytes stable already).
+    // Compact and top-level sequences keep go-yaml's placement: after an indentless
+    // sequence whose mapping goes on, the comment opens the next key.
     assert_eq!(fixpoint("a:\n- x\n  # c\nb: 1\n"), "a:\n- x\n# c\nb: 1\n");
     assert_eq!(fixpoint("- a\n  # c\n- b\n"), "- a\n# c\n- b\n");
 }

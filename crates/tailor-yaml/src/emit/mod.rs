@@ -35,20 +35,17 @@ pub fn emit_document(doc: &Document, opts: EmitOptions) -> String {
 
 /// Emits a node as a block at `indent` (the first line is indented too), ending in a newline.
 pub fn emit_node_into(out: &mut String, node: &Node, indent: usize, opts: EmitOptions) {
-    let mut e = Emitter { out, opts };
-    e.root(node, indent);
+    Emitter::new(out, opts).root(node, indent);
 }
 
 /// Emits nodes as the items of a block sequence whose `-` sits at `indent`.
 pub fn emit_sequence_items(out: &mut String, items: &[Node], indent: usize, opts: EmitOptions) {
-    let mut e = Emitter { out, opts };
-    e.sequence(items, indent, false, true);
+    Emitter::new(out, opts).sequence(items, indent, false, true);
 }
 
 /// Emits `key:` and its value as one entry of a block mapping at `indent`.
 pub fn emit_mapping_entry(out: &mut String, pair: &Pair, indent: usize, opts: EmitOptions) {
-    let mut e = Emitter { out, opts };
-    e.mapping(std::slice::from_ref(pair), indent, false);
+    Emitter::new(out, opts).mapping(std::slice::from_ref(pair), indent, false);
 }
 
 pub fn emit_node(node: &Node, opts: EmitOptions) -> String {
@@ -60,6 +57,21 @@ pub fn emit_node(node: &Node, opts: EmitOptions) -> String {
 struct Emitter<'o> {
     out: &'o mut String,
     opts: EmitOptions,
+    /// The column of the foot comment just written, until the next line starts: go-yaml's
+    /// `foot_indent`. A line that starts in the same column gets a blank line above it
+    /// (`yaml_emitter_write_indent`), which keeps the foot apart from what follows, or a
+    /// reader takes the two comment blocks for one head comment of the next entry.
+    foot_indent: Option<usize>,
+}
+
+impl<'o> Emitter<'o> {
+    fn new(out: &'o mut String, opts: EmitOptions) -> Self {
+        Emitter {
+            out,
+            opts,
+            foot_indent: None,
+        }
+    }
 }
 
 /// Whether a collection is written in block form (non-empty and not flow).
@@ -179,12 +191,7 @@ impl Emitter<'_> {
             self.key(&pair.key, indent);
             self.value_after_indicator(&pair.value, indent, true);
             if let Some(c) = pair.key.comments() {
-                if !c.foot.is_empty() {
-                    write_comment_block(self.out, &c.foot, indent);
-                    if i + 1 < pairs.len() {
-                        self.out.push('\n');
-                    }
-                }
+                self.foot_comment(&c.foot, indent);
             }
         }
     }
@@ -203,10 +210,12 @@ impl Emitter<'_> {
             if first {
                 first_head(self, head, indent);
             } else {
+                self.line_start(indent);
                 write_comment_block(self.out, head, indent);
             }
         }
         if !first {
+            self.line_start(indent);
             spaces(self.out, indent);
         }
     }
@@ -269,9 +278,28 @@ impl Emitter<'_> {
     /// The node's foot comment, if it has one, at `indent`.
     fn foot(&mut self, node: &Node, indent: usize) {
         if let Some(c) = node.comments() {
-            if !c.foot.is_empty() {
-                write_comment_block(self.out, &c.foot, indent);
-            }
+            self.foot_comment(&c.foot, indent);
+        }
+    }
+
+    /// A foot comment at `indent`; see [`Emitter::foot_indent`]. One right after another is
+    /// not parted from it: go-yaml would, but its parser gives such runs to one node where
+    /// tailor-yaml's may split them at the end of a document, and a blank line there would
+    /// be new.
+    fn foot_comment(&mut self, text: &str, indent: usize) {
+        if text.is_empty() {
+            return;
+        }
+        self.foot_indent = None;
+        write_comment_block(self.out, text, indent);
+        self.foot_indent = Some(indent);
+    }
+
+    /// Called where a line starts at `indent`: the blank line after a foot comment written in
+    /// the same column.
+    fn line_start(&mut self, indent: usize) {
+        if self.foot_indent.take() == Some(indent) {
+            self.out.push('\n');
         }
     }
 
@@ -318,6 +346,7 @@ impl Emitter<'_> {
                     self.out.push_str(&props);
                     self.out.push('\n');
                     self.block_collection(key, indent + 2, false);
+                    self.line_start(indent);
                     spaces(self.out, indent);
                     self.out.push(':');
                     return;
@@ -330,6 +359,7 @@ impl Emitter<'_> {
                 self.inline_value(key, indent, false);
                 self.end_line();
             }
+            self.line_start(indent);
             spaces(self.out, indent);
             self.out.push(':');
         }
@@ -477,10 +507,7 @@ impl Emitter<'_> {
                     } else {
                         indent
                     };
-                    write_comment_block(self.out, &c.foot, at);
-                    if !last {
-                        self.out.push('\n');
-                    }
+                    self.foot_comment(&c.foot, at);
                 }
             }
         }
@@ -597,11 +624,8 @@ mod tests {
 
     fn style_of(s: &str) -> Style {
         let n = Node::string(s);
-        let e = Emitter {
-            out: &mut String::new(),
-            opts: EmitOptions::default(),
-        };
-        e.choose_style(&n, Ctx::Block)
+        let mut out = String::new();
+        Emitter::new(&mut out, EmitOptions::default()).choose_style(&n, Ctx::Block)
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! a key, or content on the lines below its indicator. Indentation is all the structure there
 //! is, so each function takes the column of the collection around it.
 
-use super::comments::{attach_head, attach_item_head, set_line};
+use super::comments::{append_foot, attach_head, attach_item_head, set_line, Prior};
 use super::properties::{Props, Stray};
 use super::{is_break, spanned, Ctx, Open, OpenKind, Parser, R};
 use crate::error::Stage;
@@ -279,6 +279,10 @@ impl Parser<'_> {
             let head = if self.pair_stack.len() == base {
                 head_for_first.clone()
             } else {
+                let foot = self.take_foot_parted_by_blank(Prior::Pair);
+                if let Some(prior) = self.pair_stack.last_mut() {
+                    append_foot(&mut prior.key, foot);
+                }
                 self.take_pending()
             };
             let (mut key, explicit) = match first_key.take() {
@@ -424,6 +428,12 @@ impl Parser<'_> {
         let mut resume = None;
         loop {
             // At a `-` in column `col`.
+            if self.item_stack.len() > base {
+                let foot = self.take_foot_parted_by_blank(Prior::Item);
+                if let Some(prior) = self.item_stack.last_mut() {
+                    append_foot(prior, foot);
+                }
+            }
             let head = self.take_pending();
             self.pos += 1;
             self.indentless_items = indentless;
@@ -454,10 +464,15 @@ impl Parser<'_> {
                 return Err(self.not_an_item(col));
             }
             // An indentless sequence opens no indentation of its own in libyaml's scanner:
-            // only comments indented past it are its foot.
-            let next =
-                (!indentless && !self.at_end() && !self.at_document_break()).then(|| self.col());
-            let foot = self.take_pending_foot(col + 1, col, next);
+            // only comments indented past it are its foot, and none when the mapping it is
+            // in goes on (they open its next key, or close the key before by a blank line).
+            let more = !self.at_end() && !self.at_document_break();
+            let next = (!indentless && more).then(|| self.col());
+            let foot = if indentless && more && self.col() == col {
+                String::new()
+            } else {
+                self.take_pending_foot(col + 1, col, next)
+            };
             if !foot.is_empty() {
                 if let Some(last) = self.item_stack[base..].last_mut() {
                     last.comments_mut().foot = foot.clone();

@@ -53,6 +53,87 @@ impl Parser<'_> {
         };
         join_comments(self.pending.drain(..n))
     }
+
+    /// Takes the comments that close the entry before the next one of a block collection
+    /// rather than open the next: go-yaml's scanner makes the comment lines right below the
+    /// last content, up to the first blank line, a foot of that content
+    /// (`yaml_parser_scan_comments`, at the first empty line after them). That holds when the
+    /// content's last token ends its line (see [`ends_its_line`]), or when the comments sit
+    /// left of the indentation that content was in (the prior entry is a block collection:
+    /// what is still pending after it closed is left of it); without a blank line after them,
+    /// or with one before them, they are the next entry's head.
+    pub(super) fn take_foot_parted_by_blank(&mut self, prior: Prior) -> String {
+        let prior = match prior {
+            Prior::Pair => self.pair_stack.last().map(|p| &p.value),
+            Prior::Item => self.item_stack.last(),
+        };
+        let Some((first, prior)) = self.pending.first().zip(prior) else {
+            return String::new();
+        };
+        let leaf = last_leaf(prior);
+        // An empty value's span is where the parser stopped, past the comments: then the
+        // comment's own record (a blank since the comment before it) is what there is.
+        let blank_before = match self.src.get(leaf.span.end as usize..first.pos) {
+            Some(gap) => gap.bytes().filter(|&b| b == b'\n').count() > 1,
+            None => first.blank_before,
+        };
+        if blank_before || !(is_block_collection(prior) || ends_its_line(leaf, self.src)) {
+            return String::new();
+        }
+        let n = match self.pending.iter().skip(1).position(|c| c.blank_before) {
+            Some(i) => i + 1,
+            None if self.blank_since_token => self.pending.len(),
+            None => 0,
+        };
+        join_comments(self.pending.drain(..n))
+    }
+}
+
+/// Which entry a foot goes to: the last of the mapping or of the sequence being parsed.
+#[derive(Clone, Copy)]
+pub(super) enum Prior {
+    Pair,
+    Item,
+}
+
+fn is_block_collection(n: &Node) -> bool {
+    n.style == Style::Block && matches!(n.value, Value::Mapping(_) | Value::Sequence(_))
+}
+
+/// The node written last in `n`: a block collection's last entry's value, down to a scalar,
+/// alias or flow collection.
+fn last_leaf(n: &Node) -> &Node {
+    match &n.value {
+        Value::Mapping(pairs) if n.style == Style::Block && !pairs.is_empty() => {
+            last_leaf(&pairs[pairs.len() - 1].value)
+        }
+        Value::Sequence(items) if n.style == Style::Block && !items.is_empty() => {
+            last_leaf(&items[items.len() - 1])
+        }
+        _ => n,
+    }
+}
+
+/// Whether `leaf` ends in a token after which go-yaml's scanner starts the comments below it
+/// on the foot line: a plain scalar (which reads the line break looking for more of itself),
+/// a block scalar, an alias, a quoted scalar over several lines. Not an empty value (the `:`
+/// or `-` is the last token), a one-line quoted scalar or a flow collection (the scanner is
+/// still on their line), nor content followed by a line comment.
+fn ends_its_line(leaf: &Node, src: &str) -> bool {
+    if leaf.comments().is_some_and(|c| !c.line.is_empty()) {
+        return false;
+    }
+    match &leaf.value {
+        Value::Mapping(_) | Value::Sequence(_) => false,
+        Value::Alias(_) => true,
+        Value::Scalar(s) => match leaf.style {
+            Style::Plain => !s.is_empty(),
+            Style::Literal | Style::Folded => true,
+            _ => src
+                .get(leaf.span.start as usize..leaf.span.end as usize)
+                .is_some_and(|t| t.contains('\n')),
+        },
+    }
 }
 
 /// Comment lines joined with `\n`, a blank line kept where the source had one.
@@ -68,6 +149,19 @@ fn join_comments(comments: impl Iterator<Item = PendingComment>) -> String {
         out.push_str(&c.text);
     }
     out
+}
+
+/// Comments that close a node, after any it has.
+pub(super) fn append_foot(n: &mut Node, foot: String) {
+    if foot.is_empty() {
+        return;
+    }
+    let c = n.comments_mut();
+    c.foot = if c.foot.is_empty() {
+        foot
+    } else {
+        format!("{}\n{foot}", c.foot)
+    };
 }
 
 /// Comments above an item's `-` open it, before any of its own.

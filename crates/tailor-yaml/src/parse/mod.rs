@@ -201,7 +201,10 @@ enum Ctx {
 struct PendingComment {
     text: String,
     col: usize,
+    /// A blank line since the comment before it (or since the document started).
     blank_before: bool,
+    /// Where its `#` is.
+    pos: usize,
 }
 
 struct Parser<'a> {
@@ -582,6 +585,7 @@ impl<'a> Parser<'a> {
             let c = self.peek();
             if c == b'#' {
                 let col = self.col();
+                let pos = self.pos;
                 let text = self.read_comment();
                 let blank_before = self.blank_since_token;
                 self.blank_since_token = false;
@@ -589,6 +593,7 @@ impl<'a> Parser<'a> {
                     text,
                     col,
                     blank_before,
+                    pos,
                 });
                 continue;
             }
