@@ -113,3 +113,25 @@ fn a_foot_comment_is_parted_from_a_line_that_starts_in_its_column() {
     // Not when the next line starts elsewhere.
     assert_trip("a:\n  b: 1\n  # c\n\nd: 1\n", "a:\n  b: 1\n  # c\nd: 1\n");
 }
+
+#[test]
+fn past_the_first_line_a_foot_follows_any_content() {
+    // go-yaml's scanner has no foot line while it is on the stream's first line, so there a
+    // one-line quoted scalar, a flow collection or a line comment keeps the comments below it
+    // for the next entry (the cases above). On any later line they close it as after a plain
+    // scalar, and the blank line after them stays (kpt fn source, a ConfigMap's `data:`).
+    for src in [
+        "k: v\nx: [a, b]\n# foot\n\ny: 1\n",
+        "k: v\nx: \"a\"\n# foot\n\ny: 1\n",
+        "k: v\nx: a # l\n# foot\n\ny: 1\n",
+        "k: v\nx: [a, b] # l\n# foot\n\ny: 1\n",
+        "data:\n  x: \"a\"\n  # foot\n\n  y: 1\n",
+        "data:\n  x: [a,\n    b]\n  # foot\n\n  y: 1\n",
+    ] {
+        let want = src.replace("[a,\n    b]", "[a, b]");
+        assert_trip(src, &want);
+    }
+    let d = doc("k: v\nx: \"a\"\n# foot\n\ny: 1\n");
+    let pairs = d.root.pairs().unwrap();
+    assert_eq!(comments(&pairs[1].key), (String::new(), "# foot".into()));
+}

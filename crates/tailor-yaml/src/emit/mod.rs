@@ -8,6 +8,7 @@ use crate::resolve::plain_is_ambiguous;
 use crate::scalar_style::{push_spaces as spaces, select_style, Context as Ctx, Printer};
 use scalar::{at_line_start, write_block_scalar, write_double_quoted, write_single_quoted};
 
+mod flow;
 mod scalar;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -334,7 +335,7 @@ impl Emitter<'_> {
                     self.out.push(' ');
                 }
                 Value::Scalar(_) => self.scalar(key, indent, Ctx::SimpleKey),
-                _ => self.flow(key),
+                _ => self.flow_on_one_line(key),
             }
             self.out.push(':');
         } else {
@@ -452,7 +453,7 @@ impl Emitter<'_> {
                 if need_space {
                     self.out.push(' ');
                 }
-                self.flow(node);
+                self.flow(node, indent);
             }
         }
     }
@@ -510,58 +511,6 @@ impl Emitter<'_> {
                     self.foot_comment(&c.foot, at);
                 }
             }
-        }
-    }
-
-    /// A flow collection on one line, as go-yaml writes it without a width limit.
-    fn flow(&mut self, node: &Node) {
-        match &node.value {
-            Value::Mapping(pairs) => {
-                self.out.push('{');
-                for (i, p) in pairs.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.flow_item(&p.key, true);
-                    self.out.push(':');
-                    let empty_plain = matches!(&p.value.value, Value::Scalar(s) if s.is_empty())
-                        && self.choose_style(&p.value, Ctx::Flow) == Style::Plain;
-                    if !empty_plain {
-                        self.out.push(' ');
-                        self.flow_item(&p.value, false);
-                    }
-                }
-                self.out.push('}');
-            }
-            Value::Sequence(items) => {
-                self.out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.flow_item(item, false);
-                }
-                self.out.push(']');
-            }
-            _ => self.flow_item(node, false),
-        }
-    }
-
-    fn flow_item(&mut self, node: &Node, key: bool) {
-        self.props_and_space(node);
-        match &node.value {
-            Value::Alias(a) => {
-                self.out.push('*');
-                self.out.push_str(a);
-                if key {
-                    self.out.push(' ');
-                }
-            }
-            Value::Scalar(_) => {
-                let ctx = if key { Ctx::FlowKey } else { Ctx::Flow };
-                self.scalar(node, 0, ctx);
-            }
-            _ => self.flow(node),
         }
     }
 

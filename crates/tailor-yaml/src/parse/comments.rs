@@ -57,8 +57,8 @@ impl Parser<'_> {
     /// Takes the comments that close the entry before the next one of a block collection
     /// rather than open the next: go-yaml's scanner makes the comment lines right below the
     /// last content, up to the first blank line, a foot of that content
-    /// (`yaml_parser_scan_comments`, at the first empty line after them). That holds when the
-    /// content's last token ends its line (see [`ends_its_line`]), or when the comments sit
+    /// (`yaml_parser_scan_comments`, at the first empty line after them). That holds unless
+    /// the scanner has no foot line (see [`has_foot_line`]), and always when the comments sit
     /// left of the indentation that content was in (the prior entry is a block collection:
     /// what is still pending after it closed is left of it); without a blank line after them,
     /// or with one before them, they are the next entry's head.
@@ -77,7 +77,7 @@ impl Parser<'_> {
             Some(gap) => gap.bytes().filter(|&b| b == b'\n').count() > 1,
             None => first.blank_before,
         };
-        if blank_before || !(is_block_collection(prior) || ends_its_line(leaf, self.src)) {
+        if blank_before || !(is_block_collection(prior) || self.has_foot_line(leaf)) {
             return String::new();
         }
         let n = match self.pending.iter().skip(1).position(|c| c.blank_before) {
@@ -114,30 +114,39 @@ fn last_leaf(n: &Node) -> &Node {
     }
 }
 
-/// Whether `leaf` ends in a token after which go-yaml's scanner starts the comments below it
-/// on the foot line: a plain scalar (which reads the line break looking for more of itself),
-/// a block scalar, an alias, a quoted scalar over several lines. Not an empty value (the `:`
-/// or `-` is the last token), a one-line quoted scalar or a flow collection (the scanner is
-/// still on their line), nor content followed by a line comment.
-fn ends_its_line(leaf: &Node, src: &str) -> bool {
-    if leaf.comments().is_some_and(|c| !c.line.is_empty()) {
-        return false;
-    }
-    match &leaf.value {
-        Value::Mapping(_) | Value::Sequence(_) => false,
-        Value::Alias(_) => true,
-        Value::Scalar(s) => match leaf.style {
-            Style::Plain => !s.is_empty(),
-            Style::Literal | Style::Folded => true,
-            _ => src
-                .get(leaf.span.start as usize..leaf.span.end as usize)
-                .is_some_and(|t| t.contains('\n')),
-        },
+impl Parser<'_> {
+    /// Whether go-yaml's scanner has a foot line after `leaf`, the last content before the
+    /// comments: the line below where it stopped (`foot_line` in `yaml_parser_scan_comments`).
+    /// None after an empty value (the `:` or `-` is the last token), nor when it stopped on
+    /// the stream's first line (`scan_mark.line` is 0 there): after a one-line quoted scalar,
+    /// a flow collection or a line comment on that line. A plain or block scalar reads the
+    /// line break after it looking for more of itself, so it stops on a later line.
+    fn has_foot_line(&self, leaf: &Node) -> bool {
+        let reads_its_break = match &leaf.value {
+            Value::Scalar(s) => match leaf.style {
+                Style::Plain => {
+                    if s.is_empty() {
+                        return false;
+                    }
+                    leaf.comments().is_none_or(|c| c.line.is_empty())
+                }
+                Style::Literal | Style::Folded => true,
+                _ => false,
+            },
+            _ => false,
+        };
+        let first_break = *self.first_break.get_or_init(|| {
+            self.b
+                .iter()
+                .position(|&c| c == b'\n')
+                .unwrap_or(self.b.len())
+        });
+        reads_its_break || self.cut_from_stream || leaf.span.end as usize > first_break
     }
 }
 
 /// Comment lines joined with `\n`, a blank line kept where the source had one.
-fn join_comments(comments: impl Iterator<Item = PendingComment>) -> String {
+pub(super) fn join_comments(comments: impl Iterator<Item = PendingComment>) -> String {
     let mut out = String::new();
     for (i, c) in comments.enumerate() {
         if i > 0 {

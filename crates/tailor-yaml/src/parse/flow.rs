@@ -4,6 +4,7 @@
 //! when a `:` follows on its line, within 1024 characters) and its parser states, whose quirks
 //! decide what is refused and where.
 
+use super::comments::{append_foot, attach_head};
 use super::properties::{Props, Stray};
 use super::scalar::push_fold;
 use super::{is_blank, is_break, spanned, Mark, Parser, R};
@@ -78,8 +79,7 @@ impl Parser<'_> {
             } else if is_break(c) {
                 self.newline();
             } else if c == b'#' {
-                // Comments inside flow collections are not kept.
-                self.read_comment();
+                self.gather_flow_comment();
             } else {
                 return;
             }
@@ -240,8 +240,11 @@ impl Parser<'_> {
                 tok = self.flow_token();
             }
             first = false;
+            if tok == Tok::SeqEnd {
+                break;
+            }
+            let head = self.settle_flow_gap(items.last_mut(), self.pos, false);
             match tok {
-                Tok::SeqEnd => break,
                 Tok::Key => {
                     self.pos += 1;
                     let key = match self.flow_token() {
@@ -255,7 +258,7 @@ impl Parser<'_> {
                         _ => self.flow_node(b']', open)?,
                     };
                     let value = self.flow_pair_value(Tok::SeqEnd, b']', open)?;
-                    items.push(single_pair(key, value));
+                    items.push(self.single_pair(key, value));
                 }
                 _ => {
                     let key_start = self.mark();
@@ -264,7 +267,7 @@ impl Parser<'_> {
                     let node = self.flow_node(b']', open)?;
                     if self.flow_token() == Tok::Value && self.simple_key_reaches(key_start) {
                         let value = self.flow_pair_value(Tok::SeqEnd, b']', open)?;
-                        items.push(single_pair(node, value));
+                        items.push(self.single_pair(node, value));
                     } else {
                         match (root, resume) {
                             // Only once the root can no longer turn out to be a key: a
@@ -279,10 +282,14 @@ impl Parser<'_> {
                     }
                 }
             }
+            if let Some(item) = items.last_mut() {
+                attach_head(item, head);
+            }
         }
+        let foot = self.settle_flow_gap(items.last_mut(), self.pos, true);
         self.pos += 1;
         self.leave();
-        Ok(Node {
+        let mut seq = Node {
             value: Value::Sequence(items),
             style: Style::Flow,
             extra: None,
@@ -290,7 +297,9 @@ impl Parser<'_> {
                 start: open.pos as u32,
                 end: self.pos as u32,
             },
-        })
+        };
+        append_foot(&mut seq, foot);
+        Ok(seq)
     }
 
     /// Steps over the one-character token at the cursor (`,`, `:`, `]` or `}`).
@@ -318,7 +327,7 @@ impl Parser<'_> {
         self.enter()?;
         let open = self.mark();
         self.pos += 1;
-        let mut pairs = Vec::new();
+        let mut pairs: Vec<Pair> = Vec::new();
         let mut first = true;
         loop {
             let mut tok = self.flow_token();
@@ -333,8 +342,12 @@ impl Parser<'_> {
                 tok = self.flow_token();
             }
             first = false;
-            let (key, value) = match tok {
-                Tok::MapEnd => break,
+            if tok == Tok::MapEnd {
+                break;
+            }
+            let head =
+                self.settle_flow_gap(pairs.last_mut().map(|p| &mut p.value), self.pos, false);
+            let (mut key, mut value) = match tok {
                 Tok::Key => {
                     self.pos += 1;
                     let key = match self.flow_token() {
@@ -362,12 +375,15 @@ impl Parser<'_> {
                     (key, value)
                 }
             };
+            self.settle_within_entry(&mut key, &mut value);
+            attach_head(&mut key, head);
             pairs.push(Pair { key, value });
         }
+        let foot = self.settle_flow_gap(pairs.last_mut().map(|p| &mut p.value), self.pos, true);
         self.pos += 1;
         self.check_unique_keys(&pairs)?;
         self.leave();
-        Ok(Node {
+        let mut map = Node {
             value: Value::Mapping(pairs),
             style: Style::Flow,
             extra: None,
@@ -375,19 +391,24 @@ impl Parser<'_> {
                 start: open.pos as u32,
                 end: self.pos as u32,
             },
-        })
+        };
+        append_foot(&mut map, foot);
+        Ok(map)
     }
-}
 
-fn single_pair(key: Node, value: Node) -> Node {
-    let span = Span {
-        start: key.span.start,
-        end: value.span.end.max(key.span.end),
-    };
-    Node {
-        value: Value::Mapping(vec![Pair { key, value }]),
-        style: Style::Flow,
-        extra: None,
-        span,
+    /// A single-pair mapping written as an entry of a flow sequence (`[a: b]`), with the
+    /// comments read inside it.
+    fn single_pair(&mut self, mut key: Node, mut value: Node) -> Node {
+        self.settle_within_entry(&mut key, &mut value);
+        let span = Span {
+            start: key.span.start,
+            end: value.span.end.max(key.span.end),
+        };
+        Node {
+            value: Value::Mapping(vec![Pair { key, value }]),
+            style: Style::Flow,
+            extra: None,
+            span,
+        }
     }
 }

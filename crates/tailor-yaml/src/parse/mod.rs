@@ -13,6 +13,7 @@ mod block;
 mod comments;
 mod document;
 mod flow;
+mod flow_comments;
 mod handoff;
 mod keys;
 mod properties;
@@ -205,6 +206,9 @@ struct PendingComment {
     blank_before: bool,
     /// Where its `#` is.
     pos: usize,
+    /// On the line of the token before it (inside a flow collection; block content's line
+    /// comments are read with their node).
+    same_line: bool,
 }
 
 struct Parser<'a> {
@@ -216,6 +220,8 @@ struct Parser<'a> {
     depth: usize,
     max_depth: usize,
     pending: Vec<PendingComment>,
+    /// Comments read inside a flow collection since its last entry (`flow_comments`).
+    flow_gap: Vec<PendingComment>,
     blank_since_token: bool,
     /// Entries of the block collections being parsed, innermost last. A collection moves its
     /// entries into a Vec of exactly their number when it ends, so no Vec grows (and copies)
@@ -250,6 +256,9 @@ struct Parser<'a> {
     /// The text is a later document of a longer stream, cut out of it ([`parse_cut_document`]):
     /// its first line is not the stream's.
     cut_from_stream: bool,
+    /// Where the first line break of the text is (its length when it has none), looked for
+    /// when a comment needs it: a parser may start on an item deep in a long line.
+    first_break: std::cell::OnceCell<usize>,
 }
 
 /// A block collection being read, for errors inside it.
@@ -317,6 +326,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             max_depth: opts.max_depth,
             pending: Vec::new(),
+            flow_gap: Vec::new(),
             blank_since_token: false,
             pair_stack: Vec::new(),
             item_stack: Vec::new(),
@@ -332,6 +342,7 @@ impl<'a> Parser<'a> {
             tabs_checked_to: 0,
             flow_indent: -1,
             cut_from_stream: false,
+            first_break: std::cell::OnceCell::new(),
         }
     }
 
@@ -594,6 +605,7 @@ impl<'a> Parser<'a> {
                     col,
                     blank_before,
                     pos,
+                    same_line: false,
                 });
                 continue;
             }
