@@ -9,11 +9,13 @@
 //!   the scanner's rule for block content too (`yaml_parser_scan_comments`);
 //! - the other comment lines before an entry open it (its head), blank lines between them
 //!   kept;
-//! - before the closing bracket, they close the last entry, or, when a first run already did,
-//!   the collection itself.
+//! - before the closing bracket, they close the last entry.
 //!
 //! go-yaml drops a comment after the opening bracket and the comments of an empty
-//! collection; tailor keeps them, as the first entry's head and the collection's foot.
+//! collection; tailor keeps them, as the first entry's head and the collection's foot. Before
+//! the closing bracket go-yaml gives a second run, after a blank line, to the collection
+//! rather than the last entry, and writes it after the bracket; tailor keeps it with the
+//! first, so that what it writes it reads back the same (go-yaml reads both texts alike).
 
 use super::comments::{append_foot, attach_head, join_comments};
 use super::{is_blank, is_break, Parser, PendingComment};
@@ -51,8 +53,8 @@ impl Parser<'_> {
     }
 
     /// Gives the comments gathered since the entry `prior` (none before the first entry) to
-    /// it and answers those that open the next entry, or, when `closing`, those that close the
-    /// collection. `next` is where the next token starts.
+    /// it and answers those that open the next entry, or, when `closing` and the collection is
+    /// empty, those that close the collection. `next` is where the next token starts.
     pub(super) fn settle_flow_gap(
         &mut self,
         mut prior: Option<&mut Node>,
@@ -72,8 +74,17 @@ impl Parser<'_> {
             }
         }
         let Some(prior) = prior else {
+            if closing {
+                // An empty collection's: written below it, where a blank line among them
+                // would part them again when read (the first run would close what precedes).
+                own.iter_mut().for_each(|c| c.blank_before = false);
+            }
             return join_comments(own.into_iter());
         };
+        if closing {
+            append_foot(prior, join_comments(own.into_iter()));
+            return String::new();
+        }
         // The run right below the entry, up to the first blank line, when one follows it.
         let closes = match own.first() {
             Some(first) if !first.blank_before => own
@@ -92,10 +103,6 @@ impl Parser<'_> {
         };
         let rest: Vec<_> = own.drain(closes..).collect();
         append_foot(prior, join_comments(own.into_iter()));
-        if closing && closes == 0 {
-            append_foot(prior, join_comments(rest.into_iter()));
-            return String::new();
-        }
         join_comments(rest.into_iter())
     }
 
