@@ -2,7 +2,7 @@
 //! a key, or content on the lines below its indicator. Indentation is all the structure there
 //! is, so each function takes the column of the collection around it.
 
-use super::comments::{append_foot, attach_head, attach_item_head, set_line, Prior};
+use super::comments::{attach_head, attach_item_head, set_line, Prior};
 use super::properties::{Props, Stray};
 use super::{is_break, spanned, Ctx, Open, OpenKind, Parser, R};
 use crate::error::Stage;
@@ -279,10 +279,7 @@ impl Parser<'_> {
             let head = if self.pair_stack.len() == base {
                 head_for_first.clone()
             } else {
-                let foot = self.take_foot_parted_by_blank(Prior::Pair);
-                if let Some(prior) = self.pair_stack.last_mut() {
-                    append_foot(&mut prior.key, foot);
-                }
+                self.close_prior_entry(Prior::Pair);
                 self.take_pending()
             };
             let (mut key, explicit) = match first_key.take() {
@@ -429,10 +426,7 @@ impl Parser<'_> {
         loop {
             // At a `-` in column `col`.
             if self.item_stack.len() > base {
-                let foot = self.take_foot_parted_by_blank(Prior::Item);
-                if let Some(prior) = self.item_stack.last_mut() {
-                    append_foot(prior, foot);
-                }
+                self.close_prior_entry(Prior::Item);
             }
             let head = self.take_pending();
             self.pos += 1;

@@ -62,7 +62,33 @@ impl Parser<'_> {
     /// left of the indentation that content was in (the prior entry is a block collection:
     /// what is still pending after it closed is left of it); without a blank line after them,
     /// or with one before them, they are the next entry's head.
-    pub(super) fn take_foot_parted_by_blank(&mut self, prior: Prior) -> String {
+    /// Gives the last entry of the collection being read (a mapping's key, a sequence's item)
+    /// the pending comments that close it ([`Parser::take_foot_parted_by_blank`]). Inline:
+    /// most entries have no comment before them, and the call alone was 1% of reading small
+    /// block objects.
+    #[inline]
+    pub(super) fn close_prior_entry(&mut self, prior: Prior) {
+        if !self.pending.is_empty() {
+            self.close_prior_entry_with_comments(prior);
+        }
+    }
+
+    #[inline(never)]
+    fn close_prior_entry_with_comments(&mut self, prior: Prior) {
+        let foot = self.take_foot_parted_by_blank(prior);
+        if foot.is_empty() {
+            return;
+        }
+        let node = match prior {
+            Prior::Pair => self.pair_stack.last_mut().map(|p| &mut p.key),
+            Prior::Item => self.item_stack.last_mut(),
+        };
+        if let Some(node) = node {
+            append_foot(node, foot);
+        }
+    }
+
+    fn take_foot_parted_by_blank(&mut self, prior: Prior) -> String {
         let prior = match prior {
             Prior::Pair => self.pair_stack.last().map(|p| &p.value),
             Prior::Item => self.item_stack.last(),

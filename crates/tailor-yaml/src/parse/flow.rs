@@ -282,7 +282,7 @@ impl Parser<'_> {
                     }
                 }
             }
-            if let Some(item) = items.last_mut() {
+            if let Some(item) = items.last_mut().filter(|_| !head.is_empty()) {
                 attach_head(item, head);
             }
         }
@@ -298,7 +298,9 @@ impl Parser<'_> {
                 end: self.pos as u32,
             },
         };
-        append_foot(&mut seq, foot);
+        if !foot.is_empty() {
+            append_foot(&mut seq, foot);
+        }
         Ok(seq)
     }
 
@@ -376,7 +378,9 @@ impl Parser<'_> {
                 }
             };
             self.settle_within_entry(&mut key, &mut value);
-            attach_head(&mut key, head);
+            if !head.is_empty() {
+                attach_head(&mut key, head);
+            }
             pairs.push(Pair { key, value });
         }
         let foot = self.settle_flow_gap(pairs.last_mut().map(|p| &mut p.value), self.pos, true);
@@ -392,7 +396,9 @@ impl Parser<'_> {
                 end: self.pos as u32,
             },
         };
-        append_foot(&mut map, foot);
+        if !foot.is_empty() {
+            append_foot(&mut map, foot);
+        }
         Ok(map)
     }
 

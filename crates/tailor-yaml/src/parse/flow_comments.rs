@@ -55,15 +55,28 @@ impl Parser<'_> {
     /// Gives the comments gathered since the entry `prior` (none before the first entry) to
     /// it and answers those that open the next entry, or, when `closing` and the collection is
     /// empty, those that close the collection. `next` is where the next token starts.
+    /// Inline: most flow entries have no comment before them (all of JSON's), and the call
+    /// alone was 3% of reading small flow objects.
+    #[inline]
     pub(super) fn settle_flow_gap(
         &mut self,
-        mut prior: Option<&mut Node>,
+        prior: Option<&mut Node>,
         next: usize,
         closing: bool,
     ) -> String {
         if self.flow_gap.is_empty() {
             return String::new();
         }
+        self.settle_gathered(prior, next, closing)
+    }
+
+    #[inline(never)]
+    fn settle_gathered(
+        &mut self,
+        mut prior: Option<&mut Node>,
+        next: usize,
+        closing: bool,
+    ) -> String {
         let mut own = Vec::with_capacity(self.flow_gap.len());
         for c in self.flow_gap.drain(..) {
             match prior.as_deref_mut() {
@@ -109,10 +122,15 @@ impl Parser<'_> {
     /// The comments inside one entry (between `?`, key, `:` and value): the first on a line
     /// of the entry is the value's line comment, as go-yaml gives it; the others open the
     /// entry, so that none is lost.
+    #[inline]
     pub(super) fn settle_within_entry(&mut self, key: &mut Node, value: &mut Node) {
-        if self.flow_gap.is_empty() {
-            return;
+        if !self.flow_gap.is_empty() {
+            self.settle_within_gathered(key, value);
         }
+    }
+
+    #[inline(never)]
+    fn settle_within_gathered(&mut self, key: &mut Node, value: &mut Node) {
         let mut own = Vec::new();
         for c in self.flow_gap.drain(..) {
             if c.same_line && own.is_empty() && line_free(value) {
