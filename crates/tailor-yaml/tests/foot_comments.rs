@@ -40,11 +40,10 @@ fn comments_right_below_content_and_followed_by_a_blank_line_close_it() {
     // scalar over lines, an anchored scalar.
     assert_trip("a: x\n  y\n# c\n\nb: 1\n", "a: x y\n# c\n\nb: 1\n");
     assert_trip("a: |\n  x\n# c\n\nb: 1\n", "a: |\n  x\n# c\n\nb: 1\n");
-    // (Written on one line, it is a head on the next trip: go-yaml's writer does the same.)
-    assert_eq!(
-        emit_document(&doc("a: 'x\n  y'\n# c\n\nb: 1\n"), EmitOptions::default()),
-        "a: 'x y'\n# c\n\nb: 1\n"
-    );
+    // Written on one line, on the stream's first line, it is a head on the next trip: go-yaml
+    // writes the blank line after it all the same and reads it away; tailor-yaml writes none,
+    // so that it writes the same again, and go-yaml reads both texts alike.
+    assert_trip("a: 'x\n  y'\n# c\n\nb: 1\n", "a: 'x y'\n# c\nb: 1\n");
     assert_trip("a: &x 1\n# c\n\nb: 1\n", "a: &x 1\n# c\n\nb: 1\n");
     // Inside a nested mapping, wherever the comment is indented.
     assert_trip(

@@ -163,3 +163,64 @@ fn block_scalar_starting_with_a_tab_gets_an_indentation_indicator() {
     assert_eq!(fixpoint("k: |1\n \tx\n"), "k: |2\n  \tx\n");
     assert_eq!(fixpoint("k: >1\n \tx\n"), "k: >2\n  \tx\n");
 }
+
+#[test]
+fn comments_of_an_empty_flow_collection_on_the_first_line() {
+    // Written below `a: []`, on the stream's first line, where go-yaml's scanner reads no
+    // foot: a blank line after them would not come back (found by yaml_roundtrip, 2026-11-28).
+    assert_eq!(
+        fixpoint("a: [ # c\n\n  # d\n]\nc: {}\n"),
+        "a: []\n# c\n# d\nc: {}\n"
+    );
+    assert_eq!(fixpoint("a: [b, # c\n]\nc: 1\n"), "a: [b, # c\n]\nc: 1\n");
+}
+
+#[test]
+fn flow_comments_below_the_first_line() {
+    // Comments right below the stream's first line close nothing (go-yaml's scanner has no
+    // foot line there): a foot read further down, written on the first line's next line,
+    // comes back a head, so no blank line is written after it (yaml_roundtrip, 2026-11-28).
+    assert_eq!(
+        fixpoint("\n  x: [a,\n    #:,c1\n\n   W # c2\n  ]"),
+        "x: [a,\n  #:,c1\n  W, # c2\n]\n"
+    );
+    assert_eq!(
+        fixpoint("data:\n !x: [a, # l1\n    # c1\n\n    # c2\n\n    # c3\n    b l1 ]\n"),
+        "data: !x: [a, # l1\n  # c1\n  # c2\n\n  # c3\n  b l1]\n"
+    );
+}
+
+#[test]
+fn a_foot_after_an_empty_value_is_not_parted() {
+    // An empty collection's comments below a pair whose value is empty: read back as the next
+    // key's head (a `:` is the last token), so no blank line after them (yaml_roundtrip,
+    // 2026-11-28).
+    let once = fixpoint("? !a: [ # p\n  # d\n]\nk: 1\n");
+    assert!(!once.contains("\n\n"), "{once:?}");
+}
+
+#[test]
+fn a_foot_below_a_block_scalar_whose_text_ends_like_an_indicator() {
+    // The scalar's last line ends in `?`: still a block scalar, which the comment below closes
+    // (yaml_roundtrip, 2026-11-28: the blank line after it came and went).
+    fixpoint("- |- # c\n  x ?\n# foot\n\n# head\n- y\n");
+    fixpoint("-\n  #  a:-\n\n  n# * ? ? #  a:-B\n#  t\n-\n  #  a:-\n\n  n#\n");
+}
+
+#[test]
+fn a_head_comment_of_a_nested_sequence_is_kept() {
+    // It was dropped on the `- - a` line, where there is no place for it (yaml_roundtrip,
+    // 2026-11-28; kpt writes `- # c` and the nested sequence below, which reads the same).
+    assert_eq!(
+        fixpoint("- x\n-\n  # c\n  - a: 2\n"),
+        "- x\n-\n  # c\n  - a: 2\n"
+    );
+    fixpoint("-\n  # c\n  a: 2\n-\n  # c\n a: 2\n-\n # c\n  a:#: 1\n-\n 2\n-\n\n -\n  # c-\n  #\n  a: 2\n");
+}
+
+#[test]
+fn a_foot_below_a_kept_block_scalar() {
+    // The blank lines `|+` keeps are the scalar's: the comment right below them closes it
+    // (yaml_roundtrip, 2026-11-28: a blank line between two comments came and went).
+    fixpoint("k: |+\n\n\n# c\n\n# cc\n\n# c\nn: h\n");
+}

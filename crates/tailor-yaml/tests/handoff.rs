@@ -183,3 +183,18 @@ fn flow_root_items_are_handed_over() {
     assert_eq!(check("{\nkind: List,\nitems: [{a: 1}, {a: 1, a: 2}]}\n"), 0);
     assert_eq!(check("{\nkind: List,\nitems: [{a: 1}\n"), 0);
 }
+
+/// The comments that close an item, or sit around an item of a flow `items`, are settled
+/// before it is handed over and go with it, in its node and in its rebuild (found by
+/// yaml_roundtrip, 2026-11-28: a comment below an item was read as its foot from the `null`
+/// left in its place, and lost).
+#[test]
+fn comments_around_an_item_go_with_it() {
+    assert_eq!(check("kind: List\nitems:\n-\n  !p-\n  # c\n  \n-\n- "), 3);
+    assert_eq!(
+        check(&list("- a: 1\n# closes a\n\n- b: \"x\"\n# opens c\n- c\n")),
+        3
+    );
+    let flow = "{\nkind: List,\nitems: [\n  # head of a\n  {a: 1}, # line of a\n  # foot of a\n\n  # head of b\n  {b: 2},\n  c # line of c\n  # foot of c\n]}\n";
+    assert_eq!(check(flow), 3);
+}

@@ -123,7 +123,7 @@ impl Emitter<'_> {
                 if !at_line_start(self.out) {
                     self.out.push('\n');
                 }
-                self.foot_comment(foot, inner.unwrap_or_default());
+                self.flow_foot_comment(foot, inner.unwrap_or_default());
             }
             i += 1;
         }

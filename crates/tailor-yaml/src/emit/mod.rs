@@ -63,15 +63,31 @@ struct Emitter<'o> {
     /// (`yaml_emitter_write_indent`), which keeps the foot apart from what follows, or a
     /// reader takes the two comment blocks for one head comment of the next entry.
     foot_indent: Option<usize>,
+    /// What is written may be read as the start of a stream, whose first line go-yaml's
+    /// scanner treats apart (see [`Emitter::foot_comment`]).
+    starts_stream: bool,
 }
 
 impl<'o> Emitter<'o> {
     fn new(out: &'o mut String, opts: EmitOptions) -> Self {
         Emitter {
+            starts_stream: out.is_empty(),
             out,
             opts,
             foot_indent: None,
         }
+    }
+}
+
+/// The node written last in `n`: a block collection's last entry's value, down to a scalar,
+/// alias or flow collection (as parse/comments.rs's `last_leaf` reads it).
+fn last_leaf(n: &Node) -> &Node {
+    match &n.value {
+        Value::Mapping(pairs) if is_block_collection(n) => {
+            pairs.last().map_or(n, |p| last_leaf(&p.value))
+        }
+        Value::Sequence(items) if is_block_collection(n) => items.last().map_or(n, last_leaf),
+        _ => n,
     }
 }
 
@@ -192,7 +208,7 @@ impl Emitter<'_> {
             self.key(&pair.key, indent);
             self.value_after_indicator(&pair.value, indent, true);
             if let Some(c) = pair.key.comments() {
-                self.foot_comment(&c.foot, indent);
+                self.foot_comment(&c.foot, indent, &pair.value);
             }
         }
     }
@@ -253,7 +269,7 @@ impl Emitter<'_> {
         let trimmed = self.out.trim_end_matches(' ').len();
         self.out.truncate(trimmed);
         if self.out.ends_with('-') {
-            // `- - x` with a comment on the inner item: keep it simple.
+            // `- - x`: not written so by `sequence` when the inner item has a head comment.
             self.out.push(' ');
         } else {
             // After `?` the comment goes on the next line, where it is read back as this
@@ -279,21 +295,63 @@ impl Emitter<'_> {
     /// The node's foot comment, if it has one, at `indent`.
     fn foot(&mut self, node: &Node, indent: usize) {
         if let Some(c) = node.comments() {
-            self.foot_comment(&c.foot, indent);
+            self.foot_comment(&c.foot, indent, node);
         }
     }
 
-    /// A foot comment at `indent`; see [`Emitter::foot_indent`]. One right after another is
-    /// not parted from it: go-yaml would, but its parser gives such runs to one node where
-    /// tailor-yaml's may split them at the end of a document, and a blank line there would
-    /// be new.
-    fn foot_comment(&mut self, text: &str, indent: usize) {
+    /// A foot comment at `indent`, below `prior`, the entry it closes; see
+    /// [`Emitter::foot_indent`]. It is parted from what follows only where tailor-yaml reads
+    /// it back as a foot ([`Emitter::reads_back_as_foot`]): elsewhere it opens the next entry
+    /// when read, and the blank line would not come back. One right after another is not
+    /// parted from it either: go-yaml would, but its parser gives such runs to one node where
+    /// tailor-yaml's may split them at the end of a document, and a blank line there would be
+    /// new.
+    fn foot_comment(&mut self, text: &str, indent: usize, prior: &Node) {
         if text.is_empty() {
             return;
         }
         self.foot_indent = None;
+        let parted = is_block_collection(prior) || self.reads_back_as_foot(last_leaf(prior));
         write_comment_block(self.out, text, indent);
-        self.foot_indent = Some(indent);
+        if parted {
+            self.foot_indent = Some(indent);
+        }
+    }
+
+    /// A foot comment inside a flow collection at `indent`: parted unless it is written right
+    /// below the stream's first line, where the parser reads no foot.
+    fn flow_foot_comment(&mut self, text: &str, indent: usize) {
+        if text.is_empty() {
+            return;
+        }
+        self.foot_indent = None;
+        let parted = !(self.starts_stream && self.out.bytes().filter(|&b| b == b'\n').count() == 1);
+        write_comment_block(self.out, text, indent);
+        if parted {
+            self.foot_indent = Some(indent);
+        }
+    }
+
+    /// Whether comments written now, right below `leaf` (the last node written), would be
+    /// read back as closing it: parse/comments.rs's `has_foot_line` on what was written (the
+    /// blank lines a block scalar keeps are its own, so none stands between). Not after an
+    /// empty value, nor on the stream's first line after a token the scanner stays on (a quoted scalar, a
+    /// flow collection, an alias, a line comment). A foot that is not parted reads back as the
+    /// next entry's head, which is written the same.
+    fn reads_back_as_foot(&self, leaf: &Node) -> bool {
+        let line_comment = leaf.comments().is_some_and(|c| !c.line.is_empty());
+        let reads_its_break = match &leaf.value {
+            Value::Scalar(s) => match self.choose_style(leaf, Ctx::Block) {
+                Style::Plain if s.is_empty() => return false,
+                Style::Plain => !line_comment,
+                Style::Literal | Style::Folded => true,
+                _ => false,
+            },
+            _ => false,
+        };
+        let written = self.out.strip_suffix('\n').unwrap_or(self.out);
+        let on_first_line = self.starts_stream && !written.contains('\n');
+        reads_its_break || !on_first_line
     }
 
     /// Called where a line starts at `indent`: the blank line after a foot comment written in
@@ -474,7 +532,11 @@ impl Emitter<'_> {
             let line_comment = comments.map(|c| c.line.as_str()).unwrap_or("");
             if is_block_collection(item) {
                 let props = self.props(item);
-                if !props.is_empty() || !line_comment.is_empty() {
+                // A nested sequence whose first item has a head comment starts on the next
+                // line: on the `- ` line there is no place for it (`- - x`).
+                let headed = matches!(&item.value, Value::Sequence(inner)
+                    if inner.first().and_then(Node::comments).is_some_and(|c| !c.head.is_empty()));
+                if !props.is_empty() || !line_comment.is_empty() || headed {
                     if !props.is_empty() {
                         self.out.push(' ');
                         self.out.push_str(&props);
@@ -508,7 +570,7 @@ impl Emitter<'_> {
                     } else {
                         indent
                     };
-                    self.foot_comment(&c.foot, at);
+                    self.foot_comment(&c.foot, at, item);
                 }
             }
         }

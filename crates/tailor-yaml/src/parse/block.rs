@@ -425,9 +425,6 @@ impl Parser<'_> {
         let mut resume = None;
         loop {
             // At a `-` in column `col`.
-            if self.item_stack.len() > base {
-                self.close_prior_entry(Prior::Item);
-            }
             let head = self.take_pending();
             self.pos += 1;
             self.indentless_items = indentless;
@@ -446,7 +443,15 @@ impl Parser<'_> {
                 && self.peek() == b'-'
                 && self.ws_or_end_at(1);
             if next_item {
-                if let Some(r) = resume.take() {
+                // The comments that close this item go with it when it is handed over.
+                self.close_prior_entry(Prior::Item);
+                if let Some(mut r) = resume.take() {
+                    r.foot = self
+                        .item_stack
+                        .last()
+                        .and_then(Node::comments)
+                        .map(|c| c.foot.clone())
+                        .unwrap_or_default();
                     self.hand_over(base, r, self_contained);
                 }
                 continue;

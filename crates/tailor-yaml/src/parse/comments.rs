@@ -161,13 +161,19 @@ impl Parser<'_> {
             },
             _ => false,
         };
+        reads_its_break || !self.on_first_line(leaf.span.end as usize)
+    }
+
+    /// Whether `pos` is on the stream's first line, which go-yaml's scanner treats apart: it
+    /// has no foot line for the comments below a token there.
+    pub(super) fn on_first_line(&self, pos: usize) -> bool {
         let first_break = *self.first_break.get_or_init(|| {
             self.b
                 .iter()
                 .position(|&c| c == b'\n')
                 .unwrap_or(self.b.len())
         });
-        reads_its_break || self.cut_from_stream || leaf.span.end as usize > first_break
+        !self.cut_from_stream && pos <= first_break
     }
 }
 

@@ -7,7 +7,7 @@
 use super::comments::{append_foot, attach_head};
 use super::properties::{Props, Stray};
 use super::scalar::push_fold;
-use super::{is_blank, is_break, spanned, Mark, Parser, R};
+use super::{is_blank, is_break, spanned, HeldItem, Mark, Parser, R};
 use crate::node::{Node, Pair, Span, Style, Text, Value};
 
 /// What libyaml's scanner finds next inside a flow collection.
@@ -244,6 +244,7 @@ impl Parser<'_> {
                 break;
             }
             let head = self.settle_flow_gap(items.last_mut(), self.pos, false);
+            self.hand_over_held(&mut items);
             match tok {
                 Tok::Key => {
                     self.pos += 1;
@@ -273,9 +274,12 @@ impl Parser<'_> {
                             // Only once the root can no longer turn out to be a key: a
                             // handed item cannot be put back.
                             (Some(root), Some(resume)) if !self.may_still_be_key(root) => {
-                                let self_contained = self.refs == refs_before;
-                                let index = items.len();
-                                items.push(self.give(index, node, resume, self_contained));
+                                self.held_item = Some(HeldItem {
+                                    index: items.len(),
+                                    resume,
+                                    self_contained: self.refs == refs_before,
+                                });
+                                items.push(node);
                             }
                             _ => items.push(node),
                         }
@@ -287,6 +291,7 @@ impl Parser<'_> {
             }
         }
         let foot = self.settle_flow_gap(items.last_mut(), self.pos, true);
+        self.hand_over_held(&mut items);
         self.pos += 1;
         self.leave();
         let mut seq = Node {
@@ -302,6 +307,32 @@ impl Parser<'_> {
             append_foot(&mut seq, foot);
         }
         Ok(seq)
+    }
+
+    /// Gives the sink the item held back ([`Parser::held_item`]), with the comments settled
+    /// around it, which its resume point carries for a rebuild (they are outside its text).
+    fn hand_over_held(&mut self, items: &mut [Node]) {
+        let Some(HeldItem {
+            index,
+            mut resume,
+            self_contained,
+        }) = self.held_item.take()
+        else {
+            return;
+        };
+        let Some(slot) = items.get_mut(index) else {
+            return;
+        };
+        let node = std::mem::replace(slot, Node::null());
+        if let Some(c) = node.comments() {
+            resume.head.clone_from(&c.head);
+            resume.line_comment.clone_from(&c.line);
+            resume.foot.clone_from(&c.foot);
+        }
+        let kept = self.give(index, node, resume, self_contained);
+        if let Some(slot) = items.get_mut(index) {
+            *slot = kept;
+        }
     }
 
     /// Steps over the one-character token at the cursor (`,`, `:`, `]` or `}`).

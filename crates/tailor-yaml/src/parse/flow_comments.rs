@@ -52,6 +52,12 @@ impl Parser<'_> {
         (breaks == 0, breaks > 1)
     }
 
+    /// Whether the line `pos` is on comes right after the stream's first line.
+    fn below_first_line(&self, pos: usize) -> bool {
+        let line_break = self.b[..pos].iter().rposition(|&c| c == b'\n');
+        line_break.is_some_and(|at| at == 0 || self.on_first_line(at - 1))
+    }
+
     /// Gives the comments gathered since the entry `prior` (none before the first entry) to
     /// it and answers those that open the next entry, or, when `closing` and the collection is
     /// empty, those that close the collection. `next` is where the next token starts.
@@ -98,9 +104,11 @@ impl Parser<'_> {
             append_foot(prior, join_comments(own.into_iter()));
             return String::new();
         }
-        // The run right below the entry, up to the first blank line, when one follows it.
+        // The run right below the entry, up to the first blank line, when one follows it
+        // (and the entry's line is not the stream's first, where the scanner has no foot
+        // line).
         let closes = match own.first() {
-            Some(first) if !first.blank_before => own
+            Some(first) if !first.blank_before && !self.below_first_line(first.pos) => own
                 .iter()
                 .skip(1)
                 .position(|c| c.blank_before)

@@ -61,12 +61,13 @@ impl Parser<'_> {
             unique_keys: self.unique_keys,
             flow: false,
             head,
+            line_comment: String::new(),
             foot: String::new(),
         }
     }
 
-    /// Where an item of a flow `items` begins (the cursor is at its first token): comments
-    /// inside flow collections are not kept, so there is no head to attach.
+    /// Where an item of a flow `items` begins (the cursor is at its first token); the
+    /// comments around it are put in when it is handed over.
     pub(super) fn flow_resume_point(&self) -> Resume {
         Resume {
             flow: true,

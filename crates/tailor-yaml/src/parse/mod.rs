@@ -125,7 +125,16 @@ pub struct Resume {
     /// An item of a flow sequence (a JSON ResourceList's), read again as a flow node.
     flow: bool,
     head: String,
+    /// An item of a flow sequence's line comment (outside its text, as its head and foot).
+    line_comment: String,
     foot: String,
+}
+
+/// An item of a JSON ResourceList's `items` parsed and not yet handed over.
+struct HeldItem {
+    index: usize,
+    resume: Resume,
+    self_contained: bool,
 }
 
 /// Like [`parse_stream_with`], but when the first document is a mapping whose `kind` (written
@@ -162,7 +171,14 @@ pub fn reparse_item(src: &str, resume: &Resume) -> Result<Node, Error> {
     p.indentless_items = resume.indentless;
     p.blank_since_token = resume.blank_since_token;
     if resume.flow {
-        return p.flow_item();
+        let mut item = p.flow_item()?;
+        if !(resume.head.is_empty() && resume.line_comment.is_empty() && resume.foot.is_empty()) {
+            let c = item.comments_mut();
+            c.head.clone_from(&resume.head);
+            c.line.clone_from(&resume.line_comment);
+            c.foot.clone_from(&resume.foot);
+        }
+        return Ok(item);
     }
     let mut item = p.node(resume.col as isize, Ctx::SeqItem, true)?;
     attach_item_head(&mut item, resume.head.clone());
@@ -241,6 +257,10 @@ struct Parser<'a> {
     flow_root: Option<Mark>,
     /// Set while the value of the first document's `items` key is parsed, when it qualifies.
     sink_armed: bool,
+    /// An item of a flow `items` read and not yet handed over: the comments after it, settled
+    /// when the next entry starts, go with it. Here and not in a local of `flow_sequence`,
+    /// whose frame each level of nesting pays for.
+    held_item: Option<HeldItem>,
     /// Documents completed so far.
     docs_done: usize,
     /// Anchors and aliases read so far: an item that read none is self-contained.
@@ -336,6 +356,7 @@ impl<'a> Parser<'a> {
             sink,
             flow_root: None,
             sink_armed: false,
+            held_item: None,
             docs_done: 0,
             refs: 0,
             open: Vec::new(),
