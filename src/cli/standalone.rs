@@ -12,7 +12,7 @@ use crate::krm::files;
 use crate::krm::files::Deferral;
 use crate::krm::read::Prepared;
 use crate::krm::write::{
-    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, StreamDoc,
+    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering, StreamDoc,
 };
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, parse_options, FleetBundle};
@@ -23,14 +23,14 @@ pub(crate) fn run(args: Args) -> i32 {
     // objects may be stripped and their trees dropped as they are read, and a failed run reads
     // its inputs again for the answer.
     let keep_originals = args.output == Output::ResourceList && reads_stdin(&args);
-    let mut rendered = match render_with(&args, keep_originals, true) {
+    let mut rendered = match render_with(&args, keep_originals, true, true) {
         Ok(r) => r,
         Err(code) => return code,
     };
     if rendered.passed.clashes(&rendered.outcome.items) {
         // An object goes to a file passed through as it was read (a path annotation names
         // it): read everything again as objects, to write that file from all of them.
-        rendered = match render_with(&args, keep_originals, false) {
+        rendered = match render_with(&args, keep_originals, false, true) {
             Ok(r) => r,
             Err(code) => return code,
         };
@@ -70,7 +70,7 @@ pub(crate) fn run(args: Args) -> i32 {
             let list = match (outcome.failed, originals) {
                 (false, _) => outcome.items,
                 (true, Some(originals)) => originals,
-                (true, None) => match render_with(&args, true, false) {
+                (true, None) => match render_with(&args, true, false, true) {
                     Ok(again) => again.originals.unwrap_or_default(),
                     Err(code) => return code,
                 },
@@ -133,15 +133,20 @@ pub(crate) struct Rendered {
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
 /// stderr; `Err` is the exit code when it could not get that far.
 pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32> {
-    let rendered = render_with(args, keep_originals, false)?;
+    let rendered = render_with(args, keep_originals, false, true)?;
     report_all(&rendered.outcome.results);
     Ok(rendered)
 }
 
 /// [`render`] without reporting the results; with `pass_through`, files no stage can touch
 /// may be held as their text alone (only for stream and --output-dir output, which write them
-/// as they are).
-fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<Rendered, i32> {
+/// as they are); with `per_item`, the stages may run on each object as it is read.
+fn render_with(
+    args: &Args,
+    keep_originals: bool,
+    pass_through: bool,
+    per_item: bool,
+) -> Result<Rendered, i32> {
     let opts = parse_options();
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
@@ -180,16 +185,32 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
         .inputs
         .iter()
         .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
+    // Every stage that treats objects one by one runs as they are read when the output is
+    // written from the objects' texts (a stream, --output-dir) and no option narrows the plan
+    // after reading. Not with stdin: an input of the run among the items (a CustomTransform,
+    // an inventory object) would have the inputs read again without it, which stdin cannot be.
+    let renders = per_item
+        && !reads_stdin(args)
+        && !keep_originals
+        && !args.explain
+        && args.cluster.is_none()
+        && args.shard.is_none()
+        && matches!(args.output, Output::Stream | Output::Dir(_));
     let deferral = match &plan {
-        Ok(plan) if !bundled => run::standalone_deferral(plan).map(|(k, stage)| (k, stage, plan)),
+        Ok(plan) if !bundled => {
+            run::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
+        }
         _ => None,
     };
     // The originals (a failed resource-list run's answer, `tailor diff`'s base) are the
     // objects as read: none is stripped as it is read then.
-    let deferral = deferral.filter(|(_, stage, _)| stage.is_none() || !keep_originals);
+    let deferral = deferral.filter(|(_, at_read, _)| at_read.is_none() || !keep_originals);
+    let streams = deferral
+        .as_ref()
+        .is_some_and(|(_, at_read, _)| at_read.as_ref().is_some_and(run::AtRead::renders));
     let mut hook = deferral
         .as_ref()
-        .and_then(|(_, stage, plan)| stage.map(|s| run::at_read_hook(Some(*plan), s)));
+        .and_then(|(_, at_read, plan)| at_read.as_ref().map(|a| a.hook(plan)));
     // Files none of whose objects a stage can touch are held as their text alone, when the
     // output writes them as they are and no run option looks at every object. Not when stdin
     // is read (the config or manifests): a run that must read everything again as objects
@@ -204,7 +225,7 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
     let mut inert = deferral
         .as_ref()
         .filter(|_| passes)
-        .and_then(|(_, _, plan)| run::passes_by(plan));
+        .and_then(|(_, at_read, plan)| run::passes_by(plan, at_read.as_ref()));
     let mut items: Vec<Resource> = Vec::new();
     let mut reading = PackageReading {
         keep_other_files: matches!(args.output, Output::Dir(_)),
@@ -212,7 +233,11 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
             keys: keys.clone(),
             hook: hook
                 .as_mut()
-                .map(|h| h as &mut dyn FnMut(&mut Resource) -> Prepared),
+                .map(|h| &mut **h as &mut dyn FnMut(&mut Resource) -> Prepared),
+            render: streams.then_some(match args.output {
+                Output::Dir(_) => Rendering::File,
+                _ => Rendering::Stream,
+            }),
         }),
         inert: inert
             .as_mut()
@@ -253,6 +278,19 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
             reading
                 .read_path(path, config_file.as_deref(), &opts, &mut items)
                 .map_err(fail)?;
+        }
+    }
+    if streams {
+        if let Ok(plan) = &plan {
+            if items.iter().any(|i| run::may_consume(Some(plan), i)) {
+                // An input of the run arrived among the items: it may change what the stages
+                // do to every object, so they run in the run, on the objects read again.
+                drop(reading);
+                drop(hook);
+                drop(inert);
+                drop(items);
+                return render_with(args, keep_originals, pass_through, false);
+            }
         }
     }
     if !reading.passed.is_empty() {

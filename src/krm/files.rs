@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tailor_yaml::{parse_stream_with, ParseOptions};
+use tailor_yaml::{parse_stream_with, Node, ParseOptions};
 
 use super::read::{
     check_list_items, object_problem, read_input_owned, read_stream, InputForm, Prepared, Trees,
@@ -17,7 +17,7 @@ use super::read::{
 use super::resource::{is_list_object, HeaderKeys, Origin, Resource, Source};
 use super::results::KrmResult;
 use super::write::{
-    end_document, opens_with_marker, push_document_text, stream_text_range, Framing,
+    end_document, opens_with_marker, push_file_document, stream_text_range, Rendering,
 };
 
 /// What a file holds.
@@ -243,12 +243,15 @@ pub fn read_stdin_text(
         Some(Deferral {
             keys,
             hook: Some(hook),
+            render,
         }) => Trees::Prepare {
             hook: &mut **hook,
             defer: Some(keys.clone()),
-            render: false,
+            render: *render,
         },
-        Some(Deferral { keys, hook: None }) => Trees::Defer(keys.clone()),
+        Some(Deferral {
+            keys, hook: None, ..
+        }) => Trees::Defer(keys.clone()),
     };
     let input = read_input_owned(text, opts, trees)?;
     let mut items = if input.form == InputForm::List {
@@ -263,11 +266,13 @@ pub fn read_stdin_text(
 }
 
 /// How standalone mode drops the trees of the objects it reads: each object keeps a header
-/// with these annotations ([`Resource::defer_document`]). With a hook (the stage that runs as
-/// objects are read), only the objects it looked into and left as they were.
+/// with these annotations ([`Resource::defer_document`]). With a hook (what runs as objects
+/// are read), only the objects it looked into and left as they were; with `render` too, an
+/// object it finished is held as the text it is written as in that output.
 pub struct Deferral<'a> {
     pub keys: HeaderKeys,
     pub hook: Option<&'a mut dyn FnMut(&mut Resource) -> Prepared>,
+    pub render: Option<Rendering>,
 }
 
 /// Drops the trees of the documents among `items` as `defer` says.
@@ -279,12 +284,18 @@ pub fn defer_documents(items: &mut [Resource], defer: &mut Deferral<'_>, opts: &
         {
             continue;
         }
-        let checked = match defer.hook.as_deref_mut() {
-            Some(hook) => hook(item) == Prepared::Checked,
-            None => true,
+        let prepared = match defer.hook.as_deref_mut() {
+            Some(hook) => hook(item),
+            None => Prepared::Checked,
         };
-        if checked {
-            item.defer_document(&defer.keys, opts);
+        match (prepared, defer.render) {
+            (Prepared::Checked, _) => item.defer_document(&defer.keys, opts),
+            (Prepared::Finished, Some(rendering)) => {
+                let finished = std::mem::replace(item, Resource::new(Node::null(), Origin::None));
+                *item = finished.into_rendered(rendering, defer.keys.clone());
+            }
+            (Prepared::Undo, _) => item.read_again(opts),
+            _ => {}
         }
     }
 }
@@ -404,7 +415,7 @@ pub fn write_output_dir(
             fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
         let text = match out {
-            Out::Objects(docs) => file_text(&rel, &docs),
+            Out::Objects(docs) => file_text(&docs),
             Out::Kept(text) => Cow::Borrowed(text.as_str()),
         };
         fs::write(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -419,7 +430,7 @@ pub fn output_files(items: &[Resource]) -> Result<BTreeMap<String, String>, Stri
     Ok(group_by_file(items)?
         .into_iter()
         .map(|(rel, docs)| {
-            let text = file_text(&rel, &docs).into_owned();
+            let text = file_text(&docs).into_owned();
             (rel, text)
         })
         .collect())
@@ -443,14 +454,13 @@ fn group_by_file(items: &[Resource]) -> Result<BTreeMap<String, Vec<&Resource>>,
     Ok(files)
 }
 
-fn file_text<'s>(rel: &str, docs: &[&'s Resource]) -> Cow<'s, str> {
+fn file_text<'s>(docs: &[&'s Resource]) -> Cow<'s, str> {
     // Whole-file copy when nothing in it changed and nothing was dropped from it.
     if let Some(Origin::Document { source, .. }) = docs.first().map(|d| d.origin()) {
         if covers_source(source, docs) {
             return Cow::Borrowed(source.as_str());
         }
     }
-    let json = rel.ends_with(".json");
     let mut out = String::new();
     let mut open: Option<(usize, &Resource)> = None;
     for d in docs {
@@ -458,11 +468,7 @@ fn file_text<'s>(rel: &str, docs: &[&'s Resource]) -> Cow<'s, str> {
             end_document(&mut out, from, before);
         }
         let mut text = String::new();
-        if json && d.is_dirty() {
-            push_json_document(&mut text, d);
-        } else {
-            push_document_text(&mut text, d, Framing::File);
-        }
+        push_file_document(&mut text, d);
         if open.is_some() && !opens_with_marker(&text) {
             out.push_str("---\n");
         }
@@ -470,18 +476,6 @@ fn file_text<'s>(rel: &str, docs: &[&'s Resource]) -> Cow<'s, str> {
         out.push_str(&text);
     }
     Cow::Owned(out)
-}
-
-/// A changed object of a `.json` file, as JSON (two-space indents, its keys in order): JSON in
-/// stays JSON out.
-fn push_json_document(out: &mut String, d: &Resource) {
-    match d.node().to_json().map(|j| serde_json::to_string_pretty(&j)) {
-        Ok(Ok(text)) => {
-            out.push_str(&text);
-            out.push('\n');
-        }
-        _ => push_document_text(out, d, Framing::File),
-    }
 }
 
 /// True when every object is untouched, comes from `source`, and together they cover it: what
@@ -538,7 +532,7 @@ mod tests {
         let text = "# lead\napiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n---\n# tail\n";
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().collect();
-        assert_eq!(file_text("f.yaml", &refs), text);
+        assert_eq!(file_text(&refs), text);
     }
 
     #[test]
@@ -547,7 +541,7 @@ mod tests {
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().take(1).collect();
         assert_eq!(
-            file_text("f.yaml", &refs),
+            file_text(&refs),
             "apiVersion: v1\nkind: A\nmetadata: {name: a}\n"
         );
     }
