@@ -280,30 +280,17 @@ fn render_with(
                 .map_err(fail)?;
         }
     }
-    if streams {
-        if let Ok(plan) = &plan {
-            if items.iter().any(|i| run::may_consume(Some(plan), i)) {
-                // An input of the run arrived among the items: it may change what the stages
-                // do to every object, so they run in the run, on the objects read again.
-                drop(reading);
-                drop(hook);
-                drop(inert);
-                drop(items);
-                return render_with(args, keep_originals, pass_through, false);
-            }
-        }
-    }
-    if !reading.passed.is_empty() {
-        if let Ok(plan) = &plan {
-            if items.iter().any(|i| run::may_consume(Some(plan), i)) {
-                // An input of the run arrived among the items (an inventory object, a
-                // CustomTransform...): it may concern every object, so every object is read.
-                items = reading
-                    .passed
-                    .take_objects(items, &opts, reading.defer.as_mut())
-                    .map_err(fail)?;
-            }
-        }
+    let consumed =
+        |plan: &crate::config::Plan| items.iter().any(|i| run::may_consume(Some(plan), i));
+    if (streams || !reading.passed.is_empty()) && plan.as_ref().is_ok_and(consumed) {
+        // An input of the run arrived among the items (an inventory object, a
+        // CustomTransform...): it may concern every object, and change what the stages do to
+        // it. Every file is read again as objects, for the stages to run in the run.
+        drop(reading);
+        drop(hook);
+        drop(inert);
+        drop(items);
+        return render_with(args, keep_originals, false, false);
     }
     let kept = std::mem::take(&mut reading.kept);
     let passed = std::mem::take(&mut reading.passed);
@@ -504,12 +491,13 @@ impl PackageReading<'_> {
                 }
             }
             let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
+            let render = self.defer.as_ref().and_then(|d| d.render);
             match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
                 files::FileContents::Objects(objects) => {
                     let passed = self
                         .inert
                         .as_deref_mut()
-                        .and_then(|inert| files::PassThrough::of(&rel, &objects, inert));
+                        .and_then(|inert| files::PassThrough::of(&rel, &objects, inert, render));
                     match passed {
                         Some(file) => self.passed.pass(file),
                         None => {
@@ -623,31 +611,6 @@ impl Passed {
     /// The order among the files read as objects of the one `item` came from.
     fn place_of(&self, item: &Resource) -> Option<usize> {
         source_of(item).and_then(|s| self.read.get(&s).copied())
-    }
-
-    /// Every object, those of the files passed through read again, in the order read.
-    fn take_objects(
-        &mut self,
-        items: Vec<Resource>,
-        opts: &tailor_yaml::ParseOptions,
-        mut defer: Option<&mut Deferral<'_>>,
-    ) -> Result<Vec<Resource>, KrmResult> {
-        let files = std::mem::take(&mut self.files);
-        let after = std::mem::take(&mut self.after);
-        let mut out = Vec::with_capacity(items.len());
-        let mut files = after.into_iter().zip(files).peekable();
-        for item in items {
-            if let Some(at) = self.place_of(&item) {
-                while let Some((_, file)) = files.next_if(|(after, _)| *after < at) {
-                    out.extend(file.objects(opts, defer.as_deref_mut())?);
-                }
-            }
-            out.push(item);
-        }
-        for (_, file) in files {
-            out.extend(file.objects(opts, defer.as_deref_mut())?);
-        }
-        Ok(out)
     }
 
     /// Whether some object is written to a file passed through.

@@ -301,9 +301,11 @@ pub fn defer_documents(items: &mut [Resource], defer: &mut Deferral<'_>, opts: &
 }
 
 /// A file of a package none of whose objects any stage can touch under the run's
-/// configuration (standalone mode decides): it is held as its text alone, without an object
-/// per document, and written back as it is; in a stream, each document as it reads. A package
-/// of small manifests is then held in little more memory than its text.
+/// configuration, any more (standalone mode decides): it is held as its output text alone,
+/// without an object per document. Untouched, that is its own text, written back as it is; in
+/// a stream, each document as it reads. A package of small manifests is then held in little
+/// more memory than its text, and one whose objects the stages finished as they were read in
+/// little more than the output.
 pub struct PassThrough {
     pub rel: String,
     pub text: Source,
@@ -312,18 +314,23 @@ pub struct PassThrough {
 }
 
 impl PassThrough {
-    /// `objects` (every document of the file at `rel`, checked and untouched) passed through,
-    /// when `inert` says no stage can touch any of them and the file is written back exactly
-    /// as their texts: they are its only content, each taken as it is by a stream.
+    /// `objects` (every document of the file at `rel`, checked) passed through, when `inert`
+    /// says no stage can touch any of them and each is untouched or finished as it was read,
+    /// held as its text in `rendering`'s output (a stream, or the files of --output-dir).
+    /// Untouched, the file is its own output when written back exactly as their texts (they
+    /// are its only content, each taken as it is by a stream); else its output is written
+    /// now, as the writers write it.
     pub fn of(
         rel: &str,
         objects: &[Resource],
         inert: &mut dyn FnMut(&Resource) -> bool,
+        rendering: Option<Rendering>,
     ) -> Option<PassThrough> {
         let Some(Origin::Document { source, .. }) = objects.first().map(Resource::origin) else {
             return None;
         };
         let mut documents = Vec::with_capacity(objects.len());
+        let mut texts = Vec::with_capacity(objects.len());
         for o in objects {
             let Origin::Document {
                 source: s,
@@ -335,16 +342,42 @@ impl PassThrough {
             else {
                 return None;
             };
-            if !Arc::ptr_eq(s, source) || &**file != rel || o.is_dirty() || !inert(o) {
+            if !Arc::ptr_eq(s, source) || &**file != rel || !inert(o) {
                 return None;
             }
-            let (from, to) = stream_text_range(source, *start, *end)?;
-            documents.push((u32::try_from(from).ok()?, u32::try_from(to).ok()?));
+            match o.rendered() {
+                Some((r, text)) if Some(r) == rendering && !text.is_empty() => texts.push(text),
+                None if !o.is_dirty() => {
+                    let (from, to) = stream_text_range(source, *start, *end)?;
+                    documents.push((u32::try_from(from).ok()?, u32::try_from(to).ok()?));
+                    texts.push(source.get(from..to)?);
+                }
+                _ => return None,
+            }
         }
         let refs: Vec<&Resource> = objects.iter().collect();
-        covers_source(source, &refs).then(|| PassThrough {
+        let (text, documents) = if covers_source(source, &refs) {
+            (source.clone(), documents)
+        } else {
+            match rendering? {
+                Rendering::Stream => {
+                    let mut text = String::with_capacity(texts.iter().map(|t| t.len()).sum());
+                    let mut documents = Vec::with_capacity(texts.len());
+                    for t in texts {
+                        let from = u32::try_from(text.len()).ok()?;
+                        text.push_str(t);
+                        documents.push((from, u32::try_from(text.len()).ok()?));
+                    }
+                    (Arc::new(text), documents)
+                }
+                // Its documents are never written one by one.
+                Rendering::File => (Arc::new(held(file_text(&refs).into_owned())), Vec::new()),
+                Rendering::Item(_) => return None,
+            }
+        };
+        Some(PassThrough {
             rel: rel.to_string(),
-            text: source.clone(),
+            text,
             documents: documents.into_boxed_slice(),
         })
     }
@@ -355,18 +388,13 @@ impl PassThrough {
             .iter()
             .map(|&(from, to)| self.text.get(from as usize..to as usize).unwrap_or(""))
     }
+}
 
-    /// Its objects again, as reading the file gives them.
-    pub fn objects(
-        &self,
-        opts: &ParseOptions,
-        defer: Option<&mut Deferral<'_>>,
-    ) -> Result<Vec<Resource>, KrmResult> {
-        match read_manifest_file(self.text.to_string(), &self.rel, opts, defer)? {
-            FileContents::Objects(objects) => Ok(objects),
-            FileContents::Other { .. } => Ok(Vec::new()),
-        }
-    }
+/// `text` to hold until the output is written: without the spare capacity it grew with,
+/// which for many small texts adds up to as much again.
+pub fn held(mut text: String) -> String {
+    text.shrink_to_fit();
+    text
 }
 
 /// A file of the input that holds no object, written back as it is.
@@ -461,7 +489,10 @@ fn file_text<'s>(docs: &[&'s Resource]) -> Cow<'s, str> {
             return Cow::Borrowed(source.as_str());
         }
     }
-    let mut out = String::new();
+    // Sized once: grown by doubling, a file's text would leave the memory it outgrew behind
+    // each file held as its output.
+    let guess: usize = docs.iter().map(|d| written_len(d) + "---\n\n".len()).sum();
+    let mut out = String::with_capacity(guess);
     let mut open: Option<(usize, &Resource)> = None;
     for d in docs {
         if let Some((from, before)) = open {
@@ -476,6 +507,16 @@ fn file_text<'s>(docs: &[&'s Resource]) -> Cow<'s, str> {
         out.push_str(&text);
     }
     Cow::Owned(out)
+}
+
+/// About how long `d`'s text is when written back: its output text when it is held as that,
+/// else its text in the source (a changed object's may differ).
+fn written_len(d: &Resource) -> usize {
+    match (d.rendered(), d.origin()) {
+        (Some((_, text)), _) => text.len(),
+        (None, Origin::Document { start, end, .. }) => end.saturating_sub(*start),
+        _ => 0,
+    }
 }
 
 /// True when every object is untouched, comes from `source`, and together they cover it: what

@@ -195,8 +195,8 @@ impl<'p> AtRead<'p> {
         matches!(self, AtRead::Steps(_))
     }
 
-    /// Whether every stage that runs as objects are read ran on `item`, left it as it was
-    /// without a word, and has nothing more to do with it.
+    /// Whether every stage that runs as objects are read ran on `item`, reported nothing, and
+    /// has nothing more to do with it.
     fn done_with(&self, item: &Resource) -> bool {
         let done = |stage: &dyn Stage| {
             item.read_results(stage.name()).is_some_and(<[_]>::is_empty) && stage.done_at_read(item)
@@ -243,12 +243,13 @@ pub fn keeps_trees() -> bool {
     std::env::var_os("TAILOR_KEEP_TREES").is_some_and(|v| v == "1")
 }
 
-/// Whether no stage of `plan` can touch an object read in standalone mode, whatever the other
-/// objects (`None` when the plan does not allow telling): its tree was dropped as it was read
-/// ([`standalone_deferral`], with `at_read` what ran then), it keeps no annotation a stage or
-/// the output decides on, it is not one the run may consume nor left alone, and what ran as
-/// it was read left it as it was and has nothing more to do with it. The plan names no
-/// destination: the fan-out limit counts every object for one.
+/// Whether no stage of `plan` can touch an object read in standalone mode any more, whatever
+/// the other objects (`None` when the plan does not allow telling): its tree was dropped as it
+/// was read ([`standalone_deferral`], with `at_read` what ran then), as it was or held as its
+/// output text, it keeps no annotation a stage or the output decides on, it is not one the
+/// run may consume nor left alone, and every stage that ran as it was read reported nothing
+/// and has nothing more to do with it. The plan names no destination: the fan-out limit
+/// counts every object for one.
 pub fn passes_by<'a>(
     plan: &'a Plan,
     at_read: Option<&'a AtRead<'a>>,
@@ -258,7 +259,7 @@ pub fn passes_by<'a>(
     }
     Some(move |item: &Resource| {
         item.is_deferred()
-            && !item.is_dirty()
+            && (!item.is_dirty() || item.rendered().is_some())
             && item.header_annotations_empty()
             && !item.is_meta_or_local()
             && !super::inputs::may_consume(Some(plan), item)
