@@ -680,3 +680,59 @@ fn source_of(item: &Resource) -> Option<usize> {
         crate::krm::Origin::None => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Under commonMetadata, the objects are finished as their files are read: a file of them
+    /// is held as its output alone, a stream's documents or the file as written back; with a
+    /// destination (no file is passed through then), each object is held as its output text.
+    /// A run told not to stream holds them as trees. (`tests/standalone_reading.rs` compares
+    /// what both write.)
+    #[test]
+    fn finished_objects_are_held_as_their_output() {
+        let work = std::env::temp_dir().join(format!("tailor-held-{}", std::process::id()));
+        let pkg = work.join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        let object = "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
+        std::fs::write(pkg.join("a.yaml"), object).unwrap();
+        let spec = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: m}\nspec:\n  commonMetadata: {labels: {team: a}}\n";
+        let config = work.join("config.yaml");
+        let args = |output: Output, spec: &str| {
+            std::fs::write(&config, spec).unwrap();
+            Args {
+                config: config.to_string_lossy().into_owned(),
+                inputs: vec![pkg.to_string_lossy().into_owned()],
+                output,
+                clean: false,
+                cluster: None,
+                strict: false,
+                shard: None,
+                explain: false,
+            }
+        };
+        let labelled = "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    team: a\n";
+        for output in [Output::Stream, Output::Dir(work.join("out"))] {
+            let r = render_with(&args(output.clone(), spec), false, true, true).unwrap();
+            assert!(r.outcome.items.is_empty());
+            let files = r.passed.files();
+            assert_eq!(files.len(), 1);
+            assert_eq!(files[0].text.as_str(), labelled);
+            let r = render_with(&args(output.clone(), spec), false, true, false).unwrap();
+            assert!(r.passed.files().is_empty());
+            assert!(r.outcome.items.iter().all(|i| i.rendered().is_none()));
+        }
+        let one = spec.replace("spec:\n", "spec:\n  cluster: {name: dev}\n");
+        let r = render_with(&args(Output::Stream, &one), false, true, true).unwrap();
+        assert!(r.passed.files().is_empty());
+        let held: Vec<_> = r
+            .outcome
+            .items
+            .iter()
+            .filter_map(Resource::rendered)
+            .collect();
+        assert_eq!(held, [(Rendering::Stream, labelled)]);
+        let _ = std::fs::remove_dir_all(&work);
+    }
+}
