@@ -185,17 +185,7 @@ fn render_with(
         .inputs
         .iter()
         .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
-    // Every stage that treats objects one by one runs as they are read when the output is
-    // written from the objects' texts (a stream, --output-dir) and no option narrows the plan
-    // after reading. Not with stdin: an input of the run among the items (a CustomTransform,
-    // an inventory object) would have the inputs read again without it, which stdin cannot be.
-    let renders = per_item
-        && !reads_stdin(args)
-        && !keep_originals
-        && !args.explain
-        && args.cluster.is_none()
-        && args.shard.is_none()
-        && matches!(args.output, Output::Stream | Output::Dir(_));
+    let renders = per_item && renders_as_read(args, keep_originals);
     let deferral = match &plan {
         Ok(plan) if !bundled => {
             run::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
@@ -326,6 +316,21 @@ fn render_with(
         kept,
         passed,
     })
+}
+
+/// Whether the stages that treat objects one by one may run as the objects are read, what
+/// they finish held as the text the output writes for it ([`run::AtRead::Steps`]): when the
+/// output is written from the objects' texts (a stream, --output-dir; not the originals a
+/// failed run answers with), and no option changes the plan after reading. Not when stdin is
+/// read: an input of the run among the items (a CustomTransform, an inventory object) has
+/// every input read again without that, which stdin cannot be.
+fn renders_as_read(args: &Args, keep_originals: bool) -> bool {
+    matches!(args.output, Output::Stream | Output::Dir(_))
+        && !keep_originals
+        && !reads_stdin(args)
+        && !args.explain
+        && args.cluster.is_none()
+        && args.shard.is_none()
 }
 
 /// Whether the run reads stdin (the CONFIG or manifests): its inputs cannot be read twice.

@@ -392,7 +392,7 @@ impl PassThrough {
 
 /// `text` to hold until the output is written: without the spare capacity it grew with,
 /// which for many small texts adds up to as much again.
-pub fn held(mut text: String) -> String {
+fn held(mut text: String) -> String {
     text.shrink_to_fit();
     text
 }
