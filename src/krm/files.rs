@@ -309,7 +309,8 @@ pub fn defer_documents(items: &mut [Resource], defer: &mut Deferral<'_>, opts: &
 pub struct PassThrough {
     pub rel: String,
     pub text: Source,
-    /// Each document's text in a stream (from after its `---` line), in order.
+    /// Where each document's text in a stream (from after its `---` line) lies in `text`, in
+    /// order; none when `text` is the file written back for --output-dir from its objects.
     pub documents: Box<[(u32, u32)]>,
 }
 
@@ -359,21 +360,7 @@ impl PassThrough {
         let (text, documents) = if covers_source(source, &refs) {
             (source.clone(), documents)
         } else {
-            match rendering? {
-                Rendering::Stream => {
-                    let mut text = String::with_capacity(texts.iter().map(|t| t.len()).sum());
-                    let mut documents = Vec::with_capacity(texts.len());
-                    for t in texts {
-                        let from = u32::try_from(text.len()).ok()?;
-                        text.push_str(t);
-                        documents.push((from, u32::try_from(text.len()).ok()?));
-                    }
-                    (Arc::new(text), documents)
-                }
-                // Its documents are never written one by one.
-                Rendering::File => (Arc::new(held(file_text(&refs).into_owned())), Vec::new()),
-                Rendering::Item(_) => return None,
-            }
+            written(rendering?, &refs, &texts)?
         };
         Some(PassThrough {
             rel: rel.to_string(),
@@ -390,11 +377,34 @@ impl PassThrough {
     }
 }
 
-/// `text` to hold until the output is written: without the spare capacity it grew with,
-/// which for many small texts adds up to as much again.
-fn held(mut text: String) -> String {
-    text.shrink_to_fit();
-    text
+/// What `rendering`'s output writes for a file of `objects` (their documents' texts in that
+/// output, `texts`): for a stream, the texts one after the other, with where each lies; for
+/// --output-dir, the file as it is written back (its documents are never written one by one).
+/// Held until the output is written: without spare capacity, which for many small texts adds
+/// up to as much again.
+fn written(
+    rendering: Rendering,
+    objects: &[&Resource],
+    texts: &[&str],
+) -> Option<(Source, Vec<(u32, u32)>)> {
+    match rendering {
+        Rendering::Stream => {
+            let mut text = String::with_capacity(texts.iter().map(|t| t.len()).sum());
+            let mut documents = Vec::with_capacity(texts.len());
+            for t in texts {
+                let from = u32::try_from(text.len()).ok()?;
+                text.push_str(t);
+                documents.push((from, u32::try_from(text.len()).ok()?));
+            }
+            Some((Arc::new(text), documents))
+        }
+        Rendering::File => {
+            let mut text = file_text(objects).into_owned();
+            text.shrink_to_fit();
+            Some((Arc::new(text), Vec::new()))
+        }
+        Rendering::Item(_) => None,
+    }
 }
 
 /// A file of the input that holds no object, written back as it is.
