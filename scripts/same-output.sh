@@ -74,12 +74,17 @@ compare_dir() { # name, output dir under $work, then the arguments before --outp
     echo "same: $name (exit $a, $(find "$work/$out.a" -type f 2>/dev/null | wc -l) files)"
   fi
 }
-# The default configuration (the built-in strip) too, which reads every object.
+# The default configuration (the built-in strip) too, which reads every object, and stages
+# that change every object as it is read (commonMetadata; substitution, with a variable in
+# every Deployment).
 printf 'apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: strip\n' >"$work/strip.yaml"
+printf 'apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: labels\nspec:\n  commonMetadata: {labels: {team: a}, annotations: {owner: b}}\n' >"$work/labels.yaml"
+printf 'apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: substitute\nspec:\n  strip: {builtin: false}\n  postBuild: {substitute: {region: eu}}\n' >"$work/substitute.yaml"
 for kind in yaml json; do
   d="$work/dir-$kind"
   "$gen" small-dir 400 "$d" $([ $kind = json ] && echo json)
-  for cfg in "$d/tailor.yaml" "$work/strip.yaml"; do
+  find "$d/manifests" -type f -exec sed -i 's|registry.example.com/web:|registry.example.com/web-${region}:|' {} +
+  for cfg in "$d/tailor.yaml" "$work/strip.yaml" "$work/labels.yaml" "$work/substitute.yaml"; do
     c=$(basename "$cfg" .yaml)
     compare "small-dir $kind $c" "$cfg" "$d/manifests"
     compare "small-dir $kind $c -o resource-list" "$cfg" "$d/manifests" -o resource-list

@@ -1,7 +1,9 @@
 //! Standalone mode drops the trees of the documents it reads when the configuration allows
-//! (no stage reads every object, or only the built-in strip, run as each file is read): its
-//! answers are the same as when every tree is kept (`TAILOR_KEEP_TREES=1`), in every output
-//! mode, on the fixtures, examples, hostile inputs and the corpus.
+//! (no stage reads every object; the stages that treat objects one by one, run as each file
+//! is read, what they finish held as its output text, for a stream and --output-dir; or only
+//! the built-in strip, run so): its answers are the same as when every tree is kept
+//! (`TAILOR_KEEP_TREES=1`), in every output mode, on the fixtures, examples, hostile inputs
+//! and the corpus.
 
 mod common;
 
@@ -9,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use common::{read_tree, repo_root, run_tailor_env, shared_dir, temp_dir};
 
-const CONFIGS: [(&str, &str); 6] = [
+const CONFIGS: [(&str, &str); 9] = [
     // The built-in strip, stripping as each file is read.
     (
         "strip",
@@ -37,10 +39,28 @@ const CONFIGS: [(&str, &str); 6] = [
         "substitute",
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: v}\nspec:\n  strip: {builtin: false}\n  postBuild: {substitute: {region: eu}}\n  commonMetadata: {annotations: {owner: a}}\n",
     ),
-    // Strip and a stage that reads every object: every tree is kept either way.
+    // The built-in strip, then commonMetadata.
     (
         "labels",
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: l}\nspec:\n  commonMetadata: {labels: {team: a}}\n",
+    ),
+    // Substitution with inline variables alone: objects without a variable are left as they
+    // were, their files passed through.
+    (
+        "substitute-only",
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: o}\nspec:\n  strip: {builtin: false}\n  postBuild: {substitute: {region: eu, zone: a}}\n",
+    ),
+    // One destination, templates and commonMetadata: the objects the stages finish are held
+    // as their output text among the objects (no file is passed through with a destination).
+    (
+        "destination",
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: d}\nspec:\n  cluster: {name: dev, properties: {region: eu}}\n  commonMetadata: {labels: {team: a}, annotations: {owner: b}}\n",
+    ),
+    // commonMetadata adds the annotation templates look for, after them: each object is read
+    // again as it was and left to the run.
+    (
+        "adds-templates",
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  cluster: {name: dev, properties: {region: eu}}\n  commonMetadata: {annotations: {control.kubestellar.io/expand-templates: 'true'}}\n",
     ),
 ];
 
@@ -134,7 +154,7 @@ fn deferred_trees_answer_as_kept_ones() {
             );
         }
     }
-    assert!(compared >= 4 * 6, "compared {compared} inputs");
+    assert!(compared >= 4 * CONFIGS.len(), "compared {compared} inputs");
     let _ = std::fs::remove_dir_all(&work);
 }
 
@@ -268,5 +288,123 @@ fn files_passed_through_among_files_read() {
             .collect();
         assert_eq!(runs[0], runs[1], "{name} with stdin");
     }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A package the stages change object by object as its files are read: YAML and JSON files
+/// (pretty and on one line), comments above, between and after documents, `---` lines with
+/// comments, a block scalar ending a file without a line break, objects some stage leaves
+/// alone (substitution disabled, local config, asking for templates, a List's items, a CRD,
+/// status under the strip), files whose objects all change beside files where some do; and
+/// the same package with an unset variable, which strict substitution refuses. Every output
+/// mode answers as with every tree kept.
+#[test]
+fn streamed_packages_answer_as_kept_ones() {
+    let cm = |name: &str, data: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n{data}")
+    };
+    let files: Vec<(&str, String)> = vec![
+        (
+            "a-two.yaml",
+            format!(
+                "# lead\n{}---\n# second\n{}# after\n",
+                cm("a1", "  r: ${region}\n"),
+                cm("a2", "  k: v # kept\n")
+            ),
+        ),
+        (
+            "b-pretty.json",
+            "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"ConfigMap\",\n  \"metadata\": {\"name\": \"j\"},\n  \"data\": {\"r\": \"${region}\"}\n}\n".to_string(),
+        ),
+        (
+            "b-line.json",
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"jl"},"data":{"k":"v"}}"#.to_string(),
+        ),
+        (
+            "c-alone.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: off\n  annotations:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\ndata:\n  r: ${region}\n".to_string(),
+        ),
+        (
+            "d-local.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\ndata:\n  r: ${region}\n".to_string(),
+        ),
+        (
+            "f-block.yaml",
+            cm("block", "  r: ${region}\n  script: |\n    echo ${zone:=a}\n    done").to_string(),
+        ),
+        (
+            "g-list.yaml",
+            format!(
+                "apiVersion: v1\nkind: ConfigMapList\nitems:\n- {}",
+                cm("listed", "  r: ${region}\n").replace('\n', "\n  ").trim_end()
+            ),
+        ),
+        (
+            "h-crd.yaml",
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n".to_string(),
+        ),
+        (
+            "i-markers.yaml",
+            format!(
+                "--- # one\n{}...\n--- # two\n{}",
+                cm("m1", "  r: x\n"),
+                cm("m2", "  r: ${zone:=b}\n")
+            ),
+        ),
+        ("k-status.yaml", format!("{}status: {{phase: x}}\n", cm("st", "  k: v\n"))),
+        ("l-plain.yaml", cm("plain", "  k: v\n")),
+    ];
+    // Each added to the package on its own: an object asking for templates (a run without a
+    // destination fails on it), one with a variable no configuration sets.
+    let template = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: tpl\n  annotations:\n    control.kubestellar.io/expand-templates: \"true\"\ndata:\n  r: '{{.region}}'\n";
+    let extras = [
+        None,
+        Some(("e-template.yaml", template.to_string())),
+        Some(("sub/z-unset.yaml", cm("unset", "  r: ${nowhere}\n"))),
+    ];
+    let work = temp_dir("streamed-packages");
+    let mut compared = 0;
+    for (i, extra) in extras.iter().enumerate() {
+        let dir = work.join(format!("pkg-{i}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        for (name, text) in files.iter().chain(extra) {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        for (name, text) in CONFIGS {
+            let config = work.join(format!("{name}.yaml"));
+            std::fs::write(&config, text).unwrap();
+            let kept = outputs(&config, &dir, &work, true);
+            let streamed = outputs(&config, &dir, &work, false);
+            for (k, s) in kept.iter().zip(&streamed) {
+                assert_eq!(k, s, "{name} with {extra:?}");
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, extras.len() * CONFIGS.len());
+    // What the package is for: substitution and commonMetadata change it, a changed object
+    // of a JSON file is written back as JSON, and strict substitution refuses the unset
+    // variable.
+    let config = work.join("substitute.yaml");
+    let c = config.to_str().unwrap();
+    let pkg = |i: usize| work.join(format!("pkg-{i}")).to_str().unwrap().to_string();
+    let run = run_tailor_env(&[c, &pkg(0)], &[], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("r: eu\n") && run.stdout.contains("echo a\n"));
+    assert!(run.stdout.contains("owner: a"), "{}", run.stdout);
+    let out = work.join("json-out");
+    let _ = std::fs::remove_dir_all(&out);
+    let run = run_tailor_env(
+        &[c, &pkg(0), "--output-dir", out.to_str().unwrap()],
+        &[],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = std::fs::read_to_string(out.join("b-pretty.json")).unwrap();
+    assert!(json.contains("\"r\": \"eu\""), "{json}");
+    let run = run_tailor_env(&[c, &pkg(2)], &[], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("nowhere"), "{}", run.stderr);
     let _ = std::fs::remove_dir_all(&work);
 }

@@ -12,7 +12,7 @@ use crate::krm::files;
 use crate::krm::files::Deferral;
 use crate::krm::read::Prepared;
 use crate::krm::write::{
-    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, StreamDoc,
+    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering, StreamDoc,
 };
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, parse_options, FleetBundle};
@@ -23,14 +23,14 @@ pub(crate) fn run(args: Args) -> i32 {
     // objects may be stripped and their trees dropped as they are read, and a failed run reads
     // its inputs again for the answer.
     let keep_originals = args.output == Output::ResourceList && reads_stdin(&args);
-    let mut rendered = match render_with(&args, keep_originals, true) {
+    let mut rendered = match render_with(&args, keep_originals, true, true) {
         Ok(r) => r,
         Err(code) => return code,
     };
     if rendered.passed.clashes(&rendered.outcome.items) {
         // An object goes to a file passed through as it was read (a path annotation names
         // it): read everything again as objects, to write that file from all of them.
-        rendered = match render_with(&args, keep_originals, false) {
+        rendered = match render_with(&args, keep_originals, false, true) {
             Ok(r) => r,
             Err(code) => return code,
         };
@@ -70,7 +70,7 @@ pub(crate) fn run(args: Args) -> i32 {
             let list = match (outcome.failed, originals) {
                 (false, _) => outcome.items,
                 (true, Some(originals)) => originals,
-                (true, None) => match render_with(&args, true, false) {
+                (true, None) => match render_with(&args, true, false, true) {
                     Ok(again) => again.originals.unwrap_or_default(),
                     Err(code) => return code,
                 },
@@ -133,15 +133,20 @@ pub(crate) struct Rendered {
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
 /// stderr; `Err` is the exit code when it could not get that far.
 pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32> {
-    let rendered = render_with(args, keep_originals, false)?;
+    let rendered = render_with(args, keep_originals, false, true)?;
     report_all(&rendered.outcome.results);
     Ok(rendered)
 }
 
 /// [`render`] without reporting the results; with `pass_through`, files no stage can touch
 /// may be held as their text alone (only for stream and --output-dir output, which write them
-/// as they are).
-fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<Rendered, i32> {
+/// as they are); with `per_item`, the stages may run on each object as it is read.
+fn render_with(
+    args: &Args,
+    keep_originals: bool,
+    pass_through: bool,
+    per_item: bool,
+) -> Result<Rendered, i32> {
     let opts = parse_options();
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
@@ -180,16 +185,22 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
         .inputs
         .iter()
         .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
+    let renders = per_item && renders_as_read(args, keep_originals);
     let deferral = match &plan {
-        Ok(plan) if !bundled => run::standalone_deferral(plan).map(|(k, stage)| (k, stage, plan)),
+        Ok(plan) if !bundled => {
+            run::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
+        }
         _ => None,
     };
     // The originals (a failed resource-list run's answer, `tailor diff`'s base) are the
     // objects as read: none is stripped as it is read then.
-    let deferral = deferral.filter(|(_, stage, _)| stage.is_none() || !keep_originals);
+    let deferral = deferral.filter(|(_, at_read, _)| at_read.is_none() || !keep_originals);
+    let streams = deferral
+        .as_ref()
+        .is_some_and(|(_, at_read, _)| at_read.as_ref().is_some_and(run::AtRead::renders));
     let mut hook = deferral
         .as_ref()
-        .and_then(|(_, stage, plan)| stage.map(|s| run::at_read_hook(Some(*plan), s)));
+        .and_then(|(_, at_read, plan)| at_read.as_ref().map(|a| a.hook(plan)));
     // Files none of whose objects a stage can touch are held as their text alone, when the
     // output writes them as they are and no run option looks at every object. Not when stdin
     // is read (the config or manifests): a run that must read everything again as objects
@@ -204,7 +215,7 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
     let mut inert = deferral
         .as_ref()
         .filter(|_| passes)
-        .and_then(|(_, _, plan)| run::passes_by(plan));
+        .and_then(|(_, at_read, plan)| run::passes_by(plan, at_read.as_ref()));
     let mut items: Vec<Resource> = Vec::new();
     let mut reading = PackageReading {
         keep_other_files: matches!(args.output, Output::Dir(_)),
@@ -212,7 +223,11 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
             keys: keys.clone(),
             hook: hook
                 .as_mut()
-                .map(|h| h as &mut dyn FnMut(&mut Resource) -> Prepared),
+                .map(|h| &mut **h as &mut dyn FnMut(&mut Resource) -> Prepared),
+            render: streams.then_some(match args.output {
+                Output::Dir(_) => Rendering::File,
+                _ => Rendering::Stream,
+            }),
         }),
         inert: inert
             .as_mut()
@@ -255,17 +270,17 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
                 .map_err(fail)?;
         }
     }
-    if !reading.passed.is_empty() {
-        if let Ok(plan) = &plan {
-            if items.iter().any(|i| run::may_consume(Some(plan), i)) {
-                // An input of the run arrived among the items (an inventory object, a
-                // CustomTransform...): it may concern every object, so every object is read.
-                items = reading
-                    .passed
-                    .take_objects(items, &opts, reading.defer.as_mut())
-                    .map_err(fail)?;
-            }
-        }
+    let consumed =
+        |plan: &crate::config::Plan| items.iter().any(|i| run::may_consume(Some(plan), i));
+    if (streams || !reading.passed.is_empty()) && plan.as_ref().is_ok_and(consumed) {
+        // An input of the run arrived among the items (an inventory object, a
+        // CustomTransform...): it may concern every object, and change what the stages do to
+        // it. Every file is read again as objects, for the stages to run in the run.
+        drop(reading);
+        drop(hook);
+        drop(inert);
+        drop(items);
+        return render_with(args, keep_originals, false, false);
     }
     let kept = std::mem::take(&mut reading.kept);
     let passed = std::mem::take(&mut reading.passed);
@@ -301,6 +316,21 @@ fn render_with(args: &Args, keep_originals: bool, pass_through: bool) -> Result<
         kept,
         passed,
     })
+}
+
+/// Whether the stages that treat objects one by one may run as the objects are read, what
+/// they finish held as the text the output writes for it ([`run::AtRead::Steps`]): when the
+/// output is written from the objects' texts (a stream, --output-dir; not the originals a
+/// failed run answers with), and no option changes the plan after reading. Not when stdin is
+/// read: an input of the run among the items (a CustomTransform, an inventory object) has
+/// every input read again without that, which stdin cannot be.
+fn renders_as_read(args: &Args, keep_originals: bool) -> bool {
+    matches!(args.output, Output::Stream | Output::Dir(_))
+        && !keep_originals
+        && !reads_stdin(args)
+        && !args.explain
+        && args.cluster.is_none()
+        && args.shard.is_none()
 }
 
 /// Whether the run reads stdin (the CONFIG or manifests): its inputs cannot be read twice.
@@ -466,12 +496,13 @@ impl PackageReading<'_> {
                 }
             }
             let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
+            let render = self.defer.as_ref().and_then(|d| d.render);
             match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
                 files::FileContents::Objects(objects) => {
                     let passed = self
                         .inert
                         .as_deref_mut()
-                        .and_then(|inert| files::PassThrough::of(&rel, &objects, inert));
+                        .and_then(|inert| files::PassThrough::of(&rel, &objects, inert, render));
                     match passed {
                         Some(file) => self.passed.pass(file),
                         None => {
@@ -587,31 +618,6 @@ impl Passed {
         source_of(item).and_then(|s| self.read.get(&s).copied())
     }
 
-    /// Every object, those of the files passed through read again, in the order read.
-    fn take_objects(
-        &mut self,
-        items: Vec<Resource>,
-        opts: &tailor_yaml::ParseOptions,
-        mut defer: Option<&mut Deferral<'_>>,
-    ) -> Result<Vec<Resource>, KrmResult> {
-        let files = std::mem::take(&mut self.files);
-        let after = std::mem::take(&mut self.after);
-        let mut out = Vec::with_capacity(items.len());
-        let mut files = after.into_iter().zip(files).peekable();
-        for item in items {
-            if let Some(at) = self.place_of(&item) {
-                while let Some((_, file)) = files.next_if(|(after, _)| *after < at) {
-                    out.extend(file.objects(opts, defer.as_deref_mut())?);
-                }
-            }
-            out.push(item);
-        }
-        for (_, file) in files {
-            out.extend(file.objects(opts, defer.as_deref_mut())?);
-        }
-        Ok(out)
-    }
-
     /// Whether some object is written to a file passed through.
     fn clashes(&self, items: &[Resource]) -> bool {
         if self.files.is_empty() {
@@ -677,5 +683,61 @@ fn source_of(item: &Resource) -> Option<usize> {
             Some(std::sync::Arc::as_ptr(source) as usize)
         }
         crate::krm::Origin::None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Under commonMetadata, the objects are finished as their files are read: a file of them
+    /// is held as its output alone, a stream's documents or the file as written back; with a
+    /// destination (no file is passed through then), each object is held as its output text.
+    /// A run told not to stream holds them as trees. (`tests/standalone_reading.rs` compares
+    /// what both write.)
+    #[test]
+    fn finished_objects_are_held_as_their_output() {
+        let work = std::env::temp_dir().join(format!("tailor-held-{}", std::process::id()));
+        let pkg = work.join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        let object = "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
+        std::fs::write(pkg.join("a.yaml"), object).unwrap();
+        let spec = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: m}\nspec:\n  commonMetadata: {labels: {team: a}}\n";
+        let config = work.join("config.yaml");
+        let args = |output: Output, spec: &str| {
+            std::fs::write(&config, spec).unwrap();
+            Args {
+                config: config.to_string_lossy().into_owned(),
+                inputs: vec![pkg.to_string_lossy().into_owned()],
+                output,
+                clean: false,
+                cluster: None,
+                strict: false,
+                shard: None,
+                explain: false,
+            }
+        };
+        let labelled = "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    team: a\n";
+        for output in [Output::Stream, Output::Dir(work.join("out"))] {
+            let r = render_with(&args(output.clone(), spec), false, true, true).unwrap();
+            assert!(r.outcome.items.is_empty());
+            let files = r.passed.files();
+            assert_eq!(files.len(), 1);
+            assert_eq!(files[0].text.as_str(), labelled);
+            let r = render_with(&args(output.clone(), spec), false, true, false).unwrap();
+            assert!(r.passed.files().is_empty());
+            assert!(r.outcome.items.iter().all(|i| i.rendered().is_none()));
+        }
+        let one = spec.replace("spec:\n", "spec:\n  cluster: {name: dev}\n");
+        let r = render_with(&args(Output::Stream, &one), false, true, true).unwrap();
+        assert!(r.passed.files().is_empty());
+        let held: Vec<_> = r
+            .outcome
+            .items
+            .iter()
+            .filter_map(Resource::rendered)
+            .collect();
+        assert_eq!(held, [(Rendering::Stream, labelled)]);
+        let _ = std::fs::remove_dir_all(&work);
     }
 }

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tailor_yaml::{parse_stream_with, ParseOptions};
+use tailor_yaml::{parse_stream_with, Node, ParseOptions};
 
 use super::read::{
     check_list_items, object_problem, read_input_owned, read_stream, InputForm, Prepared, Trees,
@@ -17,7 +17,7 @@ use super::read::{
 use super::resource::{is_list_object, HeaderKeys, Origin, Resource, Source};
 use super::results::KrmResult;
 use super::write::{
-    end_document, opens_with_marker, push_document_text, stream_text_range, Framing,
+    end_document, opens_with_marker, push_file_document, stream_text_range, Rendering,
 };
 
 /// What a file holds.
@@ -243,12 +243,15 @@ pub fn read_stdin_text(
         Some(Deferral {
             keys,
             hook: Some(hook),
+            render,
         }) => Trees::Prepare {
             hook: &mut **hook,
             defer: Some(keys.clone()),
-            render: false,
+            render: *render,
         },
-        Some(Deferral { keys, hook: None }) => Trees::Defer(keys.clone()),
+        Some(Deferral {
+            keys, hook: None, ..
+        }) => Trees::Defer(keys.clone()),
     };
     let input = read_input_owned(text, opts, trees)?;
     let mut items = if input.form == InputForm::List {
@@ -263,11 +266,13 @@ pub fn read_stdin_text(
 }
 
 /// How standalone mode drops the trees of the objects it reads: each object keeps a header
-/// with these annotations ([`Resource::defer_document`]). With a hook (the stage that runs as
-/// objects are read), only the objects it looked into and left as they were.
+/// with these annotations ([`Resource::defer_document`]). With a hook (what runs as objects
+/// are read), only the objects it looked into and left as they were; with `render` too, an
+/// object it finished is held as the text it is written as in that output.
 pub struct Deferral<'a> {
     pub keys: HeaderKeys,
     pub hook: Option<&'a mut dyn FnMut(&mut Resource) -> Prepared>,
+    pub render: Option<Rendering>,
 }
 
 /// Drops the trees of the documents among `items` as `defer` says.
@@ -279,40 +284,54 @@ pub fn defer_documents(items: &mut [Resource], defer: &mut Deferral<'_>, opts: &
         {
             continue;
         }
-        let checked = match defer.hook.as_deref_mut() {
-            Some(hook) => hook(item) == Prepared::Checked,
-            None => true,
+        let prepared = match defer.hook.as_deref_mut() {
+            Some(hook) => hook(item),
+            None => Prepared::Checked,
         };
-        if checked {
-            item.defer_document(&defer.keys, opts);
+        match (prepared, defer.render) {
+            (Prepared::Checked, _) => item.defer_document(&defer.keys, opts),
+            (Prepared::Finished, Some(rendering)) => {
+                let finished = std::mem::replace(item, Resource::new(Node::null(), Origin::None));
+                *item = finished.into_rendered(rendering, defer.keys.clone());
+            }
+            (Prepared::Undo, _) => item.read_again(opts),
+            _ => {}
         }
     }
 }
 
 /// A file of a package none of whose objects any stage can touch under the run's
-/// configuration (standalone mode decides): it is held as its text alone, without an object
-/// per document, and written back as it is; in a stream, each document as it reads. A package
-/// of small manifests is then held in little more memory than its text.
+/// configuration, any more (standalone mode decides): it is held as its output text alone,
+/// without an object per document. Untouched, that is its own text, written back as it is; in
+/// a stream, each document as it reads. A package of small manifests is then held in little
+/// more memory than its text, and one whose objects the stages finished as they were read in
+/// little more than the output.
 pub struct PassThrough {
     pub rel: String,
     pub text: Source,
-    /// Each document's text in a stream (from after its `---` line), in order.
+    /// Where each document's text in a stream (from after its `---` line) lies in `text`, in
+    /// order; none when `text` is the file written back for --output-dir from its objects.
     pub documents: Box<[(u32, u32)]>,
 }
 
 impl PassThrough {
-    /// `objects` (every document of the file at `rel`, checked and untouched) passed through,
-    /// when `inert` says no stage can touch any of them and the file is written back exactly
-    /// as their texts: they are its only content, each taken as it is by a stream.
+    /// `objects` (every document of the file at `rel`, checked) passed through, when `inert`
+    /// says no stage can touch any of them and each is untouched or finished as it was read,
+    /// held as its text in `rendering`'s output (a stream, or the files of --output-dir).
+    /// Untouched, the file is its own output when written back exactly as their texts (they
+    /// are its only content, each taken as it is by a stream); else its output is written
+    /// now, as the writers write it.
     pub fn of(
         rel: &str,
         objects: &[Resource],
         inert: &mut dyn FnMut(&Resource) -> bool,
+        rendering: Option<Rendering>,
     ) -> Option<PassThrough> {
         let Some(Origin::Document { source, .. }) = objects.first().map(Resource::origin) else {
             return None;
         };
         let mut documents = Vec::with_capacity(objects.len());
+        let mut texts = Vec::with_capacity(objects.len());
         for o in objects {
             let Origin::Document {
                 source: s,
@@ -324,16 +343,28 @@ impl PassThrough {
             else {
                 return None;
             };
-            if !Arc::ptr_eq(s, source) || &**file != rel || o.is_dirty() || !inert(o) {
+            if !Arc::ptr_eq(s, source) || &**file != rel || !inert(o) {
                 return None;
             }
-            let (from, to) = stream_text_range(source, *start, *end)?;
-            documents.push((u32::try_from(from).ok()?, u32::try_from(to).ok()?));
+            match o.rendered() {
+                Some((r, text)) if Some(r) == rendering && !text.is_empty() => texts.push(text),
+                None if !o.is_dirty() => {
+                    let (from, to) = stream_text_range(source, *start, *end)?;
+                    documents.push((u32::try_from(from).ok()?, u32::try_from(to).ok()?));
+                    texts.push(source.get(from..to)?);
+                }
+                _ => return None,
+            }
         }
         let refs: Vec<&Resource> = objects.iter().collect();
-        covers_source(source, &refs).then(|| PassThrough {
+        let (text, documents) = if covers_source(source, &refs) {
+            (source.clone(), documents)
+        } else {
+            written(rendering?, &refs, &texts)?
+        };
+        Some(PassThrough {
             rel: rel.to_string(),
-            text: source.clone(),
+            text,
             documents: documents.into_boxed_slice(),
         })
     }
@@ -344,17 +375,35 @@ impl PassThrough {
             .iter()
             .map(|&(from, to)| self.text.get(from as usize..to as usize).unwrap_or(""))
     }
+}
 
-    /// Its objects again, as reading the file gives them.
-    pub fn objects(
-        &self,
-        opts: &ParseOptions,
-        defer: Option<&mut Deferral<'_>>,
-    ) -> Result<Vec<Resource>, KrmResult> {
-        match read_manifest_file(self.text.to_string(), &self.rel, opts, defer)? {
-            FileContents::Objects(objects) => Ok(objects),
-            FileContents::Other { .. } => Ok(Vec::new()),
+/// What `rendering`'s output writes for a file of `objects` (their documents' texts in that
+/// output, `texts`): for a stream, the texts one after the other, with where each lies; for
+/// --output-dir, the file as it is written back (its documents are never written one by one).
+/// Held until the output is written: without spare capacity, which for many small texts adds
+/// up to as much again.
+fn written(
+    rendering: Rendering,
+    objects: &[&Resource],
+    texts: &[&str],
+) -> Option<(Source, Vec<(u32, u32)>)> {
+    match rendering {
+        Rendering::Stream => {
+            let mut text = String::with_capacity(texts.iter().map(|t| t.len()).sum());
+            let mut documents = Vec::with_capacity(texts.len());
+            for t in texts {
+                let from = u32::try_from(text.len()).ok()?;
+                text.push_str(t);
+                documents.push((from, u32::try_from(text.len()).ok()?));
+            }
+            Some((Arc::new(text), documents))
         }
+        Rendering::File => {
+            let mut text = file_text(objects).into_owned();
+            text.shrink_to_fit();
+            Some((Arc::new(text), Vec::new()))
+        }
+        Rendering::Item(_) => None,
     }
 }
 
@@ -404,7 +453,7 @@ pub fn write_output_dir(
             fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
         let text = match out {
-            Out::Objects(docs) => file_text(&rel, &docs),
+            Out::Objects(docs) => file_text(&docs),
             Out::Kept(text) => Cow::Borrowed(text.as_str()),
         };
         fs::write(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -419,7 +468,7 @@ pub fn output_files(items: &[Resource]) -> Result<BTreeMap<String, String>, Stri
     Ok(group_by_file(items)?
         .into_iter()
         .map(|(rel, docs)| {
-            let text = file_text(&rel, &docs).into_owned();
+            let text = file_text(&docs).into_owned();
             (rel, text)
         })
         .collect())
@@ -443,26 +492,24 @@ fn group_by_file(items: &[Resource]) -> Result<BTreeMap<String, Vec<&Resource>>,
     Ok(files)
 }
 
-fn file_text<'s>(rel: &str, docs: &[&'s Resource]) -> Cow<'s, str> {
+fn file_text<'s>(docs: &[&'s Resource]) -> Cow<'s, str> {
     // Whole-file copy when nothing in it changed and nothing was dropped from it.
     if let Some(Origin::Document { source, .. }) = docs.first().map(|d| d.origin()) {
         if covers_source(source, docs) {
             return Cow::Borrowed(source.as_str());
         }
     }
-    let json = rel.ends_with(".json");
-    let mut out = String::new();
+    // Sized once: grown by doubling, a file's text would leave the memory it outgrew behind
+    // each file held as its output.
+    let guess: usize = docs.iter().map(|d| written_len(d) + "---\n\n".len()).sum();
+    let mut out = String::with_capacity(guess);
     let mut open: Option<(usize, &Resource)> = None;
     for d in docs {
         if let Some((from, before)) = open {
             end_document(&mut out, from, before);
         }
         let mut text = String::new();
-        if json && d.is_dirty() {
-            push_json_document(&mut text, d);
-        } else {
-            push_document_text(&mut text, d, Framing::File);
-        }
+        push_file_document(&mut text, d);
         if open.is_some() && !opens_with_marker(&text) {
             out.push_str("---\n");
         }
@@ -472,15 +519,13 @@ fn file_text<'s>(rel: &str, docs: &[&'s Resource]) -> Cow<'s, str> {
     Cow::Owned(out)
 }
 
-/// A changed object of a `.json` file, as JSON (two-space indents, its keys in order): JSON in
-/// stays JSON out.
-fn push_json_document(out: &mut String, d: &Resource) {
-    match d.node().to_json().map(|j| serde_json::to_string_pretty(&j)) {
-        Ok(Ok(text)) => {
-            out.push_str(&text);
-            out.push('\n');
-        }
-        _ => push_document_text(out, d, Framing::File),
+/// About how long `d`'s text is when written back: its output text when it is held as that,
+/// else its text in the source (a changed object's may differ).
+fn written_len(d: &Resource) -> usize {
+    match (d.rendered(), d.origin()) {
+        (Some((_, text)), _) => text.len(),
+        (None, Origin::Document { start, end, .. }) => end.saturating_sub(*start),
+        _ => 0,
     }
 }
 
@@ -538,7 +583,7 @@ mod tests {
         let text = "# lead\napiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n---\n# tail\n";
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().collect();
-        assert_eq!(file_text("f.yaml", &refs), text);
+        assert_eq!(file_text(&refs), text);
     }
 
     #[test]
@@ -547,7 +592,7 @@ mod tests {
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().take(1).collect();
         assert_eq!(
-            file_text("f.yaml", &refs),
+            file_text(&refs),
             "apiVersion: v1\nkind: A\nmetadata: {name: a}\n"
         );
     }

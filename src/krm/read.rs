@@ -13,7 +13,7 @@ use tailor_yaml::{
 pub use super::resource::is_list_object;
 use super::resource::{HeaderKeys, Origin, Rebuild, Resource, Source};
 use super::results::KrmResult;
-use super::write::ListSyntax;
+use super::write::{ListSyntax, Rendering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputForm {
@@ -51,12 +51,13 @@ pub enum Trees<'a> {
     /// it is read, with its origin and place set; the hook may edit it (and must then mark
     /// it changed) and says what it did. With `defer`, an item the hook looked into and left
     /// as it was keeps only a header, as with `Defer`; with `render` too, one it finished
-    /// changing is held as its output text, and only items whose tree can be built again
-    /// from the source go to the hook (it may undo what it did).
+    /// changing is held as the text it is written as there (a list item in the syntax of
+    /// the sequence it was read from), and only items whose tree can be built again from the
+    /// source go to the hook (it may undo what it did).
     Prepare {
         hook: &'a mut dyn FnMut(&mut Resource) -> Prepared,
         defer: Option<HeaderKeys>,
-        render: bool,
+        render: Option<Rendering>,
     },
 }
 
@@ -193,34 +194,35 @@ fn prepare_item(
     h: Handoff,
     hook: &mut dyn FnMut(&mut Resource) -> Prepared,
     defer: Option<&HeaderKeys>,
-    render: bool,
+    render: Option<Rendering>,
     taken: &mut Vec<Resource>,
 ) -> Option<Node> {
     let undoable = h.self_contained;
-    if !is_single_object(&h.node) || object_problem(&h.node).is_some() || (render && !undoable) {
+    let risky = render.is_some() && !undoable;
+    if !is_single_object(&h.node) || object_problem(&h.node).is_some() || risky {
         return Some(h.node);
     }
     let origin = seq_item_origin(source, &h.node, h.flow, has_cr);
     let deferrable = h.self_contained && matches!(origin, Origin::SeqItem { .. });
     let mut item = Resource::new(h.node, origin);
     item.set_item_index(h.index);
-    match (hook(&mut item), defer) {
-        (Prepared::Finished, Some(keys)) if render => {
-            let syntax = if h.flow {
-                ListSyntax::Json
-            } else {
-                ListSyntax::Yaml
+    match (hook(&mut item), defer, render) {
+        (Prepared::Finished, Some(keys), Some(rendering)) => {
+            // A list item is written in the syntax of the sequence it was read from.
+            let rendering = match rendering {
+                Rendering::Item(_) if h.flow => Rendering::Item(ListSyntax::Json),
+                Rendering::Item(_) => Rendering::Item(ListSyntax::Yaml),
+                other => other,
             };
-            let text = super::write::item_text(&item, syntax);
-            taken.push(item.into_rendered(text, h.flow, keys.clone()));
+            taken.push(item.into_rendered(rendering, keys.clone()));
         }
-        (Prepared::Changed | Prepared::Finished, _) => taken.push(item),
-        (Prepared::Checked, Some(keys)) if deferrable && !item.is_dirty() => {
+        (Prepared::Changed | Prepared::Finished, _, _) => taken.push(item),
+        (Prepared::Checked, Some(keys), _) if deferrable && !item.is_dirty() => {
             taken.push(item.into_deferred(source.clone(), Rebuild::Item(h.resume), keys.clone()))
         }
         // The item as it was read: its self-contained source parsed again, which cannot fail
         // once the parse that handed it over succeeded (deferred trees rely on the same).
-        (Prepared::Undo, _) => {
+        (Prepared::Undo, _, _) => {
             return Some(
                 tailor_yaml::reparse_item(source, &h.resume).unwrap_or_else(|_| item.into_node()),
             )

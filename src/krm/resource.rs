@@ -7,6 +7,7 @@ use tailor_yaml::{Node, Pair, ParseOptions, Resume, Span, Text};
 
 use super::annotations;
 use super::results::ResourceRef;
+use super::write::Rendering;
 
 /// The input text objects are copied from. An `Arc<String>` rather than an `Arc<str>`: the
 /// text read from stdin moves in without a copy (a second copy of a large input would double
@@ -118,9 +119,9 @@ pub enum Rebuild {
     Item(Resume),
     /// A document of a stream or file, from its text alone (`tailor_yaml::reparse_document`).
     Document { span: Span, opts: ParseOptions },
-    /// An object rendered as it was read: the source is its output text, a JSON object or a
-    /// one-item YAML sequence (see [`Resource::into_rendered`]).
-    Rendered { json: bool },
+    /// An object rendered as it was read: the source is its output text (see
+    /// [`Resource::into_rendered`]).
+    Rendered(Rendering),
 }
 
 /// What the stages that ran as an object was read reported, by stage name. A boxed slice:
@@ -202,7 +203,7 @@ impl Deferred {
                     .ok()
                     .flatten()
             }
-            Rebuild::Rendered { json } => rendered_tree(&self.source, *json),
+            Rebuild::Rendered(_) => rendered_tree(&self.source),
         };
         built.unwrap_or_else(|| self.header_tree())
     }
@@ -234,18 +235,18 @@ impl Deferred {
     }
 }
 
-/// The tree of a rendered object's text (its spans are the text's).
-fn rendered_tree(text: &str, json: bool) -> Option<Node> {
+/// The tree of a rendered object's text (its spans are the text's): a document holding the
+/// object (a JSON list's item, a document of a stream or file), or a YAML list's item, a
+/// one-item sequence.
+fn rendered_tree(text: &str) -> Option<Node> {
     let root = tailor_yaml::parse_stream(text)
         .ok()?
         .into_iter()
-        .next()?
+        .find(|d| !d.empty)?
         .root;
-    if json {
-        return Some(root);
-    }
     match root.value {
         tailor_yaml::Value::Sequence(mut items) if items.len() == 1 => items.pop(),
+        tailor_yaml::Value::Mapping(_) => Some(root),
         _ => None,
     }
 }
@@ -420,6 +421,25 @@ impl Resource {
         self.tree = Node::null();
     }
 
+    /// A document of a stream or file as it was read, what was done to it since undone: its
+    /// text parsed again, which cannot fail once the parse that read it succeeded (deferred
+    /// documents rely on the same). Any other object stays as it is.
+    pub fn read_again(&mut self, opts: &ParseOptions) {
+        let Origin::Document {
+            source, start, end, ..
+        } = &self.origin
+        else {
+            return;
+        };
+        let (Ok(start), Ok(end)) = (u32::try_from(*start), u32::try_from(*end)) else {
+            return;
+        };
+        let span = Span { start, end };
+        if let Ok(Some(node)) = tailor_yaml::reparse_document(source, span, opts) {
+            *self = Resource::new(node, self.origin.clone());
+        }
+    }
+
     /// Whether the tree is not built (see [`Resource::deferred`]).
     pub fn is_deferred(&self) -> bool {
         self.deferred
@@ -472,23 +492,28 @@ impl Resource {
         Some(results)
     }
 
-    /// The object's text as the list will be written, when every stage that changes it ran
-    /// as it was read ([`Resource::into_rendered`]) and nothing changed it since.
-    pub fn rendered(&self) -> Option<&str> {
+    /// The object's text as it will be written, and the output it is written as, when every
+    /// stage that changes it ran as it was read ([`Resource::into_rendered`]) and nothing
+    /// changed it since.
+    pub fn rendered(&self) -> Option<(Rendering, &str)> {
         let d = self.deferred.as_ref()?;
-        matches!(d.rebuild, Rebuild::Rendered { .. }).then_some(d.source.as_str())
+        match d.rebuild {
+            Rebuild::Rendered(rendering) => Some((rendering, d.source.as_str())),
+            _ => None,
+        }
     }
 
-    /// This changed object held as `text`, what the writer would write for it (`json`: a
-    /// JSON list's item, else a YAML list's, with its `- `), with a header for every question
-    /// the run asks; its tree is dropped. Every stage that would change it must have run: a
-    /// stage that reads it gets a tree parsed from `text` (the same content), one that edits
-    /// it drops the text, and it is written from that tree.
-    pub fn into_rendered(self, text: String, json: bool, keys: HeaderKeys) -> Resource {
+    /// This changed object held as the text `rendering`'s writer writes for it
+    /// ([`write::rendered_text`](super::write::rendered_text)), with a header for every
+    /// question the run asks; its tree is dropped. Every stage that would change it must have
+    /// run: a stage that reads it gets a tree parsed from the text (the same content), one
+    /// that edits it drops the text, and it is written from that tree.
+    pub fn into_rendered(self, rendering: Rendering, keys: HeaderKeys) -> Resource {
+        let text = super::write::rendered_text(&self, rendering);
         let mut rendered = Resource::deferred(
             &self.tree,
             Arc::new(text),
-            Rebuild::Rendered { json },
+            Rebuild::Rendered(rendering),
             self.origin,
             keys,
         );

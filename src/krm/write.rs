@@ -27,6 +27,32 @@ pub enum ListSyntax {
     Json,
 }
 
+/// What an object finished as it was read is held as: the text its writer would write for it
+/// (`Resource::into_rendered`), so the writer copies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rendering {
+    /// An item of a ResourceList in this syntax (`- ` included in YAML).
+    Item(ListSyntax),
+    /// A document of a stream (`-o stream`), without the `---` the writer puts between them.
+    Stream,
+    /// A document of a file written back under `--output-dir`, with what came before its
+    /// content in the file.
+    File,
+}
+
+/// The text `item` is written as in `rendering`'s output: what the writer of that output
+/// writes for it, byte for byte.
+pub fn rendered_text(item: &Resource, rendering: Rendering) -> String {
+    let mut out = String::new();
+    match rendering {
+        Rendering::Item(ListSyntax::Yaml) => write_item(&mut out, item),
+        Rendering::Item(ListSyntax::Json) => json_item(&mut out, item),
+        Rendering::Stream => push_document_text(&mut out, item, Framing::Stream),
+        Rendering::File => push_file_document(&mut out, item),
+    }
+    out
+}
+
 /// Collects output text and hands it to a writer whenever a chunk is full.
 struct Chunked<'w, W: Write + ?Sized> {
     buf: String,
@@ -188,7 +214,7 @@ fn json_list<W: Write + ?Sized, R: Borrow<Resource>>(
 /// One item of a JSON list: its text when untouched or rendered as it was read, else its
 /// tree as JSON.
 fn json_item(out: &mut String, item: &Resource) {
-    if let Some(text) = item.rendered() {
+    if let Some((Rendering::Item(_), text)) = item.rendered() {
         out.push_str(text);
         return;
     }
@@ -196,18 +222,6 @@ fn json_item(out: &mut String, item: &Resource) {
         (false, Origin::SeqItem { source, start, end }) => out.push_str(&source[*start..*end]),
         _ => push_json(out, item.node()),
     }
-}
-
-/// What a list item is written as, `- ` included in YAML: the text an object rendered as it
-/// was read holds (`Resource::into_rendered`), so it is written exactly as it would have been
-/// from its tree.
-pub fn item_text(item: &Resource, syntax: ListSyntax) -> String {
-    let mut out = String::new();
-    match syntax {
-        ListSyntax::Yaml => write_item(&mut out, item),
-        ListSyntax::Json => json_item(&mut out, item),
-    }
-    out
 }
 
 /// A node as JSON (go-yaml's typing of its scalars). A node JSON cannot hold (an alias past
@@ -224,7 +238,7 @@ fn push_json(out: &mut String, node: &Node) {
 }
 
 fn write_item(out: &mut String, item: &Resource) {
-    if let Some(text) = item.rendered() {
+    if let Some((Rendering::Item(_), text)) = item.rendered() {
         out.push_str(text);
         return;
     }
@@ -309,6 +323,16 @@ pub(super) enum Framing {
 /// in the document (in a file under `--output-dir` the directory names the cluster). The text may lack a final line break, as its source did at the end of a file:
 /// [`end_document`] adds one where more follows.
 pub(super) fn push_document_text(out: &mut String, item: &Resource, framing: Framing) {
+    let held = match framing {
+        Framing::Stream => Rendering::Stream,
+        Framing::File => Rendering::File,
+    };
+    if let Some((rendering, text)) = item.rendered() {
+        if rendering == held {
+            out.push_str(text);
+            return;
+        }
+    }
     let wide = match item.origin() {
         Origin::Document { wide_sequences, .. } => *wide_sequences,
         _ => false,
@@ -344,6 +368,29 @@ pub(super) fn push_document_text(out: &mut String, item: &Resource, framing: Fra
         }
         // The `---` line carries content (`--- !tag`): the tree is written.
         (_, None) => emit_node_into(out, item.node(), 0, opts),
+    }
+}
+
+/// One document of a file written back: a changed object of a `.json` file as JSON
+/// (two-space indents, its keys in order: JSON in stays JSON out), any other as
+/// [`push_document_text`] writes it.
+pub(super) fn push_file_document(out: &mut String, item: &Resource) {
+    let json = item.is_dirty()
+        && !matches!(item.rendered(), Some((Rendering::File, _)))
+        && item.output_path().ends_with(".json");
+    let text = json
+        .then(|| {
+            item.node()
+                .to_json()
+                .map(|j| serde_json::to_string_pretty(&j))
+        })
+        .and_then(|r| r.ok()?.ok());
+    match text {
+        Some(text) => {
+            out.push_str(&text);
+            out.push('\n');
+        }
+        None => push_document_text(out, item, Framing::File),
     }
 }
 

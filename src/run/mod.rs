@@ -19,7 +19,7 @@ use crate::stages::{self, Context, Stage};
 pub use inputs::{may_consume, FleetBundle};
 pub use reading::{
     at_read_hook, item_reading, keeps_trees, original_items, parse_options, passes_by, read_ahead,
-    read_items, reading_holds, standalone_deferral, Reading,
+    read_items, reading_holds, standalone_deferral, AtRead, Reading,
 };
 pub use streaming::{stream_steps, Step};
 

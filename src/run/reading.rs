@@ -8,11 +8,12 @@ use tailor_yaml::ParseOptions;
 use crate::config::{self, Ahead, Plan, Tailoring};
 use crate::krm::read::{function_config_ahead, read_input_owned, Input, Prepared, Trees};
 use crate::krm::resource::HeaderKeys;
+use crate::krm::write::{ListSyntax, Rendering};
 use crate::krm::{read_input, KrmResult, Resource};
 use crate::stages::strip::Strip;
 use crate::stages::Stage;
 
-use super::streaming::{stream_hook, stream_steps};
+use super::streaming::{stream_hook, stream_steps, Step};
 
 /// How the items of a ResourceList are read (see [`Ahead::reading`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +92,7 @@ pub fn read_items(
                     Trees::Prepare {
                         hook: &mut hook,
                         defer: Some(keys),
-                        render: true,
+                        render: Some(Rendering::Item(ListSyntax::Yaml)),
                     },
                 )?;
                 if !input
@@ -138,7 +139,7 @@ pub fn read_items(
                 Trees::Prepare {
                     hook: &mut hook,
                     defer,
-                    render: false,
+                    render: None,
                 },
             )
         }
@@ -171,11 +172,52 @@ pub fn at_read_hook<'a>(
     }
 }
 
+/// What runs on each object as standalone mode reads it.
+pub enum AtRead<'p> {
+    /// The plan's first stage (the built-in strip), the only one that reads every object.
+    Stage(&'p dyn Stage),
+    /// Every stage of the plan ([`stream_steps`]): an object they finish is held as the text
+    /// the output writes for it.
+    Steps(Vec<Step<'p>>),
+}
+
+impl<'p> AtRead<'p> {
+    /// The hook that does it on each object of `plan`'s run.
+    pub fn hook(&self, plan: &'p Plan) -> Box<dyn FnMut(&mut Resource) -> Prepared + 'p> {
+        match self {
+            AtRead::Stage(stage) => Box::new(at_read_hook(Some(plan), *stage)),
+            AtRead::Steps(steps) => Box::new(stream_hook(plan, steps.clone())),
+        }
+    }
+
+    /// Whether objects finished as they are read are held as their output text.
+    pub fn renders(&self) -> bool {
+        matches!(self, AtRead::Steps(_))
+    }
+
+    /// Whether every stage that runs as objects are read ran on `item`, reported nothing, and
+    /// has nothing more to do with it.
+    fn done_with(&self, item: &Resource) -> bool {
+        let done = |stage: &dyn Stage| {
+            item.read_results(stage.name()).is_some_and(<[_]>::is_empty) && stage.done_at_read(item)
+        };
+        match self {
+            AtRead::Stage(stage) => done(*stage),
+            AtRead::Steps(steps) => steps.iter().all(|step| match *step {
+                Step::Runs(stage) => done(stage),
+                Step::Passes(_) => true,
+            }),
+        }
+    }
+}
+
 /// How standalone mode reads its files under `plan`: with trees dropped when no stage reads
-/// every object, or when the stage that runs as objects are read is the only one that does
-/// (then only for the objects it leaves as they were); `None` keeps every tree.
-/// `TAILOR_KEEP_TREES=1` keeps them anyway, to compare answers.
-pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage>)> {
+/// every object; with every stage run as objects are read when the plan allows it
+/// ([`stream_steps`]) and the output can write an object held as its text (`renders`); or
+/// with the stage that runs as objects are read when it is the only one that reads every
+/// object. Trees are dropped for the objects what ran left as they were; `None` keeps every
+/// tree. `TAILOR_KEEP_TREES=1` keeps them anyway, to compare answers.
+pub fn standalone_deferral(plan: &Plan, renders: bool) -> Option<(HeaderKeys, Option<AtRead<'_>>)> {
     if keeps_trees() {
         return None;
     }
@@ -183,8 +225,13 @@ pub fn standalone_deferral(plan: &Plan) -> Option<(HeaderKeys, Option<&dyn Stage
     if !plan.reads_every_object() {
         return Some((keys, None));
     }
+    if let Some(steps) = stream_steps(plan).filter(|_| renders) {
+        return Some((keys, Some(AtRead::Steps(steps))));
+    }
     match plan.stage_at_read() {
-        Some(stage) if !plan.reads_every_object_after_read() => Some((keys, Some(stage))),
+        Some(stage) if !plan.reads_every_object_after_read() => {
+            Some((keys, Some(AtRead::Stage(stage))))
+        }
         _ => None,
     }
 }
@@ -196,31 +243,28 @@ pub fn keeps_trees() -> bool {
     std::env::var_os("TAILOR_KEEP_TREES").is_some_and(|v| v == "1")
 }
 
-/// Whether no stage of `plan` can touch an object read in standalone mode, whatever the other
-/// objects (`None` when the plan does not allow telling): its tree was dropped as it was read
-/// ([`standalone_deferral`]), it keeps no annotation a stage or the output decides on, it is
-/// not one the run may consume nor left alone, and a stage that ran as it was read left it as
-/// it was and has nothing more to do with it. The plan names no destination: the fan-out
-/// limit counts every object for one.
-pub fn passes_by(plan: &Plan) -> Option<impl FnMut(&Resource) -> bool + '_> {
+/// Whether no stage of `plan` can touch an object read in standalone mode any more, whatever
+/// the other objects (`None` when the plan does not allow telling): its tree was dropped as it
+/// was read ([`standalone_deferral`], with `at_read` what ran then), as it was or held as its
+/// output text, it keeps no annotation a stage or the output decides on, it is not one the
+/// run may consume nor left alone, and every stage that ran as it was read reported nothing
+/// and has nothing more to do with it. The plan names no destination: the fan-out limit
+/// counts every object for one.
+pub fn passes_by<'a>(
+    plan: &'a Plan,
+    at_read: Option<&'a AtRead<'a>>,
+) -> Option<impl FnMut(&Resource) -> bool + 'a> {
     if !plan.clusters.is_empty() {
         return None;
     }
-    let at_read = match standalone_deferral(plan)? {
-        (_, Some(stage)) => Some(stage),
-        (_, None) => None,
-    };
     Some(move |item: &Resource| {
         item.is_deferred()
-            && !item.is_dirty()
+            && (!item.is_dirty() || item.rendered().is_some())
             && item.header_annotations_empty()
             && !item.is_meta_or_local()
             && !super::inputs::may_consume(Some(plan), item)
             && match at_read {
-                Some(stage) => {
-                    item.read_results(stage.name()).is_some_and(<[_]>::is_empty)
-                        && stage.done_at_read(item)
-                }
+                Some(at_read) => at_read.done_with(item),
                 None => !item.ran_at_read(),
             }
     })
@@ -313,7 +357,10 @@ mod tests {
         let input = read_items(on.clone(), Reading::Stream, ahead.as_ref()).unwrap();
         assert_eq!(
             input.items[0].rendered(),
-            Some(r#"{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}}"#)
+            Some((
+                Rendering::Item(ListSyntax::Json),
+                r#"{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}}"#
+            ))
         );
         assert!(input.items[1].is_deferred());
     }
@@ -340,9 +387,9 @@ mod tests {
         let yaml = format!("kind: ResourceList\nitems:\n# head\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data: {{r: '${{region}}'}}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: t\n    annotations: {{control.kubestellar.io/expand-templates: 'true'}}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: s\n    labels: {{team: a}}\n    annotations: {{kustomize.toolkit.fluxcd.io/substitute: disabled}}\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {{name: t}}\n{spec}");
         assert_eq!(item_reading(&yaml), Reading::Stream);
         let (items, streamed) = read_and_answer(&yaml, Reading::Stream);
-        assert!(items[0]
-            .rendered()
-            .is_some_and(|t| t.starts_with("- # head\n")));
+        assert!(items[0].rendered().is_some_and(
+            |(r, t)| r == Rendering::Item(ListSyntax::Yaml) && t.starts_with("- # head\n")
+        ));
         assert!(items[1].rendered().is_none() && items[1].is_deferred());
         assert!(items[1].read_results("strip").is_some());
         assert!(items[1].read_results("substitution").is_none());
@@ -356,7 +403,7 @@ mod tests {
 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"r":"${region}"}}],
 "functionConfig":{"apiVersion":"tailor.dev/v1alpha1","kind":"Tailor","spec":{"commonMetadata":{"labels":{"team":"a"}}}}}"#;
         let (items, streamed) = read_and_answer(json, Reading::Stream);
-        assert!(items[0].rendered().is_some_and(|t| t.starts_with('{')));
+        assert!(items[0].rendered().is_some_and(|(_, t)| t.starts_with('{')));
         assert_eq!(read_and_answer(json, Reading::Keep).1, streamed);
         // commonMetadata adds the annotation templates look for: templates run before it, on
         // the object as it was then, so the object is read again and left to the run.

@@ -1,5 +1,6 @@
 //! Streaming per item: the stages that treat objects one by one run on each object as the
-//! parser hands it over, and an object they finished changing is held as its output text, so
+//! parser hands it over (a ResourceList's items) or as its file is read (standalone mode,
+//! `reading::AtRead`), and an object they finished changing is held as its output text, so
 //! a pipeline that changes every object (commonMetadata, inline substitution, the strip) holds
 //! text, not trees. Decided from what the stages declare (`Stage::at_read`, `Reads`).
 
