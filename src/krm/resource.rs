@@ -399,13 +399,7 @@ impl Resource {
         if self.deferred.is_some() || self.dirty || self.is_list() {
             return;
         }
-        let Origin::Document {
-            source, start, end, ..
-        } = &self.origin
-        else {
-            return;
-        };
-        let (Ok(start), Ok(end)) = (u32::try_from(*start), u32::try_from(*end)) else {
+        let Some((source, span)) = self.document_span() else {
             return;
         };
         self.deferred = Some(Box::new(Deferred {
@@ -414,27 +408,32 @@ impl Resource {
             whole: OnceLock::new(),
             source: source.clone(),
             rebuild: Rebuild::Document {
-                span: Span { start, end },
+                span,
                 opts: opts.clone(),
             },
         }));
         self.tree = Node::null();
     }
 
-    /// A document of a stream or file as it was read, what was done to it since undone: its
-    /// text parsed again, which cannot fail once the parse that read it succeeded (deferred
-    /// documents rely on the same). Any other object stays as it is.
-    pub fn read_again(&mut self, opts: &ParseOptions) {
+    /// The text a document of a stream or file was read from, and its span there.
+    fn document_span(&self) -> Option<(&Source, Span)> {
         let Origin::Document {
             source, start, end, ..
         } = &self.origin
         else {
+            return None;
+        };
+        let (start, end) = (u32::try_from(*start).ok()?, u32::try_from(*end).ok()?);
+        Some((source, Span { start, end }))
+    }
+
+    /// A document of a stream or file as it was read, what was done to it since undone: its
+    /// text parsed again, which cannot fail once the parse that read it succeeded (deferred
+    /// documents rely on the same). Any other object stays as it is.
+    pub fn read_again(&mut self, opts: &ParseOptions) {
+        let Some((source, span)) = self.document_span() else {
             return;
         };
-        let (Ok(start), Ok(end)) = (u32::try_from(*start), u32::try_from(*end)) else {
-            return;
-        };
-        let span = Span { start, end };
         if let Ok(Some(node)) = tailor_yaml::reparse_document(source, span, opts) {
             *self = Resource::new(node, self.origin.clone());
         }
