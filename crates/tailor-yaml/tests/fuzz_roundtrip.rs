@@ -224,3 +224,40 @@ fn a_foot_below_a_kept_block_scalar() {
     // (yaml_roundtrip, 2026-11-28: a blank line between two comments came and went).
     fixpoint("k: |+\n\n\n# c\n\n# cc\n\n# c\nn: h\n");
 }
+
+#[test]
+fn a_key_too_long_to_be_implicit_is_written_with_a_question_mark() {
+    // A flow collection as a key, over 1,024 characters on one line, was written as an
+    // implicit key, which libyaml does not read (yaml_roundtrip, 2026-11-28; so in 5349ff3).
+    let long = vec!["abcdefghij"; 120].join(", ");
+    let block = fixpoint(&format!("? [{long}]\n: v\n"));
+    assert_eq!(block, format!("? [{long}]\n: v\n"));
+    let flow = fixpoint(&format!("k: {{? [{long}]: v}}\n"));
+    assert_eq!(flow, format!("k: {{? [{long}]: v}}\n"));
+    // Short ones stay implicit.
+    assert_eq!(fixpoint("[a, b]: v\n"), "[a, b]: v\n");
+    assert_eq!(fixpoint("k: {[a]: v}\n"), "k: {[a]: v}\n");
+}
+
+#[test]
+fn a_foot_below_a_folded_scalar() {
+    // go-yaml writes a folded scalar's last break as an empty line, so the comment below it
+    // reads back as the next key's head: no blank line after it (yaml_roundtrip, 2026-11-28).
+    assert_eq!(
+        fixpoint("x: >\n  a\n# c\n\ny: 1\n"),
+        "x: >\n  a\n\n# c\ny: 1\n"
+    );
+    assert_eq!(
+        fixpoint("x: |\n  a\n# c\n\ny: 1\n"),
+        "x: |\n  a\n# c\n\ny: 1\n"
+    );
+    fixpoint("x: >2\n  `n\n #  iee: >2\n \ney: |+\n  k|+\n  kep\n");
+}
+
+#[test]
+fn feet_one_after_another_are_parted_as_the_first() {
+    // An empty collection's comments and the pair's foot below it, on the stream's first
+    // line's next lines: one run for the parser, which reads no foot there (yaml_roundtrip,
+    // 2026-11-28: the second was parted by a blank line that did not come back).
+    fixpoint("a: [ #p\n  # c\n\n  #x\n  # c\n]\n  #d\n \nc: {}\n");
+}

@@ -6,7 +6,7 @@
 //! Where go-yaml writes a `}` after a comment in column 0, tailor writes it where it writes a
 //! `]`, at the indentation of what holds the collection: go-yaml reads both the same.
 
-use super::{spaces, write_comment_block, write_line_comment, Ctx, Emitter};
+use super::{fits_implicit_key, spaces, write_comment_block, write_line_comment, Ctx, Emitter};
 use crate::emit::scalar::at_line_start;
 use crate::node::{Node, Pair, Style, Value};
 
@@ -159,7 +159,11 @@ impl Emitter<'_> {
     }
 
     fn flow_pair(&mut self, p: &Pair, inner: Option<usize>) {
+        let start = self.out.len();
         self.flow_item(&p.key, true, None);
+        if !fits_implicit_key(&self.out[start..]) {
+            self.out.insert_str(start, "? ");
+        }
         self.out.push(':');
         let empty_plain = matches!(&p.value.value, Value::Scalar(s) if s.is_empty())
             && self.choose_style(&p.value, Ctx::Flow) == Style::Plain;

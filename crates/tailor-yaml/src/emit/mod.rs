@@ -5,7 +5,9 @@
 use crate::node::{Node, Pair, Style, Value};
 use crate::parse::Document;
 use crate::resolve::plain_is_ambiguous;
-use crate::scalar_style::{push_spaces as spaces, select_style, Context as Ctx, Printer};
+use crate::scalar_style::{
+    chomping_indicator, push_spaces as spaces, select_style, Context as Ctx, Printer,
+};
 use scalar::{at_line_start, write_block_scalar, write_double_quoted, write_single_quoted};
 
 mod flow;
@@ -66,6 +68,10 @@ struct Emitter<'o> {
     /// What is written may be read as the start of a stream, whose first line go-yaml's
     /// scanner treats apart (see [`Emitter::foot_comment`]).
     starts_stream: bool,
+    /// Where the last foot comment written ends, and whether it was parted from what follows
+    /// ([`Emitter::write_foot`]).
+    foot_end: usize,
+    foot_parted: bool,
 }
 
 impl<'o> Emitter<'o> {
@@ -75,8 +81,17 @@ impl<'o> Emitter<'o> {
             out,
             opts,
             foot_indent: None,
+            foot_end: usize::MAX,
+            foot_parted: false,
         }
     }
+}
+
+/// Whether a key written as `text` reads back as one without a `?`: libyaml takes an implicit
+/// key only on one line and within 1,024 characters (a flow collection or an alias written as a
+/// key can be longer).
+pub(super) fn fits_implicit_key(text: &str) -> bool {
+    text.len() <= 1024 && !text.contains('\n')
 }
 
 /// The node written last in `n`: a block collection's last entry's value, down to a scalar,
@@ -307,26 +322,34 @@ impl Emitter<'_> {
     /// tailor-yaml's may split them at the end of a document, and a blank line there would be
     /// new.
     fn foot_comment(&mut self, text: &str, indent: usize, prior: &Node) {
-        if text.is_empty() {
-            return;
-        }
-        self.foot_indent = None;
-        let parted = is_block_collection(prior) || self.reads_back_as_foot(last_leaf(prior));
-        write_comment_block(self.out, text, indent);
-        if parted {
-            self.foot_indent = Some(indent);
-        }
+        self.write_foot(text, indent, |e| {
+            is_block_collection(prior) || e.reads_back_as_foot(last_leaf(prior))
+        });
     }
 
     /// A foot comment inside a flow collection at `indent`: parted unless it is written right
     /// below the stream's first line, where the parser reads no foot.
     fn flow_foot_comment(&mut self, text: &str, indent: usize) {
+        self.write_foot(text, indent, |e| {
+            !(e.starts_stream && e.out.bytes().filter(|&b| b == b'\n').count() == 1)
+        });
+    }
+
+    /// Writes a foot comment, parted from what follows when `parted` says so; right after
+    /// another foot, as that one was: the parser reads the two as one run of comments.
+    fn write_foot(&mut self, text: &str, indent: usize, parted: impl FnOnce(&Self) -> bool) {
         if text.is_empty() {
             return;
         }
         self.foot_indent = None;
-        let parted = !(self.starts_stream && self.out.bytes().filter(|&b| b == b'\n').count() == 1);
+        let parted = if self.out.len() == self.foot_end {
+            self.foot_parted
+        } else {
+            parted(self)
+        };
         write_comment_block(self.out, text, indent);
+        self.foot_end = self.out.len();
+        self.foot_parted = parted;
         if parted {
             self.foot_indent = Some(indent);
         }
@@ -344,7 +367,13 @@ impl Emitter<'_> {
             Value::Scalar(s) => match self.choose_style(leaf, Ctx::Block) {
                 Style::Plain if s.is_empty() => return false,
                 Style::Plain => !line_comment,
-                Style::Literal | Style::Folded => true,
+                // A folded scalar's last line break is written as an empty line (go-yaml's
+                // bytes), which is not its content unless it keeps its breaks (`+`): the
+                // comment is then below a blank line, and opens what follows.
+                Style::Literal | Style::Folded => {
+                    let chars: Vec<char> = s.chars().collect();
+                    return chomping_indicator(&chars) == Some('+') || !self.out.ends_with("\n\n");
+                }
                 _ => false,
             },
             _ => false,
@@ -385,6 +414,7 @@ impl Emitter<'_> {
             Value::Sequence(i) => i.is_empty() || key.style == Style::Flow,
         };
         if simple {
+            let start = self.out.len();
             self.props_and_space(key);
             match &key.value {
                 Value::Alias(a) => {
@@ -395,8 +425,13 @@ impl Emitter<'_> {
                 Value::Scalar(_) => self.scalar(key, indent, Ctx::SimpleKey),
                 _ => self.flow_on_one_line(key),
             }
-            self.out.push(':');
-        } else {
+            if fits_implicit_key(&self.out[start..]) {
+                self.out.push(':');
+                return;
+            }
+            self.out.truncate(start);
+        }
+        {
             self.out.push_str("? ");
             if is_block_collection(key) {
                 // `? &a !t` on its own line, the collection below it (as for values).
