@@ -311,7 +311,16 @@ impl Parser<'_> {
 
     /// Gives the sink the item held back ([`Parser::held_item`]), with the comments settled
     /// around it, which its resume point carries for a rebuild (they are outside its text).
+    /// Inline: only the root `items` of a JSON ResourceList holds one back.
+    #[inline]
     fn hand_over_held(&mut self, items: &mut [Node]) {
+        if self.held_item.is_some() {
+            self.hand_over_held_item(items);
+        }
+    }
+
+    #[inline(never)]
+    fn hand_over_held_item(&mut self, items: &mut [Node]) {
         let Some(HeldItem {
             index,
             mut resume,
