@@ -6,7 +6,8 @@
 //! - a comment on the line an entry ends on, or on the line of the `,` after it, is the
 //!   entry's line comment;
 //! - comment lines right below an entry, when a blank line follows them, close it (its foot);
-//!   the scanner's rule for block content too (`yaml_parser_scan_comments`);
+//!   the scanner's rule for block content too (`yaml_parser_scan_comments`), which has no
+//!   foot line below the stream's first line;
 //! - the other comment lines before an entry open it (its head), blank lines between them
 //!   kept;
 //! - before the closing bracket, they close the last entry.
