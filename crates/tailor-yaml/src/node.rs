@@ -134,6 +134,30 @@ impl Node {
         self.extra.as_ref().and_then(|e| e.anchor.as_deref())
     }
 
+    /// Whether this is a collection in block form (non-empty and not flow): what the emitter
+    /// writes over lines of its own, and what a comment below closes whatever its last line.
+    pub(crate) fn is_block_collection(&self) -> bool {
+        match &self.value {
+            Value::Mapping(p) => !p.is_empty() && self.style != Style::Flow,
+            Value::Sequence(i) => !i.is_empty() && self.style != Style::Flow,
+            _ => false,
+        }
+    }
+
+    /// The node written last in this one: a block collection's last entry's value, down to a
+    /// scalar, alias or flow collection. The parser asks it of what precedes comments, the
+    /// emitter of what it wrote before a foot comment, so that the two agree.
+    pub(crate) fn last_leaf(&self) -> &Node {
+        if !self.is_block_collection() {
+            return self;
+        }
+        match &self.value {
+            Value::Mapping(pairs) => pairs.last().map_or(self, |p| p.value.last_leaf()),
+            Value::Sequence(items) => items.last().map_or(self, Node::last_leaf),
+            _ => self,
+        }
+    }
+
     pub fn comments(&self) -> Option<&Comments> {
         self.extra
             .as_ref()

@@ -94,27 +94,6 @@ pub(super) fn fits_implicit_key(text: &str) -> bool {
     text.len() <= 1024 && !text.contains('\n')
 }
 
-/// The node written last in `n`: a block collection's last entry's value, down to a scalar,
-/// alias or flow collection (as parse/comments.rs's `last_leaf` reads it).
-fn last_leaf(n: &Node) -> &Node {
-    match &n.value {
-        Value::Mapping(pairs) if is_block_collection(n) => {
-            pairs.last().map_or(n, |p| last_leaf(&p.value))
-        }
-        Value::Sequence(items) if is_block_collection(n) => items.last().map_or(n, last_leaf),
-        _ => n,
-    }
-}
-
-/// Whether a collection is written in block form (non-empty and not flow).
-fn is_block_collection(n: &Node) -> bool {
-    match &n.value {
-        Value::Mapping(p) => !p.is_empty() && n.style != Style::Flow,
-        Value::Sequence(i) => !i.is_empty() && n.style != Style::Flow,
-        _ => false,
-    }
-}
-
 /// go-yaml's `writeComment`: every line gets a `#` if it lacks one; blank lines stay blank.
 fn write_comment_block(out: &mut String, text: &str, indent: usize) {
     for line in text.split('\n') {
@@ -152,13 +131,13 @@ impl Emitter<'_> {
         if let Some(c) = node.comments() {
             // A block collection's own head comment is there only above its properties.
             if !c.head.is_empty()
-                && (!is_block_collection(node) || node.anchor().is_some() || node.tag().is_some())
+                && (!node.is_block_collection() || node.anchor().is_some() || node.tag().is_some())
             {
                 write_comment_block(self.out, &c.head, indent);
             }
         }
         spaces(self.out, indent);
-        if is_block_collection(node) {
+        if node.is_block_collection() {
             let props = self.props(node);
             if !props.is_empty() {
                 self.out.push_str(&props);
@@ -323,7 +302,7 @@ impl Emitter<'_> {
     /// new.
     fn foot_comment(&mut self, text: &str, indent: usize, prior: &Node) {
         self.write_foot(text, indent, |e| {
-            is_block_collection(prior) || e.reads_back_as_foot(last_leaf(prior))
+            prior.is_block_collection() || e.reads_back_as_foot(prior.last_leaf())
         });
     }
 
@@ -331,7 +310,7 @@ impl Emitter<'_> {
     /// below the stream's first line, where the parser reads no foot.
     fn flow_foot_comment(&mut self, text: &str, indent: usize) {
         self.write_foot(text, indent, |e| {
-            !(e.starts_stream && e.out.bytes().filter(|&b| b == b'\n').count() == 1)
+            !(e.starts_stream && e.out.bytes().filter(|&b| b == b'\n').take(2).count() == 1)
         });
     }
 
@@ -431,39 +410,38 @@ impl Emitter<'_> {
             }
             self.out.truncate(start);
         }
-        {
-            self.out.push_str("? ");
-            if is_block_collection(key) {
-                // `? &a !t` on its own line, the collection below it (as for values).
-                let props = self.props(key);
-                if !props.is_empty() {
-                    self.out.push_str(&props);
-                    self.out.push('\n');
-                    self.block_collection(key, indent + 2, false);
-                    self.line_start(indent);
-                    spaces(self.out, indent);
-                    self.out.push(':');
-                    return;
-                }
-                self.block_collection(key, indent + 2, true);
-            } else {
-                // Scalars take their continuation indent from the mapping, as go-yaml writes
-                // them: a block scalar's content two columns in, which is also where the
-                // parser counts an indentation indicator (`? >2`) from.
-                self.inline_value(key, indent, false);
-                self.end_line();
+        // Not a simple key: after a `?`, its value after a `:` at the key's column.
+        self.out.push_str("? ");
+        if key.is_block_collection() {
+            // `? &a !t` on its own line, the collection below it (as for values).
+            let props = self.props(key);
+            if !props.is_empty() {
+                self.out.push_str(&props);
+                self.out.push('\n');
+                self.block_collection(key, indent + 2, false);
+                self.line_start(indent);
+                spaces(self.out, indent);
+                self.out.push(':');
+                return;
             }
-            self.line_start(indent);
-            spaces(self.out, indent);
-            self.out.push(':');
+            self.block_collection(key, indent + 2, true);
+        } else {
+            // Scalars take their continuation indent from the mapping, as go-yaml writes
+            // them: a block scalar's content two columns in, which is also where the
+            // parser counts an indentation indicator (`? >2`) from.
+            self.inline_value(key, indent, false);
+            self.end_line();
         }
+        self.line_start(indent);
+        spaces(self.out, indent);
+        self.out.push(':');
     }
 
     /// Writes a value after `key:` or `-`: inline scalars and flow collections on the same
     /// line, block collections below. Ends with a newline.
     fn value_after_indicator(&mut self, value: &Node, indent: usize, in_mapping: bool) {
         let line_comment = value.comments().map(|c| c.line.as_str()).unwrap_or("");
-        if is_block_collection(value) {
+        if value.is_block_collection() {
             let props = self.props(value);
             if !props.is_empty() {
                 self.out.push(' ');
@@ -565,7 +543,7 @@ impl Emitter<'_> {
             self.entry_start(head, indent, first, Self::first_item_head);
             self.out.push('-');
             let line_comment = comments.map(|c| c.line.as_str()).unwrap_or("");
-            if is_block_collection(item) {
+            if item.is_block_collection() {
                 let props = self.props(item);
                 // A nested sequence whose first item has a head comment starts on the next
                 // line: on the `- ` line there is no place for it (`- - x`).

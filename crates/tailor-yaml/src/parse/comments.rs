@@ -54,14 +54,6 @@ impl Parser<'_> {
         join_comments(self.pending.drain(..n))
     }
 
-    /// Takes the comments that close the entry before the next one of a block collection
-    /// rather than open the next: go-yaml's scanner makes the comment lines right below the
-    /// last content, up to the first blank line, a foot of that content
-    /// (`yaml_parser_scan_comments`, at the first empty line after them). That holds unless
-    /// the scanner has no foot line (see [`has_foot_line`]), and always when the comments sit
-    /// left of the indentation that content was in (the prior entry is a block collection:
-    /// what is still pending after it closed is left of it); without a blank line after them,
-    /// or with one before them, they are the next entry's head.
     /// Gives the last entry of the collection being read (a mapping's key, a sequence's item)
     /// the pending comments that close it ([`Parser::take_foot_parted_by_blank`]). Inline:
     /// most entries have no comment before them, and the call alone was 1% of reading small
@@ -88,6 +80,14 @@ impl Parser<'_> {
         }
     }
 
+    /// Takes the comments that close the entry before the next one of a block collection
+    /// rather than open the next: go-yaml's scanner makes the comment lines right below the
+    /// last content, up to the first blank line, a foot of that content
+    /// (`yaml_parser_scan_comments`, at the first empty line after them). That holds unless
+    /// the scanner has no foot line ([`Parser::has_foot_line`]), and always when the comments
+    /// sit left of the indentation that content was in (the prior entry is a block
+    /// collection: what is still pending after it closed is left of it); without a blank line
+    /// after them, or with one before them, they are the next entry's head.
     fn take_foot_parted_by_blank(&mut self, prior: Prior) -> String {
         let prior = match prior {
             Prior::Pair => self.pair_stack.last().map(|p| &p.value),
@@ -96,14 +96,14 @@ impl Parser<'_> {
         let Some((first, prior)) = self.pending.first().zip(prior) else {
             return String::new();
         };
-        let leaf = last_leaf(prior);
+        let leaf = prior.last_leaf();
         // An empty value's span is where the parser stopped, past the comments: then the
         // comment's own record (a blank since the comment before it) is what there is.
         let blank_before = match self.src.get(leaf.span.end as usize..first.pos) {
             Some(gap) => gap.bytes().filter(|&b| b == b'\n').count() > 1,
             None => first.blank_before,
         };
-        if blank_before || !(is_block_collection(prior) || self.has_foot_line(leaf)) {
+        if blank_before || !(prior.is_block_collection() || self.has_foot_line(leaf)) {
             return String::new();
         }
         let n = match self.pending.iter().skip(1).position(|c| c.blank_before) {
@@ -120,24 +120,6 @@ impl Parser<'_> {
 pub(super) enum Prior {
     Pair,
     Item,
-}
-
-fn is_block_collection(n: &Node) -> bool {
-    n.style == Style::Block && matches!(n.value, Value::Mapping(_) | Value::Sequence(_))
-}
-
-/// The node written last in `n`: a block collection's last entry's value, down to a scalar,
-/// alias or flow collection.
-fn last_leaf(n: &Node) -> &Node {
-    match &n.value {
-        Value::Mapping(pairs) if n.style == Style::Block && !pairs.is_empty() => {
-            last_leaf(&pairs[pairs.len() - 1].value)
-        }
-        Value::Sequence(items) if n.style == Style::Block && !items.is_empty() => {
-            last_leaf(&items[items.len() - 1])
-        }
-        _ => n,
-    }
 }
 
 impl Parser<'_> {
