@@ -225,7 +225,7 @@ fn check_project(kpt: &Path, src: &Path, project: &str, report: &mut Report) {
     maybe.extend(
         manifest_files(&sdir)
             .into_iter()
-            .filter(|r| tailor::krm::files::is_kustomization_file(Path::new(r))),
+            .filter(|r| tailor_kio::files::is_kustomization_file(Path::new(r))),
     );
     let alone = base.join("alone");
     let mut refusals = Vec::new();
@@ -764,7 +764,7 @@ fn check_stream(report: &mut Report, project: &str, dir: &Path, config: &Path) {
         return;
     }
     let mut want: Vec<(String, String)> = Vec::new();
-    for (path, rel) in tailor::krm::files::package_files(dir).expect("walk") {
+    for (path, rel) in tailor_kio::files::package_files(dir).expect("walk") {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for (i, doc) in document_texts(&text)
             .unwrap_or_default()

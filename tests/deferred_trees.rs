@@ -118,7 +118,7 @@ fn corpus() {
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  strip:\n    builtin: false\n".to_string(),
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  cluster:\n    name: virgo\n  commonMetadata:\n    labels:\n      tier: x\n".to_string(),
     ];
-    let files = tailor::krm::files::package_files(&shared.join("corpus/roundtrip"))
+    let files = tailor_kio::files::package_files(&shared.join("corpus/roundtrip"))
         .expect("corpus directory reads");
     assert!(!files.is_empty(), "no corpus files");
     for (f, _) in files {

@@ -6,7 +6,6 @@
 //! commonMetadata.
 
 use serde_json::{json, Value};
-use tailor::krm::{read_input, write::write_stream};
 use tailor::run::parse_options;
 use tailor::stages::common_metadata::CommonMetadata;
 use tailor::stages::fleet_namespaces::FleetNamespaces;
@@ -24,6 +23,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::BundleFile;
 use tailor_flux::kustomization::read_post_build;
 use tailor_flux::overlay::Overlay;
+use tailor_kio::{read_input, write::write_stream};
 use tailor_kratix::KratixSchedule;
 
 /// What a stage runs with besides the objects.

@@ -338,7 +338,7 @@ fn check_stream(dir: &Path, config: &Path) -> Result<(), String> {
         return Err(format!("the run failed: {}", run.stderr.trim()));
     }
     let mut want = Vec::new();
-    for (path, rel) in tailor::krm::files::package_files(dir).expect("walk") {
+    for (path, rel) in tailor_kio::files::package_files(dir).expect("walk") {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for doc in document_texts(&text).map_err(|e| format!("{rel}: {e}"))? {
             want.push((rel.clone(), doc));

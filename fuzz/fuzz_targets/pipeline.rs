@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use tailor::cli::respond;
-use tailor::krm::{read_input, InputForm};
+use tailor_kio::{read_input, InputForm};
 use tailor::run::parse_options;
 use tailor::run::Reading;
 

@@ -10,7 +10,7 @@ use similar::TextDiff;
 use super::args::{self, Output};
 use super::standalone::{render, report_all};
 use super::{emit, usage_error};
-use crate::krm::{files, KrmResult, Resource};
+use tailor_kio::{files, KrmResult, Resource};
 
 pub(crate) fn run(argv: &[String]) -> i32 {
     let args = match args::parse(argv) {

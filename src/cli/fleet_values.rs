@@ -13,7 +13,7 @@ use tailor_fleet::values::{cluster_values, to_yaml, ClusterValues, FleetCluster}
 
 use super::report;
 use crate::config::TargetFields;
-use crate::krm::KrmResult;
+use tailor_kio::KrmResult;
 
 const USAGE: &str = "usage: tailor fleet-values CONFIG DIR [FILE...] [--cluster NAME]";
 

@@ -10,9 +10,9 @@ mod fleet_values;
 mod standalone;
 mod tools;
 
-use crate::krm::write::{write_resource_list, write_resource_list_to, ListSyntax};
-use crate::krm::{KrmResult, Resource};
 use crate::run::{self, Reading};
+use tailor_kio::write::{write_resource_list, write_resource_list_to, ListSyntax};
+use tailor_kio::{KrmResult, Resource};
 
 pub const HELP: &str = include_str!("help.txt");
 
@@ -77,14 +77,14 @@ pub(crate) fn stdin_is_terminal() -> bool {
 }
 
 pub(crate) fn read_stdin() -> Result<String, String> {
-    crate::input::read_stdin()
+    tailor_kio::input::read_stdin()
 }
 
 /// kpt and kustomize cut stderr short: at most four lines, errors first.
 pub(crate) fn report(results: &[KrmResult]) {
     let mut notable: Vec<&KrmResult> = results
         .iter()
-        .filter(|r| r.severity != crate::krm::Severity::Info)
+        .filter(|r| r.severity != tailor_kio::Severity::Info)
         .collect();
     notable.sort_by_key(|r| !r.is_error());
     if notable.is_empty() {

@@ -8,14 +8,14 @@ use std::path::Path;
 use super::args::{Args, Output};
 use super::{emit, read_stdin, stdin_is_terminal, usage_error};
 use crate::config::TargetFields;
-use crate::krm::files;
-use crate::krm::files::Deferral;
-use crate::krm::read::Prepared;
-use crate::krm::write::{
+use crate::run::{self, parse_options, FleetBundle};
+use tailor_kio::files;
+use tailor_kio::files::Deferral;
+use tailor_kio::read::Prepared;
+use tailor_kio::write::{
     write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering, StreamDoc,
 };
-use crate::krm::{KrmResult, Resource};
-use crate::run::{self, parse_options, FleetBundle};
+use tailor_kio::{KrmResult, Resource};
 
 pub(crate) fn run(args: Args) -> i32 {
     // A failed resource-list run answers with the objects as read. Kept from the first
@@ -166,7 +166,7 @@ fn render_with(
     let config_text = if args.config == "-" {
         read_stdin()
     } else {
-        crate::input::read_file(Path::new(&args.config))
+        tailor_kio::input::read_file(Path::new(&args.config))
     };
     let config_text = config_text.map_err(|e| fail(KrmResult::error(e)))?;
     let (fc, config_source) =
@@ -308,7 +308,7 @@ fn render_with(
     } else {
         &args.config
     };
-    crate::krm::results::locate(&mut outcome.results, &fc, &config_source, config_name);
+    tailor_kio::results::locate(&mut outcome.results, &fc, &config_source, config_name);
     Ok(Rendered {
         fc,
         originals,
@@ -395,14 +395,14 @@ pub(crate) fn read_config(
     config: &str,
     opts: &tailor_yaml::ParseOptions,
 ) -> Result<tailor_yaml::Node, KrmResult> {
-    let text = crate::input::read_file(Path::new(config)).map_err(KrmResult::error)?;
+    let text = tailor_kio::input::read_file(Path::new(config)).map_err(KrmResult::error)?;
     files::read_config_text(text, config, opts).map(|(fc, _)| fc)
 }
 
 /// Records the file path, index and sequence indentation as `kpt fn source` does, for
 /// ResourceList output (`kpt fn sink` writes wide sequences compact without the last).
 fn annotate_path(item: &mut Resource) {
-    use crate::krm::annotations::*;
+    use tailor_kio::annotations::*;
     if item.annotation(PATH).is_some() {
         return;
     }
@@ -413,7 +413,7 @@ fn annotate_path(item: &mut Resource) {
     let index = item.index().unwrap_or(0).to_string();
     let wide = matches!(
         item.origin(),
-        crate::krm::Origin::Document {
+        tailor_kio::Origin::Document {
             wide_sequences: true,
             ..
         }
@@ -495,7 +495,7 @@ impl PackageReading<'_> {
                     )));
                 }
             }
-            let text = crate::input::read_file(&file).map_err(KrmResult::error)?;
+            let text = tailor_kio::input::read_file(&file).map_err(KrmResult::error)?;
             let render = self.defer.as_ref().and_then(|d| d.render);
             match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
                 files::FileContents::Objects(objects) => {
@@ -678,11 +678,11 @@ impl<'a, T: Iterator<Item = &'a str>> Iterator for Chunk<'a, T> {
 /// The address of the text an object was read from, to tell its file.
 fn source_of(item: &Resource) -> Option<usize> {
     match item.origin() {
-        crate::krm::Origin::Document { source, .. }
-        | crate::krm::Origin::SeqItem { source, .. } => {
+        tailor_kio::Origin::Document { source, .. }
+        | tailor_kio::Origin::SeqItem { source, .. } => {
             Some(std::sync::Arc::as_ptr(source) as usize)
         }
-        crate::krm::Origin::None => None,
+        tailor_kio::Origin::None => None,
     }
 }
 

@@ -27,7 +27,7 @@ On an error nothing is written to stdout (no truncated file behind > out.yaml) a
 exit code is 1.";
 
 fn read_stdin_bytes() -> Result<Vec<u8>, String> {
-    crate::input::read_bytes(std::io::stdin().lock(), "stdin")
+    tailor_kio::input::read_bytes(std::io::stdin().lock(), "stdin")
 }
 
 fn utf8(buf: Vec<u8>) -> Result<String, String> {

@@ -18,9 +18,9 @@ use tailor_fleet::{BundleFile, FleetConfig};
 use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
-use crate::krm::{KrmResult, Resource};
 use crate::stages::strip::Strip;
 use crate::stages::{Reads, Scope, Stage};
+use tailor_kio::{KrmResult, Resource};
 
 pub use crate::stages::{Tailoring, TargetFields};
 pub use tailor::TAILOR_FIELDS;

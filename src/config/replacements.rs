@@ -8,8 +8,8 @@ use tailor_kustomize::replacements::{parse_replacements_noting, Dialect};
 use tailor_yaml::Node;
 
 use super::Plan;
-use crate::krm::read::describe;
 use crate::stages::replacements::{Replacements, Source};
+use tailor_kio::read::describe;
 
 #[derive(Clone, Copy)]
 pub enum Kind {

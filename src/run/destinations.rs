@@ -4,7 +4,7 @@
 use tailor_cluster::{Cluster, Inventory};
 
 use crate::config::{Plan, Targets};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 /// The plan's destinations, resolved against the inventory `items`; `None` (with the error in
 /// `results`) when an inventory object is malformed.

@@ -10,8 +10,8 @@ use tailor_fleet::Decision;
 
 use super::Run;
 use crate::config::Targets;
-use crate::krm::{KrmResult, Resource};
 use crate::stages::explain::{objects, Notes};
+use tailor_kio::{KrmResult, Resource};
 
 /// The report of a run over `work` for `clusters` (none: one run without a destination).
 pub(super) fn report(run: &Run<'_>, work: &[Resource], clusters: &[Cluster]) -> String {
@@ -123,7 +123,7 @@ fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out:
     let errors = results.iter().filter(|r| r.is_error()).count();
     let warnings = results
         .iter()
-        .filter(|r| r.severity == crate::krm::Severity::Warning)
+        .filter(|r| r.severity == tailor_kio::Severity::Warning)
         .count();
     let _ = write!(out, "  objects: {} in, {} out", work.len(), items.len());
     if errors + warnings > 0 {

@@ -11,9 +11,9 @@ use std::collections::BTreeSet;
 use tailor_cluster::Cluster;
 
 use super::Run;
-use crate::krm::{annotations, KrmResult, Resource};
 use crate::stages::substitution::Memo;
 use crate::stages::{self, Stage};
+use tailor_kio::{annotations, KrmResult, Resource};
 
 /// What to say when sources and tailored copies cannot be kept apart in place.
 const KEEP_APART: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";

@@ -6,7 +6,7 @@ use tailor_fleet::{BundleFile, FleetConfig};
 use tailor_kubestellar::strip::{parse_custom_transform_at, CustomTransform, PathSyntax};
 
 use crate::config::{is_custom_transform, Plan, Tailoring, TargetFields, Targets};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 /// The run's items, sorted.
 pub(super) struct Inputs {

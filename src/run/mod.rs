@@ -13,8 +13,8 @@ use tailor_cluster::Cluster;
 use tailor_fleet::Decision;
 
 use crate::config::{Plan, Tailoring, Targets};
-use crate::krm::{lists, KrmResult, Resource, Severity};
 use crate::stages::{self, Context, Stage};
+use tailor_kio::{lists, KrmResult, Resource, Severity};
 
 pub use inputs::{may_consume, FleetBundle};
 pub use reading::{

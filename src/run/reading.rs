@@ -6,12 +6,12 @@ use std::sync::Arc;
 use tailor_yaml::ParseOptions;
 
 use crate::config::{self, Ahead, Plan, Tailoring};
-use crate::krm::read::{function_config_ahead, read_input_owned, Input, Prepared, Trees};
-use crate::krm::resource::HeaderKeys;
-use crate::krm::write::{ListSyntax, Rendering};
-use crate::krm::{read_input, KrmResult, Resource};
 use crate::stages::strip::Strip;
 use crate::stages::Stage;
+use tailor_kio::read::{function_config_ahead, read_input_owned, Input, Prepared, Trees};
+use tailor_kio::resource::HeaderKeys;
+use tailor_kio::write::{ListSyntax, Rendering};
+use tailor_kio::{read_input, KrmResult, Resource};
 
 use super::streaming::{stream_hook, stream_steps, Step};
 

@@ -5,9 +5,9 @@
 //! text, not trees. Decided from what the stages declare (`Stage::at_read`, `Reads`).
 
 use crate::config::{Plan, Targets};
-use crate::krm::read::Prepared;
-use crate::krm::Resource;
 use crate::stages::{Reads, Scope, Stage};
+use tailor_kio::read::Prepared;
+use tailor_kio::Resource;
 
 /// One step of an object's way through the plan as it is read.
 #[derive(Clone, Copy)]

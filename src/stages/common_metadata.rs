@@ -6,7 +6,7 @@ use tailor_kustomize::builtins::set_common_metadata;
 
 use super::nodes::Work;
 use super::{Context, Scope, Stage, Tailoring};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 pub struct CommonMetadata {
     /// Whether the metadata differs between destinations (target customizations set it).

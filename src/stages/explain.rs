@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use tailor_yaml::Node;
 
-use crate::krm::Resource;
+use tailor_kio::Resource;
 
 /// One destination's notes.
 #[derive(Debug, Default)]

@@ -8,7 +8,7 @@ use tailor_fleet::{apply_namespaces, Scopes};
 
 use super::nodes::Work;
 use super::{Context, Scope, Stage};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 pub struct FleetNamespaces {
     /// Whether the namespaces differ between destinations (target customizations set them).

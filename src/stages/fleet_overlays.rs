@@ -12,7 +12,7 @@ use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
 use super::{Context, Scope, Stage};
-use crate::krm::{KrmResult, Origin, Resource};
+use tailor_kio::{KrmResult, Origin, Resource};
 
 pub struct FleetOverlays {
     /// Whether the overlay names differ between destinations (target customizations set them).

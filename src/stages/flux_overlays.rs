@@ -12,7 +12,7 @@ use tailor_yaml::Node;
 use super::explain::objects;
 use super::nodes::Work;
 use super::{unmatched, Context, Scope, Stage};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 pub struct FluxOverlays {
     /// Whether the fields differ between destinations (target customizations set them).

@@ -27,7 +27,7 @@ mod unmatched;
 use tailor_cluster::Cluster;
 use tailor_kubestellar::strip::CustomTransform;
 
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 pub use targets::{Tailoring, TargetFields};
 

@@ -3,7 +3,7 @@
 
 use tailor_yaml::Node;
 
-use crate::krm::Resource;
+use tailor_kio::Resource;
 
 /// The objects a stage may edit (the Kptfile, local-config objects and the shells of `*List`
 /// containers are left alone), with their positions in `items`.

@@ -3,7 +3,7 @@
 //! `flux build kustomization` shows). Set after substitution, before `commonMetadata`.
 
 use super::{Context, Scope, Stage};
-use crate::krm::Resource;
+use tailor_kio::Resource;
 
 pub struct OwnerLabels {
     pub name: String,

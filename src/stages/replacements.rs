@@ -8,7 +8,7 @@ use tailor_yaml::Node;
 
 use super::explain::objects;
 use super::{unmatched, Context, Scope, Stage};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 /// Where the stage's replacements come from.
 pub enum Source {

@@ -4,7 +4,7 @@
 use tailor_kratix::KratixSchedule;
 
 use super::{Context, Scope, Stage};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 pub struct Schedule(pub KratixSchedule);
 

@@ -3,7 +3,7 @@
 //! Kustomization that asks for decryption is an error, never passed on still encrypted.
 
 use super::{Context, Scope, Stage};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 pub struct SopsSecrets;
 

@@ -10,7 +10,7 @@ use tailor_kubestellar::strip::{
 use tailor_yaml::Node;
 
 use super::{Context, Reads, Scope, Stage};
-use crate::krm::{KrmResult, Resource, Severity};
+use tailor_kio::{KrmResult, Resource, Severity};
 
 pub struct Strip {
     /// The transport controller's built-in cleaning.

@@ -13,8 +13,8 @@ use tailor_yaml::Node;
 use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
 
 use super::{Context, Scope, Stage};
-use crate::krm::annotations::LOCAL_CONFIG;
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::annotations::LOCAL_CONFIG;
+use tailor_kio::{KrmResult, Resource};
 
 pub struct Substitution {
     pub post_build: PostBuild,

@@ -10,7 +10,7 @@ use tailor_kubestellar::templates::{
 pub use tailor_kubestellar::templates::EXPAND_ANNOTATION;
 
 use super::{Context, Reads, Scope, Stage};
-use crate::krm::{KrmResult, Resource};
+use tailor_kio::{KrmResult, Resource};
 
 pub struct Templates {
     /// Limits for each template execution (output size, `range` iterations).

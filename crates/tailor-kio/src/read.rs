@@ -641,7 +641,7 @@ mod tests {
         let input = read(src).unwrap();
         let mut out = String::new();
         for item in &input.items {
-            out.push_str(&crate::krm::write::document_text(item));
+            out.push_str(&crate::write::document_text(item));
         }
         assert!(!out.contains("other"), "{out}");
     }
@@ -760,7 +760,7 @@ mod tests {
             }
         }
         assert_eq!(
-            crate::krm::write::write_resource_list(&input.items, None, &[]),
+            crate::write::write_resource_list(&input.items, None, &[]),
             format!("apiVersion: config.kubernetes.io/v1\n{src}")
         );
     }

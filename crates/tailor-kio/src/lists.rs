@@ -149,8 +149,8 @@ fn fill(shell: &mut Resource, info: &ListInfo, members: Vec<Resource>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::krm::read_input;
-    use crate::krm::write::write_resource_list;
+    use crate::read_input;
+    use crate::write::write_resource_list;
     use tailor_yaml::ParseOptions;
 
     const LISTS: &str = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: a}\n  - apiVersion: v1\n    kind: ConfigMapList\n    items:\n    - {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n- apiVersion: v1\n  kind: ConfigMapList\n  items: []\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n";

@@ -579,7 +579,7 @@ pub(super) fn stream_text_range(source: &str, start: usize, end: usize) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::krm::read_input;
+    use crate::read_input;
     use tailor_yaml::ParseOptions;
 
     #[test]
