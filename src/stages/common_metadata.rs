@@ -74,3 +74,57 @@ fn set_on(item: &mut Resource, tailoring: &Tailoring) -> Option<KrmResult> {
         .err()
         .map(|e| KrmResult::error(e.to_string()).at_field("spec.commonMetadata"))
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::CommonMetadata;
+    use crate::stages::example::{run_stage, tailoring, Setup};
+    use serde_json::json;
+
+    #[test]
+    fn common_metadata_labels_objects_not_their_templates() {
+        let input = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    metadata:
+      labels:
+        app: web
+";
+        let setup = Setup {
+            tailoring: tailoring(json!({
+                "commonMetadata": {"labels": {"team": "web"}, "annotations": {"owner": "platform"}},
+            })),
+            ..Setup::default()
+        };
+        let stage = CommonMetadata {
+            per_destination: false,
+        };
+        let (out, results) = run_stage(&stage, input, &setup);
+        // Unlike kustomize's commonLabels, Flux's commonMetadata labels the object itself only.
+        assert_eq!(
+            out,
+            "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    team: web
+  annotations:
+    owner: platform
+spec:
+  template:
+    metadata:
+      labels:
+        app: web
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

@@ -68,3 +68,68 @@ impl Stage for FleetNamespaces {
         }
     }
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::FleetNamespaces;
+    use crate::stages::example::{run_stage, Setup};
+    use crate::stages::Tailoring;
+
+    #[test]
+    fn fleet_namespaces_fill_in_the_default_namespace() {
+        let input = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: shared
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: reader
+";
+        let setup = Setup {
+            tailoring: Tailoring {
+                default_namespace: Some("team-a".into()),
+                ..Tailoring::default()
+            },
+            ..Setup::default()
+        };
+        let stage = FleetNamespaces {
+            per_destination: false,
+            crd_keep: false,
+        };
+        let (out, results) = run_stage(&stage, input, &setup);
+        // Only the namespaced object without a namespace gets one.
+        assert_eq!(
+            out,
+            "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: team-a
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: shared
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: reader
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

@@ -208,3 +208,57 @@ fn rebuild(
         }
     }
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::FleetOverlays;
+    use crate::stages::example::{run_stage, Setup};
+    use crate::stages::Tailoring;
+    use tailor_fleet::BundleFile;
+
+    #[test]
+    fn fleet_overlays_patch_the_bundle_files_the_destination_names() {
+        let input = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+    config.kubernetes.io/path: deployment.yaml
+spec:
+  replicas: 1
+";
+        let patch = tailor_yaml::parse_stream("spec:\n  replicas: 3\n").unwrap();
+        let setup = Setup {
+            tailoring: Tailoring {
+                yaml_overlays: vec!["prod".into()],
+                ..Tailoring::default()
+            },
+            overlay_files: vec![BundleFile {
+                path: "overlays/prod/deployment_patch.yaml".into(),
+                docs: patch.into_iter().map(|d| d.root).collect(),
+            }],
+            ..Setup::default()
+        };
+        let stage = FleetOverlays {
+            per_destination: false,
+        };
+        let (out, results) = run_stage(&stage, input, &setup);
+        assert_eq!(
+            out,
+            "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+    config.kubernetes.io/path: deployment.yaml
+spec:
+  replicas: 3
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

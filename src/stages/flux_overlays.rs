@@ -162,3 +162,79 @@ fn patches(
 
 /// One transformer over the copies, with the renaming history it may add to or use.
 type Step<'a> = dyn Fn(&mut Vec<Node>, &mut NameTracker) -> Result<(), String> + 'a;
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::FluxOverlays;
+    use crate::stages::example::{run_stage, tailoring, Setup};
+    use serde_json::json;
+
+    #[test]
+    fn flux_overlay_fields_rename_relabel_and_retag() {
+        let input = "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  mode: fast
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+        envFrom:
+        - configMapRef:
+            name: settings
+";
+        let setup = Setup {
+            tailoring: tailoring(json!({
+                "targetNamespace": "shop",
+                "namePrefix": "prod-",
+                "images": [{"name": "nginx", "newTag": "1.27"}],
+            })),
+            ..Setup::default()
+        };
+        let stage = FluxOverlays {
+            per_destination: false,
+        };
+        let (out, results) = run_stage(&stage, input, &setup);
+        // The ConfigMap is renamed, and the Deployment's reference to it follows.
+        assert_eq!(
+            out,
+            "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: prod-settings
+  namespace: shop
+data:
+  mode: fast
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: prod-web
+  namespace: shop
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        envFrom:
+        - configMapRef:
+            name: prod-settings
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

@@ -9,6 +9,8 @@
 //! whose items it tailors (`Resource::is_left_alone`).
 
 pub mod common_metadata;
+#[cfg(test)]
+mod example;
 pub mod explain;
 pub mod fleet_namespaces;
 pub mod fleet_overlays;

@@ -30,3 +30,43 @@ impl Stage for OwnerLabels {
         }
     }
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::OwnerLabels;
+    use crate::stages::example::{run_stage, Setup};
+
+    #[test]
+    fn owner_labels_name_the_kustomization() {
+        let input = "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  mode: fast
+";
+        let stage = OwnerLabels {
+            name: "apps".into(),
+            namespace: "flux-system".into(),
+        };
+        let (out, results) = run_stage(&stage, input, &Setup::default());
+        assert_eq!(
+            out,
+            "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  labels:
+    kustomize.toolkit.fluxcd.io/name: apps
+    kustomize.toolkit.fluxcd.io/namespace: flux-system
+data:
+  mode: fast
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

@@ -135,3 +135,80 @@ fn unmatched_target(
     ))
     .at_field(at)
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::{Replacements, Source};
+    use crate::stages::example::{run_stage, tailoring, virgo, Setup};
+    use serde_json::json;
+
+    #[test]
+    fn replacements_copy_fields_and_cluster_properties() {
+        let input = "\
+apiVersion: v1
+kind: Service
+metadata:
+  name: db
+spec:
+  ports:
+  - port: 5432
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        env:
+        - name: DB_PORT
+          value: \"0\"
+";
+        let setup = Setup {
+            cluster: virgo(json!({}), json!({"region": "eu-west"})),
+            tailoring: tailoring(json!({"replacements": [
+                {"source": {"kind": "Service", "name": "db", "fieldPath": "spec.ports.0.port"},
+                 "targets": [{"select": {"kind": "Deployment"},
+                              "fieldPaths": ["spec.template.spec.containers.[name=app].env.[name=DB_PORT].value"]}]},
+                {"source": {"property": "region"},
+                 "targets": [{"select": {"kind": "Deployment"},
+                              "fieldPaths": ["metadata.labels.region"],
+                              "options": {"create": true}}]},
+            ]})),
+            ..Setup::default()
+        };
+        let (out, results) = run_stage(&Replacements(Source::Targets), input, &setup);
+        assert_eq!(
+            out,
+            "\
+apiVersion: v1
+kind: Service
+metadata:
+  name: db
+spec:
+  ports:
+  - port: 5432
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    region: eu-west
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        env:
+        - name: DB_PORT
+          value: \"5432\"
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

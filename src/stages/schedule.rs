@@ -42,3 +42,61 @@ impl Stage for Schedule {
         }
     }
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::Schedule;
+    use crate::stages::example::{run_stage, virgo, Setup};
+    use serde_json::json;
+    use tailor_kratix::KratixSchedule;
+
+    #[test]
+    fn schedule_keeps_the_objects_whose_destination_selectors_match() {
+        let schedule = KratixSchedule::from_json(
+            &json!([
+                {"matchLabels": {"env": "prod"}},
+                {"directory": "db", "matchLabels": {"tier": "data"}},
+            ]),
+            "spec.destinationSelectors",
+        )
+        .unwrap();
+        let input = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+    config.kubernetes.io/path: web/deployment.yaml
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+  annotations:
+    config.kubernetes.io/path: db/statefulset.yaml
+";
+        let setup = Setup {
+            cluster: virgo(json!({"env": "prod"}), json!({})),
+            ..Setup::default()
+        };
+        let (out, results) = run_stage(&Schedule(schedule), input, &setup);
+        // virgo is `env: prod` but not `tier: data`: the `db/` group does not go there.
+        assert_eq!(
+            out,
+            "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+    config.kubernetes.io/path: web/deployment.yaml
+"
+        );
+        assert_eq!(
+            results,
+            ["[info] 1 object(s) not scheduled to cluster \"virgo\": its labels do not match their destinationSelectors"]
+        );
+    }
+}

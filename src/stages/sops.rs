@@ -35,3 +35,38 @@ impl Stage for SopsSecrets {
         }
     }
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::SopsSecrets;
+    use crate::stages::example::{run_stage, Setup};
+
+    #[test]
+    fn sops_check_refuses_an_encrypted_secret() {
+        let input = "\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+data:
+  password: ENC[AES256_GCM,data:abc=,type:str]
+sops:
+  version: 3.8.1
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: plain
+data:
+  password: cGxhaW4=
+";
+        let (_, results) = run_stage(&SopsSecrets, input, &Setup::default());
+        // tailor holds no keys: the encrypted Secret is an error, the plain one passes.
+        assert_eq!(
+            results,
+            ["[error] v1/Secret/db sops: v1/Secret/db is encrypted with SOPS and spec.decryption asks to decrypt it: tailor holds no keys and cannot; decrypt it before tailor (sops --decrypt) or leave it out"]
+        );
+    }
+}

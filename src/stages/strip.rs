@@ -225,3 +225,62 @@ fn strip_in_place(
     item.put_node(node, stripped.changed);
     stripped
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::Strip;
+    use crate::stages::example::{run_stage, Setup};
+
+    #[test]
+    fn strip_removes_what_the_source_cluster_filled_in() {
+        let input = "\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web # the frontend
+  namespace: shop
+  uid: 5f2c6f0e-8a47-4c1b-9f1e-2d3c4b5a6978
+  resourceVersion: \"48211\"
+  creationTimestamp: \"2024-03-01T10:00:07Z\"
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: |
+      {\"apiVersion\":\"v1\",\"kind\":\"Service\"}
+spec:
+  type: NodePort
+  clusterIP: 10.96.12.7
+  clusterIPs:
+  - 10.96.12.7
+  ipFamilies:
+  - IPv4
+  ports:
+  - port: 80
+    nodePort: 30080
+status:
+  loadBalancer: {}
+";
+        let strip = Strip {
+            builtin: true,
+            transforms: vec![],
+        };
+        let (out, results) = run_stage(&strip, input, &Setup::default());
+        assert_eq!(
+            out,
+            "\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web # the frontend
+  namespace: shop
+  creationTimestamp: \"2024-03-01T10:00:07Z\"
+  annotations: {}
+spec:
+  type: NodePort
+  ports:
+  - port: 80
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

@@ -324,3 +324,58 @@ fn source_data(
     }
     Ok(Some(out))
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::Substitution;
+    use crate::stages::example::{run_stage, virgo, Setup};
+    use serde_json::json;
+    use tailor_flux::kustomization::read_post_build;
+
+    #[test]
+    fn substitution_fills_in_flux_post_build_variables() {
+        let input = "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings # kept
+data:
+  env: ${cluster_env}
+  region: ${region}
+  tier: ${tier:=gold}
+  price: $$5
+";
+        let post_build = read_post_build(
+            &json!({"substitute": {"cluster_env": "prod"}}),
+            "spec.postBuild",
+        )
+        .unwrap();
+        let setup = Setup {
+            // The destination's properties are variables too (the inline ones win).
+            cluster: virgo(
+                json!({}),
+                json!({"region": "eu-west", "cluster_env": "dev"}),
+            ),
+            ..Setup::default()
+        };
+        let stage = Substitution::new(post_build, None);
+        let (out, results) = run_stage(&stage, input, &setup);
+        assert_eq!(
+            out,
+            "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings # kept
+data:
+  env: prod
+  region: eu-west
+  tier: gold
+  price: $5
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}

@@ -89,3 +89,64 @@ fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
         }
     }
 }
+
+/// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
+/// the stage run on them, the objects written out.
+#[cfg(test)]
+mod example {
+    use super::Templates;
+    use crate::stages::example::{run_stage, virgo, Setup};
+    use serde_json::json;
+
+    #[test]
+    fn templates_expand_with_the_destination_properties() {
+        let input = "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: endpoints
+  annotations:
+    control.kubestellar.io/expand-templates: \"true\"
+data:
+  api: https://api.{{.region}}.example.com # per region
+  cluster: '{{.clusterName}}'
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: literal
+data:
+  text: '{{.region}} stays, this object is not annotated'
+";
+        let setup = Setup {
+            cluster: virgo(json!({"env": "prod"}), json!({"region": "eu-west"})),
+            ..Setup::default()
+        };
+        let stage = Templates {
+            limits: Default::default(),
+        };
+        let (out, results) = run_stage(&stage, input, &setup);
+        assert_eq!(
+            out,
+            "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: endpoints
+  annotations:
+    control.kubestellar.io/expand-templates: \"true\"
+data:
+  api: https://api.eu-west.example.com # per region
+  cluster: 'virgo'
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: literal
+data:
+  text: '{{.region}} stays, this object is not annotated'
+"
+        );
+        assert!(results.is_empty(), "{results:?}");
+    }
+}
