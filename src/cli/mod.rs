@@ -189,7 +189,7 @@ fn respond_ahead(
                 // read them again, as they were.
                 items = run::original_items(&source);
             }
-            run::process(items, plan, None)
+            run::process(items, plan)
         }
         Err(results) => run::Outcome::new(Vec::new(), results, true),
     };

@@ -8,7 +8,8 @@ use std::path::Path;
 use super::args::{Args, Output};
 use super::{emit, read_stdin, stdin_is_terminal, usage_error};
 use crate::config::TargetFields;
-use crate::run::{self, parse_options, FleetBundle};
+use crate::config::{Choices, FleetBundle, Refused};
+use crate::run::{self, parse_options};
 use tailor_kio::files;
 use tailor_kio::files::Deferral;
 use tailor_kio::read::Prepared;
@@ -235,7 +236,7 @@ fn render_with(
         one_input: args.inputs.len() == 1,
         ..PackageReading::default()
     };
-    let mut bundle: Option<run::FleetBundle> = None;
+    let mut bundle: Option<FleetBundle> = None;
     let config_file = (args.config != "-")
         .then(|| Path::new(&args.config).canonicalize().ok())
         .flatten();
@@ -289,19 +290,17 @@ fn render_with(
     drop(hook);
     drop(inert);
     let originals = keep_originals.then(|| items.clone());
-    let mut outcome = match plan {
-        Ok(mut plan) => {
-            plan.strict |= args.strict;
-            if let Some(name) = &args.cluster {
-                plan.only_cluster(name).map_err(|msg| usage_error(&msg))?;
-            }
-            if let Some((k, n)) = args.shard {
-                plan.shard(k, n);
-            }
-            plan.explain = args.explain;
-            run::process(items, plan, bundle)
-        }
-        Err(results) => run::Outcome::new(Vec::new(), results, true),
+    let choices = Choices {
+        strict: args.strict,
+        explain: args.explain,
+        cluster: args.cluster.clone(),
+        shard: args.shard,
+        bundle,
+    };
+    let mut outcome = match plan.map_err(Refused::Results).and_then(|p| p.with(choices)) {
+        Ok(plan) => run::process(items, plan),
+        Err(Refused::Usage(msg)) => return Err(usage_error(&msg)),
+        Err(Refused::Results(results)) => run::Outcome::new(Vec::new(), results, true),
     };
     let config_name = if args.config == "-" {
         "<stdin>"

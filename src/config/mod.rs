@@ -6,6 +6,7 @@
 //! plan: how items are read, what runs once before a fan-out, and what a deferred object keeps
 //! are derived from what the stages declare.
 
+mod choices;
 mod config_map;
 mod flux;
 mod replacements;
@@ -23,6 +24,7 @@ use crate::stages::{Reads, Scope, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub use crate::stages::{Tailoring, TargetFields};
+pub use choices::{Choices, FleetBundle, Refused};
 pub use tailor::TAILOR_FIELDS;
 
 /// Which options each destination gets.
@@ -123,7 +125,7 @@ impl Plan {
 
     /// Keeps only the destination `name` of the plan's clusters (`--cluster`); its copy is
     /// laid out as in the whole fan-out.
-    pub fn only_cluster(&mut self, name: &str) -> Result<(), String> {
+    fn only_cluster(&mut self, name: &str) -> Result<(), String> {
         if !self.clusters.iter().any(|c| c.name == name) {
             let known: Vec<&str> = self.clusters.iter().map(|c| c.name.as_str()).collect();
             let near = tailor_kube::json::suggest(name, &known)
@@ -146,7 +148,7 @@ impl Plan {
     /// Keeps the destinations of shard `k` of `n` (`--shard K/N`, 1-based): a destination
     /// belongs to the shard its name hashes to, so the shards are disjoint, together they are
     /// the whole set, and a destination stays in its shard when others are added or removed.
-    pub fn shard(&mut self, k: usize, n: usize) {
+    fn shard(&mut self, k: usize, n: usize) {
         let before = self.clusters.len();
         self.clusters.retain(|c| shard_of(&c.name, n) == k - 1);
         self.narrowed |= self.clusters.len() < before;
@@ -159,7 +161,7 @@ impl Plan {
 
     /// Replaces the targets (a Fleet bundle's fleet.yaml brings its own), and with them the
     /// stages that apply their options.
-    pub fn set_targets(&mut self, targets: Targets) {
+    fn set_targets(&mut self, targets: Targets) {
         self.stages.retain(|s| !s.tailors());
         let at = self.tailoring_at.min(self.stages.len());
         let tail = self.stages.split_off(at);

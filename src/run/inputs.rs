@@ -2,10 +2,10 @@
 //! destinations), CustomTransforms (they configure the strip) and, when the configuration
 //! names overlay sets, the Fleet overlay files under `overlays/`. None of them is emitted.
 
-use tailor_fleet::{BundleFile, FleetConfig};
+use tailor_fleet::BundleFile;
 use tailor_kubestellar::strip::{parse_custom_transform_at, CustomTransform, PathSyntax};
 
-use crate::config::{is_custom_transform, Plan, Tailoring, TargetFields, Targets};
+use crate::config::{is_custom_transform, Plan};
 use tailor_kio::{KrmResult, Resource};
 
 /// The run's items, sorted.
@@ -119,43 +119,4 @@ fn item_transforms(items: &[Resource], results: &mut Vec<KrmResult>) -> Vec<Cust
         }
     }
     out
-}
-
-/// A Fleet bundle directory read in standalone mode: its fleet.yaml and overlay files, and
-/// what reading them found worth saying (fields Fleet ignores or tailor does not model, files
-/// Fleet does not deploy).
-pub struct FleetBundle {
-    pub config: FleetConfig<TargetFields>,
-    pub overlays: Vec<BundleFile>,
-    pub notes: Vec<tailor_kube::Diagnostic>,
-}
-
-/// fleet.yaml takes the place of the Fleet fields of the configuration; setting them in both
-/// is an error. The stages follow the new targets.
-pub(super) fn adopt_bundle(plan: &mut Plan, bundle: FleetBundle) -> Result<(), KrmResult> {
-    let mut config = bundle.config;
-    plan.notes.append(&mut config.notes);
-    plan.notes.extend(bundle.notes);
-    let current: &Tailoring = match &plan.targets {
-        Targets::Fixed(t) => t,
-        Targets::Fleet(c) => {
-            let fleet_fields_set = !c.customizations.is_empty()
-                || c.root.namespace.is_some()
-                || c.root.default_namespace.is_some()
-                || !c.root.yaml_overlays.is_empty();
-            if fleet_fields_set {
-                return Err(KrmResult::error(
-                    "the bundle's fleet.yaml and the Tailor spec both set Fleet fields (targetCustomizations, namespace, defaultNamespace, yaml): keep them in one place",
-                )
-                .at_field("spec.targetCustomizations"));
-            }
-            &c.root
-        }
-    };
-    if config.root.extra.0.is_empty() {
-        config.root.extra = current.extra.clone();
-    }
-    plan.set_targets(Targets::Fleet(Box::new(config)));
-    plan.overlay_files.extend(bundle.overlays);
-    Ok(())
 }

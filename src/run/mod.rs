@@ -16,7 +16,7 @@ use crate::config::{Plan, Tailoring, Targets};
 use crate::stages::{self, Context, Stage};
 use tailor_kio::{lists, KrmResult, Resource, Severity};
 
-pub use inputs::{may_consume, FleetBundle};
+pub use inputs::may_consume;
 pub use reading::{
     at_read_hook, item_reading, keeps_trees, original_items, parse_options, passes_by, read_ahead,
     read_items, reading_holds, standalone_deferral, AtRead, Reading,
@@ -53,17 +53,11 @@ fn failed(results: Vec<KrmResult>) -> Outcome {
     Outcome::new(Vec::new(), results, true)
 }
 
-/// Runs `plan` over `items` (a Fleet bundle directory read in standalone mode brings its
-/// fleet.yaml and overlay files along).
-pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) -> Outcome {
+/// Runs `plan` over `items`; the plan is final (`config::Choices` built the command line and
+/// a Fleet bundle into it).
+pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     if let Some(note) = &plan.empty_shard {
         return Outcome::new(Vec::new(), vec![KrmResult::info(note.clone())], false);
-    }
-    let mut plan = plan;
-    if let Some(bundle) = bundle {
-        if let Err(r) = inputs::adopt_bundle(&mut plan, bundle) {
-            return failed(vec![r]);
-        }
     }
     let mut results: Vec<KrmResult> = plan.notes.iter().cloned().map(KrmResult::from).collect();
     // The items of `*List` objects are tailored as objects of their own, and written back
