@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tailor::cli::respond;
+use tailor::run::resource_list::respond;
 use tailor_kio::{read_input, InputForm};
 use tailor::run::parse_options;
 use tailor::run::Reading;

@@ -10,9 +10,9 @@ mod fleet_values;
 mod standalone;
 mod tools;
 
-use crate::run::{self, Reading};
-use tailor_kio::write::{write_resource_list, write_resource_list_to, ListSyntax};
-use tailor_kio::{KrmResult, Resource};
+use crate::run;
+use tailor_kio::write::write_resource_list;
+use tailor_kio::KrmResult;
 
 pub const HELP: &str = include_str!("help.txt");
 
@@ -116,13 +116,8 @@ fn krm_function() -> i32 {
             return 1;
         }
     };
-    let ahead = run::read_ahead(&text);
-    let reading = match &ahead {
-        Some(a) if !run::keeps_trees() => a.reading(),
-        _ => Reading::Keep,
-    };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let answer = respond_ahead(text, ahead, reading, &mut out);
+    let answer = run::resource_list::answer(text, &mut out);
     let _ = out.flush();
     report(&answer.results);
     // The process is about to exit: freeing every tree would only cost time (a quarter of a
@@ -130,82 +125,4 @@ fn krm_function() -> i32 {
     let code = answer.code;
     std::mem::forget(answer);
     code
-}
-
-/// What the KRM function answered: the exit code and the results (also in the output), and
-/// what the run leaves behind (the items' trees: drop it, or forget it when the process is
-/// about to exit).
-pub struct Answer {
-    pub code: i32,
-    pub results: Vec<KrmResult>,
-    _items: Vec<Resource>,
-}
-
-/// The KRM function's answer to one input text, its ResourceList streamed to `out`.
-/// `reading` says how items are read ([`run::item_reading`] decides for a real run; the
-/// answer is the same either way).
-pub fn respond(text: String, reading: Reading, out: &mut dyn Write) -> Answer {
-    let ahead = run::read_ahead(&text);
-    respond_ahead(text, ahead, reading, out)
-}
-
-/// [`respond`] with the functionConfig already read ahead: when the run's functionConfig is
-/// that one, its plan is the one that runs.
-fn respond_ahead(
-    text: String,
-    ahead: Option<crate::config::Ahead>,
-    reading: Reading,
-    out: &mut dyn Write,
-) -> Answer {
-    let fail = |results: Vec<KrmResult>, out: &mut dyn Write| {
-        let _ = out.write_all(write_resource_list(&[], None, &results).as_bytes());
-        Answer {
-            code: 1,
-            results,
-            _items: Vec::new(),
-        }
-    };
-    let input = match run::read_items(text, reading, ahead.as_ref()) {
-        Ok(i) => i,
-        Err(r) => return fail(vec![r], out),
-    };
-    let source = input.source.clone();
-    let syntax = if input.json {
-        ListSyntax::Json
-    } else {
-        ListSyntax::Yaml
-    };
-    let fc = input.function_config.clone();
-    let mut items = input.items;
-    let same_config = ahead.as_ref().is_some_and(|a| a.is_for(fc.as_ref()));
-    let plan = match ahead {
-        Some(a) if same_config => a.plan,
-        _ => crate::config::parse(fc.as_ref()),
-    };
-    let outcome = match plan {
-        Ok(plan) => {
-            if !run::reading_holds(reading, same_config, &plan) {
-                // The items were stripped as read for another functionConfig than the run's:
-                // read them again, as they were.
-                items = run::original_items(&source);
-            }
-            run::process(items, plan)
-        }
-        Err(results) => run::Outcome::new(Vec::new(), results, true),
-    };
-    let items = if outcome.failed {
-        run::original_items(&source)
-    } else {
-        let mut items = outcome.items;
-        for item in &mut items {
-            item.record_output_path();
-        }
-        items
-    };
-    let _ = write_resource_list_to(out, &items, fc.as_ref(), &outcome.results, syntax);
-    Answer {
-        code: i32::from(outcome.failed),
-        results: outcome.results,
-        _items: items,
-    }
 }

@@ -81,7 +81,7 @@ impl Plan {
                 &c.root
             }
         };
-        if config.root.extra.0.is_empty() {
+        if config.root.extra.overlay().is_empty() {
             config.root.extra = current.extra.clone();
         }
         self.set_targets(Targets::Fleet(Box::new(config)));

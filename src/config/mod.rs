@@ -260,7 +260,7 @@ fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
     if targets.any(|t| !t.yaml_overlays.is_empty()) {
         stages.push(Box::new(FleetOverlays { per_destination }));
     }
-    if targets.any(|t| t.extra.0.builds_objects()) {
+    if targets.any(|t| t.extra.overlay().builds_objects()) {
         stages.push(Box::new(FluxOverlays { per_destination }));
     }
     let bundle = matches!(targets, Targets::Fleet(c) if c.layout.is_some());
@@ -270,11 +270,11 @@ fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
             crd_keep: bundle,
         }));
     }
-    if targets.any(|t| !t.extra.0.replacements.is_empty()) {
+    if targets.any(|t| !t.extra.overlay().replacements.is_empty()) {
         stages.push(Box::new(Replacements(Source::Targets)));
     }
     let mut last: Vec<Box<dyn Stage>> = Vec::new();
-    if targets.any(|t| t.extra.0.sets_common_metadata()) {
+    if targets.any(|t| t.extra.overlay().sets_common_metadata()) {
         last.push(Box::new(CommonMetadata { per_destination }));
     }
     (stages, last)

@@ -7,6 +7,7 @@ mod explain;
 mod fan_out;
 mod inputs;
 mod reading;
+pub mod resource_list;
 mod streaming;
 
 use tailor_cluster::Cluster;

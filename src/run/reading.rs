@@ -372,7 +372,7 @@ mod tests {
             .unwrap()
             .items;
         let mut out = Vec::new();
-        crate::cli::respond(text.to_string(), reading, &mut out);
+        crate::run::resource_list::respond(text.to_string(), reading, &mut out);
         (items, String::from_utf8(out).unwrap())
     }
 

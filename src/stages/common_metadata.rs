@@ -62,7 +62,7 @@ impl Stage for CommonMetadata {
 
 /// Sets the configured metadata on one object; the error when it cannot.
 fn set_on(item: &mut Resource, tailoring: &Tailoring) -> Option<KrmResult> {
-    let m = tailoring.extra.0.common_metadata.as_ref()?;
+    let m = tailoring.extra.overlay().common_metadata.as_ref()?;
     if m.is_empty() {
         return None;
     }

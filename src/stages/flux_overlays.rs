@@ -33,7 +33,7 @@ impl Stage for FluxOverlays {
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let flux = &ctx.tailoring.extra.0;
+        let flux = &ctx.tailoring.extra.overlay();
         // Replacements and commonMetadata travel with these fields but run as their own
         // stages; without any other field there is nothing to do here (and no tree to copy).
         if !flux.builds_objects() {

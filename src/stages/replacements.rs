@@ -41,7 +41,7 @@ impl Stage for Replacements {
         let (list, field) = match &self.0 {
             Source::Fixed { list, field } => (list.as_slice(), *field),
             Source::Targets => (
-                ctx.tailoring.extra.0.replacements.as_slice(),
+                ctx.tailoring.extra.overlay().replacements.as_slice(),
                 "spec.replacements",
             ),
         };

@@ -14,6 +14,14 @@ pub type Tailoring = tailor_fleet::Options<TargetFields>;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TargetFields(pub Overlay);
 
+impl TargetFields {
+    /// The Flux overlay fields and replacements (one name for them, not a tuple index at every
+    /// use).
+    pub fn overlay(&self) -> &Overlay {
+        &self.0
+    }
+}
+
 impl tailor_fleet::Extra for TargetFields {
     fn fields() -> &'static [&'static str] {
         TAILOR_FIELDS

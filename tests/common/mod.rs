@@ -155,7 +155,7 @@ pub fn read_tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 /// in this process.
 pub fn answer(text: &str, reading: tailor::run::Reading) -> (i32, String) {
     let mut out = Vec::new();
-    let code = tailor::cli::respond(text.to_string(), reading, &mut out).code;
+    let code = tailor::run::resource_list::respond(text.to_string(), reading, &mut out).code;
     (code, String::from_utf8(out).expect("UTF-8 output"))
 }
 

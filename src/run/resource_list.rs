@@ -1,0 +1,100 @@
+//! The KRM function's run: one ResourceList in, its answer streamed out. How the items are
+//! read is decided once, here, from the functionConfig read ahead of them.
+
+use std::io::Write;
+
+use tailor_kio::write::{write_resource_list, write_resource_list_to, ListSyntax};
+use tailor_kio::{KrmResult, Resource};
+
+use super::{
+    keeps_trees, original_items, process, read_ahead, read_items, reading_holds, Outcome, Reading,
+};
+
+/// The KRM function's answer to `text`, its ResourceList streamed to `out`, with the items
+/// read as the plan read ahead allows (`TAILOR_KEEP_TREES=1` keeps every tree).
+pub fn answer(text: String, out: &mut dyn Write) -> Answer {
+    let ahead = read_ahead(&text);
+    let reading = match &ahead {
+        Some(a) if !keeps_trees() => a.reading(),
+        _ => Reading::Keep,
+    };
+    respond_ahead(text, ahead, reading, out)
+}
+
+/// What the KRM function answered: the exit code and the results (also in the output), and
+/// what the run leaves behind (the items' trees: drop it, or forget it when the process is
+/// about to exit).
+pub struct Answer {
+    pub code: i32,
+    pub results: Vec<KrmResult>,
+    _items: Vec<Resource>,
+}
+
+/// The KRM function's answer to one input text, its ResourceList streamed to `out`.
+/// `reading` says how items are read ([`super::item_reading`] decides for a real run; the
+/// answer is the same either way).
+pub fn respond(text: String, reading: Reading, out: &mut dyn Write) -> Answer {
+    let ahead = read_ahead(&text);
+    respond_ahead(text, ahead, reading, out)
+}
+
+/// [`respond`] with the functionConfig already read ahead: when the run's functionConfig is
+/// that one, its plan is the one that runs.
+fn respond_ahead(
+    text: String,
+    ahead: Option<crate::config::Ahead>,
+    reading: Reading,
+    out: &mut dyn Write,
+) -> Answer {
+    let fail = |results: Vec<KrmResult>, out: &mut dyn Write| {
+        let _ = out.write_all(write_resource_list(&[], None, &results).as_bytes());
+        Answer {
+            code: 1,
+            results,
+            _items: Vec::new(),
+        }
+    };
+    let input = match read_items(text, reading, ahead.as_ref()) {
+        Ok(i) => i,
+        Err(r) => return fail(vec![r], out),
+    };
+    let source = input.source.clone();
+    let syntax = if input.json {
+        ListSyntax::Json
+    } else {
+        ListSyntax::Yaml
+    };
+    let fc = input.function_config.clone();
+    let mut items = input.items;
+    let same_config = ahead.as_ref().is_some_and(|a| a.is_for(fc.as_ref()));
+    let plan = match ahead {
+        Some(a) if same_config => a.plan,
+        _ => crate::config::parse(fc.as_ref()),
+    };
+    let outcome = match plan {
+        Ok(plan) => {
+            if !reading_holds(reading, same_config, &plan) {
+                // The items were stripped as read for another functionConfig than the run's:
+                // read them again, as they were.
+                items = original_items(&source);
+            }
+            process(items, plan)
+        }
+        Err(results) => Outcome::new(Vec::new(), results, true),
+    };
+    let items = if outcome.failed {
+        original_items(&source)
+    } else {
+        let mut items = outcome.items;
+        for item in &mut items {
+            item.record_output_path();
+        }
+        items
+    };
+    let _ = write_resource_list_to(out, &items, fc.as_ref(), &outcome.results, syntax);
+    Answer {
+        code: i32::from(outcome.failed),
+        results: outcome.results,
+        _items: items,
+    }
+}
