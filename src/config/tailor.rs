@@ -1,6 +1,6 @@
 //! The `Tailor` kind: the whole pipeline in one object.
 
-use serde_json::Value as Json;
+use serde_json::{Map, Value as Json};
 use tailor_cluster::ClusterSpec;
 use tailor_fleet::FleetConfig;
 use tailor_kube::json::concat_names;
@@ -108,8 +108,6 @@ impl Spec {
 }
 
 pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
-    let mut errors = Vec::new();
-    let err = |field: &str, msg: String| Diagnostic::new(format!("spec.{field}"), msg);
     let mut p = Spec {
         strip_builtin: true,
         templates: true,
@@ -125,6 +123,22 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
             )])
         }
     };
+    let mut errors = Vec::new();
+    unknown_fields(spec, &mut errors);
+    p.read_clusters(spec, &mut errors);
+    p.read_strip(spec, fc, &mut errors);
+    p.read_templates(spec, &mut errors);
+    p.read_sources(json, spec, &mut errors);
+    p.read_options(spec, &mut errors);
+    if errors.is_empty() {
+        Ok(p.plan())
+    } else {
+        Err(errors)
+    }
+}
+
+/// An error for each field of `spec` a `Tailor` spec does not have, with the nearest one.
+fn unknown_fields(spec: &Map<String, Json>, errors: &mut Vec<Diagnostic>) {
     for key in spec.keys() {
         if !TAILOR_FIELDS.contains(&key.as_str()) {
             let hint = tailor_kube::json::suggest(key, TAILOR_FIELDS)
@@ -139,177 +153,209 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
             ));
         }
     }
-    if let Some(c) = spec.get("cluster").filter(|c| !c.is_null()) {
-        match ClusterSpec::from_json(c, "spec.cluster") {
-            Ok(s) => p.clusters.push(s),
-            Err(e) => errors.push(e),
-        }
-    }
-    match spec.get("clusters") {
-        None | Some(Json::Null) => {}
-        Some(Json::Array(list)) => {
-            if !p.clusters.is_empty() && !list.is_empty() {
-                errors.push(err(
-                    "clusters",
-                    "set either spec.cluster or spec.clusters, not both".into(),
-                ));
+}
+
+/// An error about `spec.FIELD`.
+fn err(field: &str, msg: String) -> Diagnostic {
+    Diagnostic::new(format!("spec.{field}"), msg)
+}
+
+/// Each part of a `Tailor` spec, decoded into the [`Spec`]; errors are collected, in the
+/// order of the fields, so every problem is reported at once.
+impl Spec {
+    /// `spec.cluster` and `spec.clusters`: the destinations.
+    fn read_clusters(&mut self, spec: &Map<String, Json>, errors: &mut Vec<Diagnostic>) {
+        if let Some(c) = spec.get("cluster").filter(|c| !c.is_null()) {
+            match ClusterSpec::from_json(c, "spec.cluster") {
+                Ok(s) => self.clusters.push(s),
+                Err(e) => errors.push(e),
             }
-            for (i, c) in list.iter().enumerate() {
-                match ClusterSpec::from_json(c, &format!("spec.clusters[{i}]")) {
-                    Ok(s) => {
-                        if p.clusters.iter().any(|o| o.name == s.name) {
-                            errors.push(err(
-                                &format!("clusters[{i}].name"),
-                                format!("cluster {:?} is listed twice", s.name),
-                            ));
+        }
+        match spec.get("clusters") {
+            None | Some(Json::Null) => {}
+            Some(Json::Array(list)) => {
+                if !self.clusters.is_empty() && !list.is_empty() {
+                    errors.push(err(
+                        "clusters",
+                        "set either spec.cluster or spec.clusters, not both".into(),
+                    ));
+                }
+                for (i, c) in list.iter().enumerate() {
+                    match ClusterSpec::from_json(c, &format!("spec.clusters[{i}]")) {
+                        Ok(s) => {
+                            if self.clusters.iter().any(|o| o.name == s.name) {
+                                errors.push(err(
+                                    &format!("clusters[{i}].name"),
+                                    format!("cluster {:?} is listed twice", s.name),
+                                ));
+                            }
+                            self.clusters.push(s);
                         }
-                        p.clusters.push(s);
-                    }
-                    Err(e) => errors.push(e),
-                }
-            }
-            p.fan_out = !list.is_empty();
-            if list.is_empty() && p.clusters.is_empty() {
-                p.notes.push(
-                    Diagnostic::warning(
-                        "spec.clusters is empty: there is no destination, so nothing is tailored per cluster (name the clusters, or drop the field)",
-                    )
-                    .at("spec.clusters"),
-                );
-            }
-        }
-        Some(_) => errors.push(err(
-            "clusters",
-            "spec.clusters must be a list of clusters".into(),
-        )),
-    }
-    match spec.get("strip") {
-        None | Some(Json::Null) => {}
-        Some(Json::Object(m)) => {
-            for (k, v) in m {
-                match (k.as_str(), v) {
-                    ("builtin", Json::Bool(b)) => p.strip_builtin = *b,
-                    ("builtin", _) => errors.push(err(
-                        "strip.builtin",
-                        "strip.builtin must be true or false".into(),
-                    )),
-                    _ => errors.push(err(
-                        &format!("strip.{k}"),
-                        format!("unknown field {k:?} in spec.strip; accepted fields: builtin"),
-                    )),
-                }
-            }
-        }
-        Some(_) => errors.push(err(
-            "strip",
-            "spec.strip must be a mapping like {builtin: true}".into(),
-        )),
-    }
-    if let Some(list) = fc.get_path(&["spec", "customTransforms"]) {
-        match list.items() {
-            Some(items) => {
-                for (i, t) in items.iter().enumerate() {
-                    match tailor_kubestellar::strip::parse_custom_transform_at(
-                        t,
-                        &format!("customTransforms[{i}]"),
-                        tailor_kubestellar::strip::PathSyntax::Extended,
-                        &format!("spec.customTransforms[{i}]"),
-                    ) {
-                        Ok(t) => p.custom_transforms.push(t),
-                        Err(findings) => errors.extend(findings),
+                        Err(e) => errors.push(e),
                     }
                 }
+                self.fan_out = !list.is_empty();
+                if list.is_empty() && self.clusters.is_empty() {
+                    self.notes.push(
+                        Diagnostic::warning(
+                            "spec.clusters is empty: there is no destination, so nothing is tailored per cluster (name the clusters, or drop the field)",
+                        )
+                        .at("spec.clusters"),
+                    );
+                }
             }
-            None if list.is_null() => {}
-            None => errors.push(err(
-                "customTransforms",
-                "spec.customTransforms must be a list".into(),
+            Some(_) => errors.push(err(
+                "clusters",
+                "spec.clusters must be a list of clusters".into(),
             )),
         }
     }
-    // Replacements are decoded with the other per-target fields (`TargetFields`).
-    if let Some(r) = fc.get_path(&["spec", "replacements"]) {
-        if !r.is_sequence() && !r.is_null() {
-            errors.push(err(
-                "replacements",
-                "spec.replacements must be a list".into(),
-            ));
+
+    /// `spec.strip`, `spec.customTransforms` and the shape of `spec.replacements`.
+    fn read_strip(&mut self, spec: &Map<String, Json>, fc: &Node, errors: &mut Vec<Diagnostic>) {
+        match spec.get("strip") {
+            None | Some(Json::Null) => {}
+            Some(Json::Object(m)) => {
+                for (k, v) in m {
+                    match (k.as_str(), v) {
+                        ("builtin", Json::Bool(b)) => self.strip_builtin = *b,
+                        ("builtin", _) => errors.push(err(
+                            "strip.builtin",
+                            "strip.builtin must be true or false".into(),
+                        )),
+                        _ => errors.push(err(
+                            &format!("strip.{k}"),
+                            format!("unknown field {k:?} in spec.strip; accepted fields: builtin"),
+                        )),
+                    }
+                }
+            }
+            Some(_) => errors.push(err(
+                "strip",
+                "spec.strip must be a mapping like {builtin: true}".into(),
+            )),
+        }
+        if let Some(list) = fc.get_path(&["spec", "customTransforms"]) {
+            match list.items() {
+                Some(items) => {
+                    for (i, t) in items.iter().enumerate() {
+                        match tailor_kubestellar::strip::parse_custom_transform_at(
+                            t,
+                            &format!("customTransforms[{i}]"),
+                            tailor_kubestellar::strip::PathSyntax::Extended,
+                            &format!("spec.customTransforms[{i}]"),
+                        ) {
+                            Ok(t) => self.custom_transforms.push(t),
+                            Err(findings) => errors.extend(findings),
+                        }
+                    }
+                }
+                None if list.is_null() => {}
+                None => errors.push(err(
+                    "customTransforms",
+                    "spec.customTransforms must be a list".into(),
+                )),
+            }
+        }
+        // Replacements are decoded with the other per-target fields (`TargetFields`).
+        if let Some(r) = fc.get_path(&["spec", "replacements"]) {
+            if !r.is_sequence() && !r.is_null() {
+                errors.push(err(
+                    "replacements",
+                    "spec.replacements must be a list".into(),
+                ));
+            }
         }
     }
-    match spec.get("templates") {
-        None | Some(Json::Null) => {}
-        Some(Json::Object(m)) => {
-            for (k, v) in m {
-                match (k.as_str(), v) {
-                    ("enabled", Json::Bool(b)) => p.templates = *b,
-                    _ => errors.push(err(
-                        &format!("templates.{k}"),
-                        format!("spec.templates accepts only enabled: true|false, found {k:?}"),
-                    )),
+
+    /// `spec.templates`.
+    fn read_templates(&mut self, spec: &Map<String, Json>, errors: &mut Vec<Diagnostic>) {
+        match spec.get("templates") {
+            None | Some(Json::Null) => {}
+            Some(Json::Object(m)) => {
+                for (k, v) in m {
+                    match (k.as_str(), v) {
+                        ("enabled", Json::Bool(b)) => self.templates = *b,
+                        _ => errors.push(err(
+                            &format!("templates.{k}"),
+                            format!("spec.templates accepts only enabled: true|false, found {k:?}"),
+                        )),
+                    }
+                }
+            }
+            Some(_) => errors.push(err(
+                "templates",
+                "spec.templates must be a mapping like {enabled: true}".into(),
+            )),
+        }
+    }
+
+    /// Fleet's fields, `spec.destinationSelectors`, `spec.overlays`, `spec.postBuild` and the
+    /// namespace substitution falls back to.
+    fn read_sources(
+        &mut self,
+        json: &Json,
+        spec: &Map<String, Json>,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        match FleetConfig::from_tailor_spec(json.get("spec").unwrap_or(&Json::Null), "spec") {
+            Ok(cfg) => self.targets = Some(cfg),
+            Err(e) => errors.extend(e),
+        }
+        match spec.get("destinationSelectors") {
+            None | Some(Json::Null) => {}
+            Some(v) => {
+                match tailor_kratix::KratixSchedule::from_json(v, "spec.destinationSelectors") {
+                    Ok(s) => self.schedule = Some(s),
+                    Err(e) => errors.push(e),
                 }
             }
         }
-        Some(_) => errors.push(err(
-            "templates",
-            "spec.templates must be a mapping like {enabled: true}".into(),
-        )),
+        match spec.get("overlays") {
+            None | Some(Json::Null) => {}
+            Some(v) => match inline_overlays(v) {
+                Ok(files) => self.overlay_files.extend(files),
+                Err((field, msg)) => errors.push(Diagnostic::new(field, msg)),
+            },
+        }
+        match spec.get("postBuild") {
+            None | Some(Json::Null) => {}
+            Some(v) => match tailor_flux::kustomization::read_post_build(v, "spec.postBuild") {
+                Ok(pb) => self.post_build = Some(pb),
+                Err(e) => errors.push(e),
+            },
+        }
+        self.namespace = json
+            .pointer("/metadata/namespace")
+            .and_then(Json::as_str)
+            .map(str::to_string);
     }
-    match FleetConfig::from_tailor_spec(json.get("spec").unwrap_or(&Json::Null), "spec") {
-        Ok(cfg) => p.targets = Some(cfg),
-        Err(e) => errors.extend(e),
-    }
-    match spec.get("destinationSelectors") {
-        None | Some(Json::Null) => {}
-        Some(v) => match tailor_kratix::KratixSchedule::from_json(v, "spec.destinationSelectors") {
-            Ok(s) => p.schedule = Some(s),
-            Err(e) => errors.push(e),
-        },
-    }
-    match spec.get("overlays") {
-        None | Some(Json::Null) => {}
-        Some(v) => match inline_overlays(v) {
-            Ok(files) => p.overlay_files.extend(files),
-            Err((field, msg)) => errors.push(Diagnostic::new(field, msg)),
-        },
-    }
-    match spec.get("postBuild") {
-        None | Some(Json::Null) => {}
-        Some(v) => match tailor_flux::kustomization::read_post_build(v, "spec.postBuild") {
-            Ok(pb) => p.post_build = Some(pb),
-            Err(e) => errors.push(e),
-        },
-    }
-    p.namespace = json
-        .pointer("/metadata/namespace")
-        .and_then(Json::as_str)
-        .map(str::to_string);
-    match spec.get("strict") {
-        None | Some(Json::Null) => {}
-        Some(Json::Bool(b)) => p.strict = *b,
-        Some(_) => errors.push(err("strict", "spec.strict must be true or false".into())),
-    }
-    match spec.get("limits") {
-        None | Some(Json::Null) => {}
-        Some(Json::Object(m)) => {
-            for (k, v) in m {
-                match (k.as_str(), v.as_u64()) {
-                    ("maxFanOutItems", Some(n)) if n > 0 => p.max_fan_out_items = Some(n as usize),
-                    ("maxTemplateOutputBytes", Some(n)) if n > 0 => {
-                        p.template_limits.max_output_bytes = n as usize
+
+    /// `spec.strict` and `spec.limits`.
+    fn read_options(&mut self, spec: &Map<String, Json>, errors: &mut Vec<Diagnostic>) {
+        match spec.get("strict") {
+            None | Some(Json::Null) => {}
+            Some(Json::Bool(b)) => self.strict = *b,
+            Some(_) => errors.push(err("strict", "spec.strict must be true or false".into())),
+        }
+        match spec.get("limits") {
+            None | Some(Json::Null) => {}
+            Some(Json::Object(m)) => {
+                for (k, v) in m {
+                    match (k.as_str(), v.as_u64()) {
+                        ("maxFanOutItems", Some(n)) if n > 0 => self.max_fan_out_items = Some(n as usize),
+                        ("maxTemplateOutputBytes", Some(n)) if n > 0 => {
+                            self.template_limits.max_output_bytes = n as usize
+                        }
+                        ("maxTemplateRangeIterations", Some(n)) if n > 0 => {
+                            self.template_limits.max_range_iterations = n as usize
+                        }
+                        _ => errors.push(err(&format!("limits.{k}"), format!("spec.limits: unknown or invalid limit {k:?} (accepted: {}, each a positive integer)", LIMITS.join(", ")))),
                     }
-                    ("maxTemplateRangeIterations", Some(n)) if n > 0 => {
-                        p.template_limits.max_range_iterations = n as usize
-                    }
-                    _ => errors.push(err(&format!("limits.{k}"), format!("spec.limits: unknown or invalid limit {k:?} (accepted: {}, each a positive integer)", LIMITS.join(", ")))),
                 }
             }
+            Some(_) => errors.push(err("limits", "spec.limits must be a mapping".into())),
         }
-        Some(_) => errors.push(err("limits", "spec.limits must be a mapping".into())),
-    }
-    if errors.is_empty() {
-        Ok(p.plan())
-    } else {
-        Err(errors)
     }
 }
 
