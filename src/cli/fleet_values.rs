@@ -94,34 +94,7 @@ fn values(
         .collect();
     report(&typos);
 
-    let mut items: Vec<Json> = Vec::new();
-    for f in files {
-        for r in super::standalone::read_path(Path::new(f), None, &opts).map_err(one)? {
-            items.push(
-                r.node()
-                    .to_json()
-                    .map_err(|e| one(KrmResult::error(format!("{f}: {e}"))))?,
-            );
-        }
-    }
-    let inventory_items: Vec<Json> = items
-        .iter()
-        .filter(|i| tailor_cluster::is_inventory(i))
-        .cloned()
-        .collect();
-    let inventory = Inventory::from_items(&inventory_items).map_err(|e| one(e.into()))?;
-    let mut clusters: Vec<Cluster> = if plan.clusters.is_empty() {
-        inventory
-            .cluster_names()
-            .into_iter()
-            .filter_map(|n| inventory.resolve(n))
-            .collect()
-    } else {
-        plan.clusters
-            .iter()
-            .map(|s| inventory.resolve_spec(s))
-            .collect()
-    };
+    let (items, mut clusters) = destinations(files, &plan, &opts)?;
     if clusters.is_empty() {
         return Err(one(KrmResult::error(
             "no destination: name the clusters in CONFIG (spec.cluster or spec.clusters) or pass Fleet Cluster objects",
@@ -135,6 +108,56 @@ fn values(
             ))));
         }
     }
+    values_text(&bundle.config, &items, &clusters, only)
+}
+
+/// The objects of `files` and the destinations: the plan's, completed from the inventory
+/// objects among them, or else every cluster the inventory names.
+fn destinations(
+    files: &[String],
+    plan: &crate::config::Plan,
+    opts: &tailor_yaml::ParseOptions,
+) -> Result<(Vec<Json>, Vec<Cluster>), Vec<KrmResult>> {
+    let one = |r: KrmResult| vec![r];
+    let mut items: Vec<Json> = Vec::new();
+    for f in files {
+        for r in super::standalone::read_path(Path::new(f), None, opts).map_err(one)? {
+            items.push(
+                r.node()
+                    .to_json()
+                    .map_err(|e| one(KrmResult::error(format!("{f}: {e}"))))?,
+            );
+        }
+    }
+    let inventory_items: Vec<Json> = items
+        .iter()
+        .filter(|i| tailor_cluster::is_inventory(i))
+        .cloned()
+        .collect();
+    let inventory = Inventory::from_items(&inventory_items).map_err(|e| one(e.into()))?;
+    let clusters: Vec<Cluster> = if plan.clusters.is_empty() {
+        inventory
+            .cluster_names()
+            .into_iter()
+            .filter_map(|n| inventory.resolve(n))
+            .collect()
+    } else {
+        plan.clusters
+            .iter()
+            .map(|s| inventory.resolve_spec(s))
+            .collect()
+    };
+    Ok((items, clusters))
+}
+
+/// Each destination's values, as YAML documents headed by a comment naming the cluster.
+fn values_text(
+    config: &tailor_fleet::FleetConfig<TargetFields>,
+    items: &[Json],
+    clusters: &[Cluster],
+    only: Option<&str>,
+) -> Result<String, Vec<KrmResult>> {
+    let one = |r: KrmResult| vec![r];
     let mut out = String::new();
     for (i, cluster) in clusters.iter().enumerate() {
         let fleet = items
@@ -147,8 +170,8 @@ fn values(
             })
             .map(FleetCluster::from_object)
             .unwrap_or_default();
-        let computed = cluster_values(&bundle.config, cluster, &fleet)
-            .map_err(|e| one(KrmResult::error(e)))?;
+        let computed =
+            cluster_values(config, cluster, &fleet).map_err(|e| one(KrmResult::error(e)))?;
         if i > 0 {
             out.push_str("---\n");
         }
