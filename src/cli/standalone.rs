@@ -37,6 +37,12 @@ pub(crate) fn run(args: Args) -> i32 {
         };
     }
     report_all(&rendered.outcome.results);
+    write_output(&args, rendered)
+}
+
+/// Writes what the run produced the way `args` asks: a stream, a ResourceList (the objects as
+/// read when the run failed), or the files under `--output-dir`; the exit code.
+fn write_output(args: &Args, rendered: Rendered) -> i32 {
     let Rendered {
         fc,
         originals,
@@ -52,7 +58,7 @@ pub(crate) fn run(args: Args) -> i32 {
         emit(report);
         return i32::from(outcome.failed);
     }
-    match args.output {
+    match &args.output {
         Output::Stream => {
             if outcome.failed {
                 return 1;
@@ -71,7 +77,7 @@ pub(crate) fn run(args: Args) -> i32 {
             let list = match (outcome.failed, originals) {
                 (false, _) => outcome.items,
                 (true, Some(originals)) => originals,
-                (true, None) => match render_with(&args, true, false, true) {
+                (true, None) => match render_with(args, true, false, true) {
                     Ok(again) => again.originals.unwrap_or_default(),
                     Err(code) => return code,
                 },
@@ -95,13 +101,13 @@ pub(crate) fn run(args: Args) -> i32 {
                 return 1;
             }
             if args.clean {
-                if let Err(e) = std::fs::remove_dir_all(&dir) {
+                if let Err(e) = std::fs::remove_dir_all(dir) {
                     if e.kind() != std::io::ErrorKind::NotFound {
                         return fail(KrmResult::error(format!("{}: {e}", dir.display())));
                     }
                 }
             }
-            match files::write_output_dir(&dir, &outcome.items, &kept, passed.files()) {
+            match files::write_output_dir(dir, &outcome.items, &kept, passed.files()) {
                 Ok(_) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
@@ -149,6 +155,153 @@ fn render_with(
     per_item: bool,
 ) -> Result<Rendered, i32> {
     let opts = parse_options();
+    let (fc, config_source) = read_config_argument(args, &opts)?;
+    let plan = crate::config::parse(Some(&fc));
+    let deferral = deferral(args, &plan, keep_originals, per_item);
+    let streams = deferral
+        .as_ref()
+        .is_some_and(|(_, at_read, _)| at_read.as_ref().is_some_and(run::AtRead::renders));
+    let mut hook = deferral
+        .as_ref()
+        .and_then(|(_, at_read, plan)| at_read.as_ref().map(|a| a.hook(plan)));
+    let passes = pass_through && passes_through(args, keep_originals);
+    let mut inert = deferral
+        .as_ref()
+        .filter(|_| passes)
+        .and_then(|(_, at_read, plan)| run::passes_by(plan, at_read.as_ref()));
+    let mut reading = PackageReading {
+        keep_other_files: matches!(args.output, Output::Dir(_)),
+        defer: deferral.as_ref().map(|(keys, _, _)| Deferral {
+            keys: keys.clone(),
+            hook: hook
+                .as_mut()
+                .map(|h| &mut **h as &mut dyn FnMut(&mut Resource) -> Prepared),
+            render: streams.then_some(match args.output {
+                Output::Dir(_) => Rendering::File,
+                _ => Rendering::Stream,
+            }),
+        }),
+        inert: inert
+            .as_mut()
+            .map(|f| f as &mut dyn FnMut(&Resource) -> bool),
+        one_input: args.inputs.len() == 1,
+        ..PackageReading::default()
+    };
+    let (items, bundle) = read_inputs(args, &mut reading, &opts)?;
+    let consumed =
+        |plan: &crate::config::Plan| items.iter().any(|i| run::may_consume(Some(plan), i));
+    if (streams || !reading.passed.is_empty()) && plan.as_ref().is_ok_and(consumed) {
+        // An input of the run arrived among the items (an inventory object, a
+        // CustomTransform...): it may concern every object, and change what the stages do to
+        // it. Every file is read again as objects, for the stages to run in the run.
+        drop(reading);
+        drop(hook);
+        drop(inert);
+        drop(items);
+        return render_with(args, keep_originals, false, false);
+    }
+    let kept = std::mem::take(&mut reading.kept);
+    let passed = std::mem::take(&mut reading.passed);
+    // The hook borrows the plan, which the run takes.
+    drop(reading);
+    drop(hook);
+    drop(inert);
+    let originals = keep_originals.then(|| items.clone());
+    let outcome = tailor(args, plan, items, bundle, &fc, &config_source)?;
+    Ok(Rendered {
+        fc,
+        originals,
+        outcome,
+        kept,
+        passed,
+    })
+}
+
+/// How standalone mode reads the objects of its inputs under `plan`: the annotations a
+/// deferred object keeps and what runs on each as it is read (`None`: every tree is kept).
+fn deferral<'p>(
+    args: &Args,
+    plan: &'p Result<crate::config::Plan, Vec<KrmResult>>,
+    keep_originals: bool,
+    per_item: bool,
+) -> Option<(
+    tailor_kio::resource::HeaderKeys,
+    Option<run::AtRead<'p>>,
+    &'p crate::config::Plan,
+)> {
+    // As for a ResourceList (`run::reading`): when no stage reads every object, each
+    // document's tree is dropped once it is checked and built again only for the objects a
+    // stage looks into, so a large package is held as its text; when the built-in strip is
+    // the only stage that does, it runs as each file is read and the objects it leaves as
+    // they were are held so. A Fleet bundle brings its own targets and stages: its objects
+    // keep their trees.
+    let bundled = args
+        .inputs
+        .iter()
+        .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
+    let renders = per_item && renders_as_read(args, keep_originals);
+    let deferral = match &plan {
+        Ok(plan) if !bundled => {
+            run::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
+        }
+        _ => None,
+    };
+    // The originals (a failed resource-list run's answer, `tailor diff`'s base) are the
+    // objects as read: none is stripped as it is read then.
+    deferral.filter(|(_, at_read, _)| at_read.is_none() || !keep_originals)
+}
+
+/// Whether files none of whose objects a stage can touch are held as their text alone: when
+/// the output writes them as they are and no run option looks at every object. Not when stdin
+/// is read (the config or manifests): a run that must read everything again as objects
+/// (`Passed::clashes`) could not read it twice.
+fn passes_through(args: &Args, keep_originals: bool) -> bool {
+    !reads_stdin(args)
+        && !keep_originals
+        && !args.explain
+        && args.cluster.is_none()
+        && args.shard.is_none()
+        && matches!(args.output, Output::Stream | Output::Dir(_))
+}
+
+/// Runs the plan, with the command line's choices and the bundle built into it, over `items`;
+/// the results name the lines of the CONFIG file. `Err` is the exit code of a bad command line.
+fn tailor(
+    args: &Args,
+    plan: Result<crate::config::Plan, Vec<KrmResult>>,
+    items: Vec<Resource>,
+    bundle: Option<FleetBundle>,
+    fc: &tailor_yaml::Node,
+    config_source: &str,
+) -> Result<run::Outcome, i32> {
+    let choices = Choices {
+        strict: args.strict,
+        explain: args.explain,
+        cluster: args.cluster.clone(),
+        shard: args.shard,
+        bundle,
+    };
+    let mut outcome = match plan.map_err(Refused::Results).and_then(|p| p.with(choices)) {
+        Ok(plan) => run::process(items, plan),
+        Err(Refused::Usage(msg)) => return Err(usage_error(&msg)),
+        Err(Refused::Results(results)) => run::Outcome::new(Vec::new(), results, true),
+    };
+    let config_name = if args.config == "-" {
+        "<stdin>"
+    } else {
+        &args.config
+    };
+    tailor_kio::results::locate(&mut outcome.results, fc, config_source, config_name);
+    Ok(outcome)
+}
+
+/// The CONFIG argument, read and parsed (with its text, for results to name lines), once the
+/// command line is known to make sense: CONFIG is a file, stdin is piped in when read, and
+/// `--output-dir` may be written.
+fn read_config_argument(
+    args: &Args,
+    opts: &tailor_yaml::ParseOptions,
+) -> Result<(tailor_yaml::Node, std::sync::Arc<String>), i32> {
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
         1
@@ -171,72 +324,26 @@ fn render_with(
     };
     let config_text = config_text.map_err(|e| fail(KrmResult::error(e)))?;
     let (fc, config_source) =
-        files::read_config_text(config_text, &args.config, &opts).map_err(fail)?;
+        files::read_config_text(config_text, &args.config, opts).map_err(fail)?;
     if let Output::Dir(dir) = &args.output {
         check_output_dir(dir, args).map_err(|msg| fail(KrmResult::error(msg)))?;
     }
-    let plan = crate::config::parse(Some(&fc));
-    // As for a ResourceList (`run::reading`): when no stage reads every object, each
-    // document's tree is dropped once it is checked and built again only for the objects a
-    // stage looks into, so a large package is held as its text; when the built-in strip is
-    // the only stage that does, it runs as each file is read and the objects it leaves as
-    // they were are held so. A Fleet bundle brings its own targets and stages: its objects
-    // keep their trees.
-    let bundled = args
-        .inputs
-        .iter()
-        .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
-    let renders = per_item && renders_as_read(args, keep_originals);
-    let deferral = match &plan {
-        Ok(plan) if !bundled => {
-            run::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
-        }
-        _ => None,
-    };
-    // The originals (a failed resource-list run's answer, `tailor diff`'s base) are the
-    // objects as read: none is stripped as it is read then.
-    let deferral = deferral.filter(|(_, at_read, _)| at_read.is_none() || !keep_originals);
-    let streams = deferral
-        .as_ref()
-        .is_some_and(|(_, at_read, _)| at_read.as_ref().is_some_and(run::AtRead::renders));
-    let mut hook = deferral
-        .as_ref()
-        .and_then(|(_, at_read, plan)| at_read.as_ref().map(|a| a.hook(plan)));
-    // Files none of whose objects a stage can touch are held as their text alone, when the
-    // output writes them as they are and no run option looks at every object. Not when stdin
-    // is read (the config or manifests): a run that must read everything again as objects
-    // (`Passed::clashes`) could not read it twice.
-    let passes = pass_through
-        && !reads_stdin(args)
-        && !keep_originals
-        && !args.explain
-        && args.cluster.is_none()
-        && args.shard.is_none()
-        && matches!(args.output, Output::Stream | Output::Dir(_));
-    let mut inert = deferral
-        .as_ref()
-        .filter(|_| passes)
-        .and_then(|(_, at_read, plan)| run::passes_by(plan, at_read.as_ref()));
-    let mut items: Vec<Resource> = Vec::new();
-    let mut reading = PackageReading {
-        keep_other_files: matches!(args.output, Output::Dir(_)),
-        defer: deferral.as_ref().map(|(keys, _, _)| Deferral {
-            keys: keys.clone(),
-            hook: hook
-                .as_mut()
-                .map(|h| &mut **h as &mut dyn FnMut(&mut Resource) -> Prepared),
-            render: streams.then_some(match args.output {
-                Output::Dir(_) => Rendering::File,
-                _ => Rendering::Stream,
-            }),
-        }),
-        inert: inert
-            .as_mut()
-            .map(|f| f as &mut dyn FnMut(&Resource) -> bool),
-        one_input: args.inputs.len() == 1,
-        ..PackageReading::default()
+    Ok((fc, config_source))
+}
+
+/// The objects of every input of `args`, read with `reading`, and the Fleet bundle directory
+/// among them (at most one).
+fn read_inputs(
+    args: &Args,
+    reading: &mut PackageReading<'_>,
+    opts: &tailor_yaml::ParseOptions,
+) -> Result<(Vec<Resource>, Option<FleetBundle>), i32> {
+    let fail = |r: KrmResult| {
+        report_all(std::slice::from_ref(&r));
+        1
     };
     let mut bundle: Option<FleetBundle> = None;
+    let mut items: Vec<Resource> = Vec::new();
     let config_file = (args.config != "-")
         .then(|| Path::new(&args.config).canonicalize().ok())
         .flatten();
@@ -248,7 +355,7 @@ fn render_with(
                     "{input}: only one Fleet bundle directory (with a fleet.yaml) per run"
                 ))));
             }
-            let (b, mut more) = read_bundle(path, &opts).map_err(|results| {
+            let (b, mut more) = read_bundle(path, opts).map_err(|results| {
                 report_all(&results);
                 1
             })?;
@@ -259,7 +366,7 @@ fn render_with(
         if input == "-" {
             let mut more = read_stdin()
                 .map_err(KrmResult::error)
-                .and_then(|t| files::read_stdin_text(t, &opts, reading.defer.as_mut()))
+                .and_then(|t| files::read_stdin_text(t, opts, reading.defer.as_mut()))
                 .map_err(fail)?;
             if let Some(first) = more.first() {
                 reading.passed.read_as_objects(first);
@@ -267,54 +374,11 @@ fn render_with(
             items.append(&mut more);
         } else {
             reading
-                .read_path(path, config_file.as_deref(), &opts, &mut items)
+                .read_path(path, config_file.as_deref(), opts, &mut items)
                 .map_err(fail)?;
         }
     }
-    let consumed =
-        |plan: &crate::config::Plan| items.iter().any(|i| run::may_consume(Some(plan), i));
-    if (streams || !reading.passed.is_empty()) && plan.as_ref().is_ok_and(consumed) {
-        // An input of the run arrived among the items (an inventory object, a
-        // CustomTransform...): it may concern every object, and change what the stages do to
-        // it. Every file is read again as objects, for the stages to run in the run.
-        drop(reading);
-        drop(hook);
-        drop(inert);
-        drop(items);
-        return render_with(args, keep_originals, false, false);
-    }
-    let kept = std::mem::take(&mut reading.kept);
-    let passed = std::mem::take(&mut reading.passed);
-    // The hook borrows the plan, which the run takes.
-    drop(reading);
-    drop(hook);
-    drop(inert);
-    let originals = keep_originals.then(|| items.clone());
-    let choices = Choices {
-        strict: args.strict,
-        explain: args.explain,
-        cluster: args.cluster.clone(),
-        shard: args.shard,
-        bundle,
-    };
-    let mut outcome = match plan.map_err(Refused::Results).and_then(|p| p.with(choices)) {
-        Ok(plan) => run::process(items, plan),
-        Err(Refused::Usage(msg)) => return Err(usage_error(&msg)),
-        Err(Refused::Results(results)) => run::Outcome::new(Vec::new(), results, true),
-    };
-    let config_name = if args.config == "-" {
-        "<stdin>"
-    } else {
-        &args.config
-    };
-    tailor_kio::results::locate(&mut outcome.results, &fc, &config_source, config_name);
-    Ok(Rendered {
-        fc,
-        originals,
-        outcome,
-        kept,
-        passed,
-    })
+    Ok((items, bundle))
 }
 
 /// Whether the stages that treat objects one by one may run as the objects are read, what

@@ -39,7 +39,9 @@ fn labels(cluster: &Cluster) -> String {
     format!(" (labels {})", pairs.join(", "))
 }
 
-fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out: &mut String) {
+/// Which target customizations match `cluster`, and why; `false` when the destination is
+/// skipped or refused (nothing is tailored for it then).
+fn customizations(run: &Run<'_>, cluster: Option<&Cluster>, out: &mut String) -> bool {
     if let (Targets::Fleet(config), Some(cluster)) = (&run.plan.targets, cluster) {
         if !config.customizations.is_empty() {
             let _ = writeln!(out, "  target customizations ({}):", config.mode.as_str());
@@ -69,11 +71,11 @@ fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out:
             match config.resolve(cluster) {
                 Decision::Skip { reason, .. } => {
                     let _ = writeln!(out, "  {reason}");
-                    return;
+                    return false;
                 }
                 Decision::Refuse { message, .. } => {
                     let _ = writeln!(out, "  refused: {message}");
-                    return;
+                    return false;
                 }
                 Decision::Deploy { matched, .. } if matched.is_empty() => {
                     out.push_str("  applied: none (the spec's own options)\n");
@@ -84,6 +86,13 @@ fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out:
                 }
             }
         }
+    }
+    true
+}
+
+fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out: &mut String) {
+    if !customizations(run, cluster, out) {
+        return;
     }
     let mut items = work.to_vec();
     let mut notes = Notes::default();
