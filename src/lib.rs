@@ -1,9 +1,11 @@
 //! tailor: tailors Kubernetes manifests to a destination cluster, as a KRM function.
 //!
-//! The data path: `cli` reads the input (a ResourceList, files, a Fleet bundle) through
-//! `tailor_kio`; `config` turns the functionConfig into a plan of `stages`; `run` splits off
-//! the inputs it consumes, resolves the destinations and runs the stages for each; `tailor_kio`
-//! writes the answer. Dependencies point one way: cli → run → config, stages → tailor_kio.
+//! The data path (README's diagram): `cli` turns argv into a mode; the KRM function is one
+//! call, `run::resource_list::answer`. `tailor_kio` owns the items, reading and writing;
+//! `config` turns the functionConfig (and, in standalone mode, the command line's
+//! `config::Choices`) into a plan of `stages` nothing changes afterwards; `run` splits off the
+//! inputs it consumes, resolves the destinations and runs the stages for each. Dependencies
+//! point one way: cli → run → config, stages → tailor_kio.
 
 pub mod cli;
 pub mod config;
