@@ -16,7 +16,7 @@
 //!   Cluster's namespace count; a group contains the cluster iff its `spec.selector` is non-null
 //!   and matches the cluster's labels. Clusters known only from other kinds have no Fleet
 //!   namespace and so belong to no inventory group.
-//! - Properties follow `docs/semantics/kubestellar.md` §3.5, see `tailor_kubestellar::properties`.
+//! - Properties follow `docs/semantics/kubestellar.md` §3.5, see [`crate::properties`].
 //! - An inline `spec.cluster` with the same name is merged as if its fields had been written into
 //!   the inventory objects, so inline wins level by level ([`Inventory::resolve_spec`]).
 
@@ -25,12 +25,12 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::model::{merge_groups, Cluster, ClusterGroup, ClusterSpec};
+use crate::properties::collect as collect_properties;
 use tailor_go::unicode::is_identifier as is_go_identifier;
 use tailor_kube::json;
 use tailor_kube::labels::{self as selector, LabelSelector};
 use tailor_kube::FieldError;
 use tailor_kube::StringMap;
-use tailor_kubestellar::properties::collect as collect_properties;
 
 /// Namespace KubeStellar reads per-cluster property ConfigMaps from.
 pub const PROPERTIES_NAMESPACE: &str = "customization-properties";

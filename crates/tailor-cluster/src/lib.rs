@@ -2,7 +2,8 @@
 //! `spec.cluster`) and the inventory objects of every system it reads (OCM ManagedCluster, Fleet
 //! Cluster and ClusterGroup, Kratix Destination, KubeStellar property ConfigMaps) merged into one
 //! [`Cluster`] per name. Matching a cluster is each system's own business (tailor-fleet,
-//! tailor-kratix); property precedence is KubeStellar's (tailor-kubestellar).
+//! tailor-kratix); which keys become template properties, and their precedence, follows
+//! KubeStellar ([`properties`]).
 //!
 //! Objects arrive as `serde_json::Value`, so the crate does not depend on the YAML layer.
 //!
@@ -28,6 +29,7 @@
 
 pub mod inventory;
 pub mod model;
+pub mod properties;
 
 pub use tailor_kube::{FieldError, StringMap};
 

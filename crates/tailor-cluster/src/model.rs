@@ -2,16 +2,16 @@
 //!
 //! [`ClusterSpec`] is the inline `spec.cluster` exactly as written; [`Cluster`] is the resolved
 //! destination (after merging with inventory items, see `inventory`), whose `properties` are the
-//! flat template data built with KubeStellar's precedence (`tailor_kubestellar::properties`).
+//! flat template data built with KubeStellar's precedence ([`crate::properties`]).
 
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::properties::collect as collect_properties;
 use tailor_go::unicode::is_identifier as is_go_identifier;
 use tailor_kube::json;
 use tailor_kube::FieldError;
 use tailor_kube::StringMap;
-use tailor_kubestellar::properties::collect as collect_properties;
 
 /// A Fleet ClusterGroup the cluster belongs to: its name and its own `metadata.labels`
 /// (what `clusterGroupSelector` is tested against).

@@ -309,7 +309,7 @@ fn fold_into<E: Extra>(
                 format!("reading values file: {}: {e}", path.display()),
             )]
         })?;
-        let data = tailor_flux::postbuild::v2read::yaml11_to_json(&text).map_err(|e| {
+        let data = tailor_yaml::sigs::v2read::yaml11_to_json(&text).map_err(|e| {
             vec![FieldError::new(
                 format!("fleet.yaml {at}"),
                 format!("{}: {e}", path.display()),

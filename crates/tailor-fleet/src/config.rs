@@ -357,7 +357,7 @@ fn unmodeled<'a, E: Extra + 'a>(
 /// first document; an empty file is an empty config). Errors name the field
 /// (`targetCustomizations[0].clusterSelector.matchLabels.env: ...`).
 pub fn parse_fleet_yaml<E: Extra>(text: &str) -> Result<FleetConfig<E>, Vec<FieldError>> {
-    let v = tailor_flux::postbuild::v2read::yaml11_to_json(text)
+    let v = tailor_yaml::sigs::v2read::yaml11_to_json(text)
         .map_err(|e| vec![FieldError::new("fleet.yaml", e)])?;
     FleetConfig::from_fleet_yaml(&v)
 }

@@ -21,9 +21,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 use tailor_cluster::Cluster;
-use tailor_flux::postbuild::{numbers::as_float64, v2print::to_yaml_v2, v2read::yaml11_to_json};
 use tailor_go::{ExecOptions, MissingKey, Syntax, Template};
 use tailor_kube::StringMap;
+use tailor_yaml::sigs::{numbers::as_float64, v2print::to_yaml_v2, v2read::yaml11_to_json};
 
 use crate::config::FleetConfig;
 use crate::options::Extra;

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use serde_json::Value;
 use tailor_flux::envsubst::{Options, Vars};
-use tailor_flux::postbuild::{substitute_resource, v2print::to_yaml_v2, v2read::yaml11_to_json};
+use tailor_flux::postbuild::substitute_resource;
+use tailor_yaml::sigs::{v2print::to_yaml_v2, v2read::yaml11_to_json};
 
 #[test]
 fn every_recorded_case_matches_flux() {

@@ -5,11 +5,11 @@
 
 use serde_json::{Map, Number, Value as Json};
 use tailor_flux::postbuild::merge::same_data;
-use tailor_flux::postbuild::numbers::as_float64;
 use tailor_flux::postbuild::unchanged::round_trip_keeps;
-use tailor_flux::postbuild::v2print::to_yaml_v2;
-use tailor_flux::postbuild::v2read::yaml11_to_json;
 use tailor_testkit::Rng;
+use tailor_yaml::sigs::numbers::as_float64;
+use tailor_yaml::sigs::v2print::to_yaml_v2;
+use tailor_yaml::sigs::v2read::yaml11_to_json;
 
 /// Strings YAML 1.1 (or yaml.v2's printer) treats specially, all printable ASCII.
 const TRICKY: &[&str] = &[

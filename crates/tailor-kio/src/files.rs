@@ -34,22 +34,6 @@ pub enum FileContents {
     },
 }
 
-/// Reads one file's documents as resources that remember the file; a document that is not a
-/// KRM object is an error naming the file, its line and the document.
-pub fn read_file_text(
-    text: String,
-    rel_path: &str,
-    opts: &ParseOptions,
-) -> Result<Vec<Resource>, KrmResult> {
-    match read_manifest_file(text, rel_path, opts, None)? {
-        FileContents::Objects(objects) => Ok(objects),
-        FileContents::Other { problem: None, .. } => Ok(Vec::new()),
-        FileContents::Other {
-            problem: Some(e), ..
-        } => Err(e),
-    }
-}
-
 /// Reads one file of a package: its objects, or the file itself when it holds none. A
 /// document that looks like an object (it has `apiVersion` and `kind`) but is not a valid one
 /// is an error, and so is a file mixing objects and other documents: neither is
@@ -574,8 +558,12 @@ fn only_empty_document_text(text: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// One file's objects, as standalone mode reads them.
     fn read(text: &str) -> Vec<Resource> {
-        read_file_text(text.to_string(), "f.yaml", &ParseOptions::default()).unwrap()
+        match read_manifest_file(text.to_string(), "f.yaml", &ParseOptions::default(), None) {
+            Ok(FileContents::Objects(objects)) => objects,
+            _ => panic!("not a file of objects: {text:?}"),
+        }
     }
 
     #[test]

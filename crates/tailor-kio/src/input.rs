@@ -29,11 +29,6 @@ pub fn read_bytes(reader: impl Read, what: &str) -> Result<Vec<u8>, String> {
     read_bytes_limited(reader, what, max_input_bytes())
 }
 
-/// Reads all of `reader` as UTF-8 text, refusing more than the limit.
-pub fn read_text(reader: impl Read, what: &str) -> Result<String, String> {
-    utf8(read_bytes(reader, what)?, what)
-}
-
 fn utf8(buf: Vec<u8>, what: &str) -> Result<String, String> {
     String::from_utf8(buf).map_err(|e| {
         format!(

@@ -4,9 +4,12 @@
 //!
 //! - [`strip`]: the transport controller's WEC-independent cleaning and `CustomTransform`
 //!   removals (its JSONPath subset included);
-//! - [`templates`]: expansion of objects annotated `control.kubestellar.io/expand-templates`;
-//! - [`properties`]: which labels, annotations and ConfigMap keys become template properties,
-//!   and their precedence.
+//! - [`templates`]: expansion of objects annotated `control.kubestellar.io/expand-templates`.
+//!
+//! Which labels, annotations and ConfigMap keys become a cluster's template properties, and
+//! their precedence, is KubeStellar's rule too, but it lives with the cluster model that
+//! every stage reads (`tailor_cluster::properties`), so the model does not depend on this
+//! crate.
 //!
 //! An exported Service, cleaned for another cluster and expanded with that cluster's
 //! properties:
@@ -14,7 +17,7 @@
 //! ```
 //! use tailor_kube::StringMap;
 //! use tailor_kubestellar::strip::{strip_object, ResourceMapper, StripOptions};
-//! use tailor_kubestellar::{properties, templates};
+//! use tailor_kubestellar::templates;
 //!
 //! let mut doc = tailor_yaml::parse_stream(
 //!     "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  uid: 1f2e\n  \
@@ -31,8 +34,12 @@
 //! assert!(stripped.changed && stripped.findings.is_empty());
 //!
 //! assert!(templates::wants_expansion(obj));
-//! let labels = StringMap::from([("region".to_string(), "eu-west".to_string())]);
-//! let props = properties::collect("virgo", &labels, &StringMap::new(), &[]);
+//! // The properties tailor_cluster::properties::collect builds for a cluster labelled
+//! // region=eu-west.
+//! let props = StringMap::from([
+//!     ("clusterName".to_string(), "virgo".to_string()),
+//!     ("region".to_string(), "eu-west".to_string()),
+//! ]);
 //! let id = templates::ObjectName { group: "", kind: "Service", namespace: None, name: "web" };
 //! let expansion = templates::expand(obj, &id, "virgo", &props, &Default::default());
 //! assert!(expansion.errors.is_empty());
@@ -46,6 +53,5 @@
 //! );
 //! ```
 
-pub mod properties;
 pub mod strip;
 pub mod templates;

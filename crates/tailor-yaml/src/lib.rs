@@ -54,6 +54,7 @@ mod reparse;
 pub mod resolve;
 pub mod scalar_style;
 mod seqindent;
+pub mod sigs;
 
 pub use emit::{
     emit_document, emit_mapping_entry, emit_node, emit_node_into, emit_sequence_items, EmitOptions,

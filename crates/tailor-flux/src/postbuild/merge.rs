@@ -5,7 +5,7 @@
 use serde_json::{Number, Value as Json};
 use tailor_yaml::{Node, Pair, Style, Value};
 
-use crate::postbuild::numbers::v2_number_text;
+use tailor_yaml::sigs::numbers::v2_number_text;
 
 /// Makes `node` (whose data is `before`) carry the data `after`. Returns whether it changed.
 pub fn apply(node: &mut Node, before: &Json, after: &Json) -> bool {

@@ -6,20 +6,18 @@
 //! comments gone), runs envsubst on that text, reads the result back as YAML 1.1 and through
 //! JSON (every number a float64). The quirks users rely on or trip over (`${quote}`, `"on"`
 //! becoming `true`, `$$` collapsing, big integers rounding) all come from that round trip, so
-//! this crate performs exactly it ([`v2print`], [`v2read`]) and then writes only the values
+//! this crate performs exactly it (sigs.k8s.io/yaml's printing and reading, from
+//! [`tailor_yaml::sigs`]) and then writes only the values
 //! that changed back into the original tree ([`merge`]), so comments, key order and quoting
 //! of everything else stay as the author wrote them.
 
 pub mod merge;
-pub mod numbers;
 pub mod unchanged;
-pub mod v2print;
-pub mod v2read;
-pub mod v2resolve;
 
 use crate::envsubst::{flux::yaml_to_json_error, Options, Vars};
 use serde_json::Value as Json;
 use tailor_kube::json::go_unmarshal_error;
+use tailor_yaml::sigs::{numbers, v2print, v2read};
 use tailor_yaml::Node;
 
 /// The data a resource had and the data Flux's substitution gives it.

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use regex::Regex;
-use tailor_cluster::LabelSelector;
+use tailor_kube::LabelSelector;
 use tailor_yaml::Node;
 
 use crate::patch::Error;

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tailor_cluster::LabelSelector;
+use tailor_kube::LabelSelector;
 use tailor_yaml::{resolve::resolve_plain, Node, ScalarKind, Style, Value};
 
 use crate::replacements::path::{

@@ -2,7 +2,7 @@
 
 use serde_json::{Number, Value as Json};
 
-use crate::postbuild::v2resolve::{resolve, Resolved};
+use crate::sigs::v2resolve::{resolve, Resolved};
 
 /// Shortest round-trip digits and the decimal exponent of the first digit:
 /// `1234.5` → (`"12345"`, 3).

@@ -1,7 +1,7 @@
 //! yaml.v2's `resolve` for untagged plain scalars (YAML 1.1): the one table that decides both
 //! when the v2 printer must quote a string and what the v2 reader makes of substituted text.
 
-use tailor_yaml::resolve::{is_timestamp, is_yaml11_bool, is_yaml_style_float, parse_go_int};
+use crate::resolve::{is_timestamp, is_yaml11_bool, is_yaml_style_float, parse_go_int};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resolved {
@@ -82,7 +82,7 @@ fn go_parse_float(s: &str) -> Option<f64> {
 /// Whether yaml.v2 may print `s` plain: it must resolve to a string and not look like a
 /// sexagesimal float (`isBase60Float`).
 pub fn can_use_plain(s: &str) -> bool {
-    matches!(resolve(s), Resolved::Str) && !tailor_yaml::resolve::is_base60(s)
+    matches!(resolve(s), Resolved::Str) && !crate::resolve::is_base60(s)
 }
 
 #[cfg(test)]

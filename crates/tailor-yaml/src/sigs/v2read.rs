@@ -4,12 +4,12 @@
 
 use std::collections::HashMap;
 
+use crate::alias::AliasGuard;
+use crate::{parse_stream_with, Node, ParseOptions, Style, Value};
 use serde_json::{Map, Number, Value as Json};
-use tailor_yaml::alias::AliasGuard;
-use tailor_yaml::{parse_stream_with, Node, ParseOptions, Style, Value};
 
-use crate::postbuild::numbers::go_format_g;
-use crate::postbuild::v2resolve::{resolve, Resolved};
+use crate::sigs::numbers::go_format_g;
+use crate::sigs::v2resolve::{resolve, Resolved};
 
 /// Converts substituted YAML text to JSON. The error is the Go error text (`yaml: line 4: ...`,
 /// `json: unsupported value: +Inf`) without Flux's `envsubst error: YAMLToJSON:` prefix.
@@ -35,8 +35,8 @@ pub fn yaml11_to_json(text: &str) -> Result<Json, String> {
 }
 
 /// yaml.v2 names a different line than go-yaml v3 for libyaml's errors: the problem's before
-/// the context's (see [`tailor_yaml::Error::yaml_v2_line`]).
-fn v2_error_text(e: tailor_yaml::Error) -> String {
+/// the context's (see [`crate::Error::yaml_v2_line`]).
+fn v2_error_text(e: crate::Error) -> String {
     let mut e = e;
     e.line = e.yaml_v2_line();
     // yaml.v2 finds an undefined alias while composing, where it has no position to give.
@@ -135,7 +135,7 @@ fn is_merge_key(key: &Node) -> bool {
 }
 
 fn scalar(node: &Node, s: &str) -> Result<Json, String> {
-    let tag = node.tag().map(tailor_yaml::short_tag);
+    let tag = node.tag().map(crate::short_tag);
     let plain = matches!(node.style, Style::Plain | Style::Any);
     match tag.as_deref() {
         Some("!!str") => return Ok(Json::String(s.to_string())),
@@ -198,8 +198,10 @@ fn json_key(key: &Json, value: &Json) -> Result<String, String> {
 /// yaml.v2 decodes `!!binary` with Go's `base64.StdEncoding`, the decoder Flux also uses for
 /// Secret values.
 fn decode_binary(s: &str) -> Result<String, String> {
-    crate::envsubst::flux::decode_secret_value(s)
-        .map_err(|_| "yaml: !!binary value contains invalid base64 data".to_string())
+    let bytes = tailor_go::base64::decode_std(s.as_bytes())
+        .map_err(|_| "yaml: !!binary value contains invalid base64 data".to_string())?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 #[cfg(test)]

@@ -6,15 +6,15 @@
 
 use std::cmp::Ordering;
 
-use serde_json::Value as Json;
-use tailor_yaml::scalar_style::{
+use crate::scalar_style::{
     chomping_indicator, is_line_break as is_break, needs_escape, push_escape, push_literal_lines,
     select_style, Context, Printer as Rules,
 };
-use tailor_yaml::Style;
+use crate::Style;
+use serde_json::Value as Json;
 
-use crate::postbuild::numbers::v2_number_text;
-use crate::postbuild::v2resolve::can_use_plain;
+use crate::sigs::numbers::v2_number_text;
+use crate::sigs::v2resolve::can_use_plain;
 
 const BEST_WIDTH: usize = 80;
 const BEST_INDENT: usize = 2;
