@@ -10,6 +10,7 @@ mod fleet_values;
 mod standalone;
 mod tools;
 
+use crate::krm::host::{Host, OwnConfig};
 use crate::krm::write::{write_resource_list, write_resource_list_to, ListSyntax};
 use crate::krm::{KrmResult, Resource};
 use crate::run::{self, Reading};
@@ -157,17 +158,19 @@ fn respond_ahead(
     reading: Reading,
     out: &mut dyn Write,
 ) -> Answer {
-    let fail = |results: Vec<KrmResult>, out: &mut dyn Write| {
-        let _ = out.write_all(write_resource_list(&[], None, &results).as_bytes());
-        Answer {
-            code: 1,
-            results,
-            _items: Vec::new(),
-        }
-    };
     let input = match run::read_items(text, reading, ahead.as_ref()) {
         Ok(i) => i,
-        Err(r) => return fail(vec![r], out),
+        Err(unread) => {
+            // Unread, the items still come back as written, with the error.
+            let items = crate::krm::read::items_as_written(&unread.source);
+            let results = vec![unread.result];
+            let _ = out.write_all(write_resource_list(&items, None, &results).as_bytes());
+            return Answer {
+                code: 1,
+                results,
+                _items: items,
+            };
+        }
     };
     let source = input.source.clone();
     let syntax = if input.json {
@@ -183,7 +186,9 @@ fn respond_ahead(
         _ => crate::config::parse(fc.as_ref()),
     };
     let outcome = match plan {
-        Ok(plan) => {
+        Ok(mut plan) => {
+            plan.host = Host::of(&items);
+            plan.own_config = fc.as_ref().and_then(OwnConfig::of);
             if !run::reading_holds(reading, same_config, &plan) {
                 // The items were stripped as read for another functionConfig than the run's:
                 // read them again, as they were.

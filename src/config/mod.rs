@@ -18,6 +18,7 @@ use tailor_fleet::{BundleFile, FleetConfig};
 use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
+use crate::krm::host::{Host, OwnConfig};
 use crate::krm::{KrmResult, Resource};
 use crate::stages::strip::Strip;
 use crate::stages::{Reads, Scope, Stage};
@@ -41,7 +42,7 @@ impl Targets {
     }
 
     /// Every option set a destination may get: the root and each customization's.
-    fn all(&self) -> Vec<&Tailoring> {
+    pub fn all(&self) -> Vec<&Tailoring> {
         match self {
             Targets::Fixed(t) => vec![t],
             Targets::Fleet(c) => std::iter::once(&c.root)
@@ -86,6 +87,12 @@ pub struct Plan {
     /// `--cluster` or `--shard` left some destinations out: whether a rule matches none of
     /// them says nothing about the whole set.
     pub narrowed: bool,
+    /// The program that runs the function (kpt, kustomize, a pipe), as the KRM function
+    /// found it on the items; standalone mode is [`Host::Plain`].
+    pub host: Host,
+    /// Where the functionConfig sits among the items (kpt passes it as an item too): that
+    /// item is never tailored.
+    pub own_config: Option<OwnConfig>,
 }
 
 /// The shard (0-based, of `n`) a destination named `name` belongs to: FNV-1a of the name, so
@@ -118,6 +125,8 @@ impl Plan {
             empty_shard: None,
             explain: false,
             narrowed: false,
+            host: Host::Plain,
+            own_config: None,
         }
     }
 

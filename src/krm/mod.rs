@@ -4,7 +4,9 @@
 
 pub mod annotations;
 pub mod files;
+pub mod host;
 pub mod lists;
+pub mod orchestrator;
 pub mod read;
 pub mod resource;
 pub mod results;

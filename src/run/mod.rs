@@ -5,8 +5,10 @@
 mod destinations;
 mod explain;
 mod fan_out;
+mod in_place;
 mod inputs;
 mod reading;
+mod returned;
 mod streaming;
 
 use tailor_cluster::Cluster;
@@ -59,6 +61,9 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     if let Some(note) = &plan.empty_shard {
         return Outcome::new(Vec::new(), vec![KrmResult::info(note.clone())], false);
     }
+    if let Some(refusal) = in_place::refusal(&plan) {
+        return failed(vec![refusal]);
+    }
     let mut plan = plan;
     if let Some(bundle) = bundle {
         if let Err(r) = inputs::adopt_bundle(&mut plan, bundle) {
@@ -81,6 +86,7 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     }
     destinations::unmatched_customizations(&plan, &clusters, &mut results);
     let work = inputs.work;
+    let returned = inputs.returned;
     if !clusters.is_empty() && clusters.len().saturating_mul(work.len()) > plan.max_fan_out_items {
         return failed(vec![KrmResult::error(format!(
             "fan-out of {} items to {} clusters exceeds the limit of {} tailored items (spec.limits.maxFanOutItems)",
@@ -133,6 +139,8 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
+    let mut out = out;
+    returned.put_back(&mut out, !plan.fan_out);
     let mut outcome = Outcome::new(lists::repack(out), results, false);
     outcome.destinations = clusters.iter().map(|c| c.name.clone()).collect();
     outcome.fanned_out = plan.fan_out;
