@@ -339,3 +339,71 @@ fn a_resource_list_among_documents_is_refused() {
     );
     assert!(!r.stdout.contains("namespace: zz\n  name"), "{}", r.stdout);
 }
+
+/// kustomize deploys what a transformer returns and writes no file: the inventory object and
+/// the CustomTransform tailor reads never come back there (kustomize 4.5.4 marks every item
+/// with an id and no path, which is how tailor tells it from kpt).
+#[test]
+fn kustomize_never_gets_the_inputs_back() {
+    let Some(kustomize) = tool("kustomize") else {
+        return;
+    };
+    let dir = temp_dir("kustomize-guest");
+    let inventory = "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata:\n  name: virgo\n  labels: {region: eu-west-1}\n";
+    let transform = CUSTOM_TRANSFORM.replace(LOCAL, "");
+    let config = TAILOR.replace(
+        LOCAL,
+        &format!(
+            "  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: {}\n",
+            tailor_bin()
+        ),
+    );
+    for (name, text) in [
+        ("inventory.yaml", inventory),
+        ("ct.yaml", transform.as_str()),
+        ("tailor.yaml", config.as_str()),
+        ("shop.yaml", SHOP),
+        (
+            "kustomization.yaml",
+            "resources: [shop.yaml, inventory.yaml, ct.yaml]\ntransformers: [tailor.yaml]\n",
+        ),
+    ] {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+    let out = run_ok(
+        Command::new(&kustomize)
+            .args(["build", "--enable-alpha-plugins", "--enable-exec"])
+            .arg(&dir),
+    );
+    assert_eq!(
+        out,
+        "apiVersion: v1\ndata:\n  REGION: eu-west-1\nkind: ConfigMap\nmetadata:\n  name: shop\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A Fleet overlay file of the package comes back as it was, and the object it patches stays
+/// in its own file (the overlay's path annotation moved it into the overlay's file before,
+/// and kpt then failed on two objects at one path).
+#[test]
+fn fleet_overlay_files_come_back_and_patch_in_place() {
+    let Some(kpt) = tool("kpt") else { return };
+    let shop = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\ndata: {size: small}\n";
+    let patch = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\ndata: {size: large}\n";
+    let config = format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\n{LOCAL}spec:\n  yaml: {{overlays: [prod]}}\n");
+    let dir = package(
+        "kpt-guest-overlays",
+        "tailor.yaml",
+        &[
+            ("shop.yaml", shop),
+            ("overlays/prod/shop_patch.yaml", patch),
+            ("tailor.yaml", &config),
+        ],
+    );
+    let twice = render_twice(&kpt, &dir);
+    assert_eq!(twice.first.code, 0, "{}", twice.first.stderr);
+    twice.unchanged("overlays/prod/shop_patch.yaml");
+    assert_eq!(twice.file("shop.yaml"), patch);
+    assert!(twice.first.stderr.contains("[warning] v1/ConfigMap/shop: a Fleet overlay file tailor reads (overlays/prod/shop_patch.yaml): it comes back unchanged, but it is not marked `config.kubernetes.io/local-config: \"true\"`, so `kpt live apply` and kustomize would deploy it"), "{}", twice.first.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

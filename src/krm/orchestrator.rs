@@ -19,6 +19,40 @@ pub fn is_host_annotation(key: &str) -> bool {
     key.starts_with("config.kubernetes.io/") || key.starts_with("internal.config.kubernetes.io/")
 }
 
+/// What kpt writes on every item to find its file again (path, index, ids, sequence
+/// indentation): bookkeeping about the item, not content of it.
+const BOOKKEEPING: [&str; 10] = [
+    "config.kubernetes.io/path",
+    "config.kubernetes.io/index",
+    "config.k8s.io/id",
+    "internal.config.kubernetes.io/path",
+    "internal.config.kubernetes.io/index",
+    "internal.config.kubernetes.io/id",
+    "internal.config.kubernetes.io/seqindent",
+    "internal.config.kubernetes.io/package-path",
+    "internal.config.kubernetes.io/annotations-migration-resource-id",
+    "kustomize.config.k8s.io/id",
+];
+
+/// Removes the host's bookkeeping from a document that is used as content elsewhere (a
+/// Fleet overlay file arrived as an item patches another object: its path must not become
+/// the patched object's, which would move that object into the overlay's file). An
+/// annotations map left empty goes too.
+pub fn drop_bookkeeping(node: &mut Node) {
+    let Some(meta) = node.get_mut("metadata") else {
+        return;
+    };
+    let Some(annotations) = meta.get_mut("annotations") else {
+        return;
+    };
+    for key in BOOKKEEPING {
+        annotations.remove(key);
+    }
+    if annotations.pairs().is_some_and(<[Pair]>::is_empty) {
+        meta.remove("annotations");
+    }
+}
+
 /// The host's annotations of one object, as they were.
 #[derive(Clone, Debug, Default)]
 pub struct Kept(Vec<Pair>);
@@ -83,6 +117,21 @@ mod tests {
     }
 
     const READ: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: foo\n  annotations:\n    x: 1\n    config.kubernetes.io/path: 'qa/foo.yaml'\n    internal.config.kubernetes.io/path: 'qa/foo.yaml'\n    config.kubernetes.io/local-config: \"true\"\n";
+
+    #[test]
+    fn bookkeeping_goes_and_the_rest_stays() {
+        let mut node = doc(READ);
+        drop_bookkeeping(&mut node);
+        assert_eq!(
+            emit(&node),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: foo\n  annotations:\n    x: 1\n    config.kubernetes.io/local-config: \"true\"\n"
+        );
+        let mut node = doc(
+            "kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/index: '0'\n",
+        );
+        drop_bookkeeping(&mut node);
+        assert_eq!(emit(&node), "kind: A\nmetadata:\n  name: a\n");
+    }
 
     #[test]
     fn a_removed_map_comes_back_with_the_host_annotations_only() {

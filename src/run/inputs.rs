@@ -118,14 +118,17 @@ pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResu
     inputs
 }
 
-/// Items under `overlays/<name>/` become the documents of their overlay file.
+/// Items under `overlays/<name>/` become the documents of their overlay file, without the
+/// host's bookkeeping (their path is the overlay's, not the patched object's).
 fn add_overlay_file(files: &mut Vec<BundleFile>, item: Resource) {
     let path = tailor_go::path::clean(item.path().unwrap_or_default());
+    let mut node = item.into_node();
+    crate::krm::orchestrator::drop_bookkeeping(&mut node);
     match files.iter_mut().find(|f| f.path == path) {
-        Some(f) => f.docs.push(item.into_node()),
+        Some(f) => f.docs.push(node),
         None => files.push(BundleFile {
             path,
-            docs: vec![item.into_node()],
+            docs: vec![node],
         }),
     }
 }
