@@ -74,6 +74,9 @@ impl Kept {
     /// order). An object a stage left without a `metadata` mapping is not one any more; the
     /// run reports it ([`crate::stages`]).
     pub fn restore(self, node: &mut Node) {
+        if self.0.is_empty() {
+            return;
+        }
         let missing: Vec<Pair> = {
             let now = node.get_path(&["metadata", "annotations"]);
             self.0
