@@ -407,3 +407,40 @@ fn fleet_overlay_files_come_back_and_patch_in_place() {
     assert!(twice.first.stderr.contains("[warning] v1/ConfigMap/shop: a Fleet overlay file tailor reads (overlays/prod/shop_patch.yaml): it comes back unchanged, but it is not marked `config.kubernetes.io/local-config: \"true\"`, so `kpt live apply` and kustomize would deploy it"), "{}", twice.first.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A template whose expansion writes a template (`{{"{{"}}`) would be expanded again by the
+/// next render: refused in place, found on the output; one that expands to plain text
+/// renders twice to the same package.
+#[test]
+fn a_template_that_expands_to_a_template_is_refused_in_place() {
+    let Some(kpt) = tool("kpt") else { return };
+    let cm = |data: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: where\n  annotations:\n    control.kubestellar.io/expand-templates: \"true\"\ndata:\n{data}")
+    };
+    let kptfile = |dir: &Path| {
+        std::fs::write(
+            dir.join("Kptfile"),
+            format!("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n{LOCAL}pipeline:\n  mutators:\n  - exec: {}\n    configMap:\n      clusterName: virgo\n", tailor_bin()),
+        )
+        .expect("Kptfile");
+    };
+    let again = temp_dir("kpt-guest-template-again");
+    std::fs::write(
+        again.join("cm.yaml"),
+        cm("  raw: '{{\"{{\"}}.clusterName}}'\n"),
+    )
+    .expect("write");
+    kptfile(&again);
+    let twice = render_twice(&kpt, &again);
+    assert_ne!(twice.first.code, 0);
+    assert!(twice.first.stderr.contains("[error] v1/ConfigMap/where: its expanded templates (cm.yaml) still hold a template, and kpt renders in place: the next `kpt fn render` would expand it again; tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT"), "{}", twice.first.stderr);
+    assert_eq!(twice.after_first, twice.before);
+    let plain = temp_dir("kpt-guest-template-plain");
+    std::fs::write(plain.join("cm.yaml"), cm("  at: '{{.clusterName}}'\n")).expect("write");
+    kptfile(&plain);
+    let twice = render_twice(&kpt, &plain);
+    assert_eq!(twice.first.code, 0, "{}", twice.first.stderr);
+    assert!(twice.file("cm.yaml").ends_with("  at: 'virgo'\n"));
+    let _ = std::fs::remove_dir_all(&again);
+    let _ = std::fs::remove_dir_all(&plain);
+}

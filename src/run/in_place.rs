@@ -11,10 +11,12 @@
 //! [`Host::in_place`]: crate::krm::host::Host::in_place
 
 use serde_json::Value as Json;
+use tailor_kubestellar::templates::{has_templates, wants_expansion};
 use tailor_kustomize::patch::Patch;
 
 use crate::config::{Plan, Tailoring};
-use crate::krm::KrmResult;
+use crate::krm::{KrmResult, Resource};
+use crate::stages::templates::EXPAND_ANNOTATION;
 
 /// Where to tailor when sources and tailored objects cannot share a directory.
 pub(super) const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
@@ -31,6 +33,28 @@ pub(super) fn refusal(plan: &Plan) -> Option<KrmResult> {
             "{field} {what} each time it runs, and kpt renders in place: the next `kpt fn render` would tailor the tailored objects again; {ELSEWHERE}"
         ))
         .at_field(&field),
+    )
+}
+
+/// The error for an object whose expanded templates still hold a template (`{{"{{"}}` writes
+/// one), when the host renders in place: the next render would expand that too. Found on the
+/// run's output; `None` when no object asks for expansion or the host does not render in place.
+pub(super) fn expands_again(plan: &Plan, items: &[Resource]) -> Option<KrmResult> {
+    if !plan.host.in_place() || !plan.stages.iter().any(|s| s.name() == "templates") {
+        return None;
+    }
+    let item = items.iter().find(|i| {
+        !i.is_left_alone()
+            && i.annotation(EXPAND_ANNOTATION).is_some()
+            && wants_expansion(i.node())
+            && has_templates(i.node())
+    })?;
+    let place = item.path().map_or_else(String::new, |p| format!(" ({p})"));
+    Some(
+        KrmResult::error(format!(
+            "its expanded templates{place} still hold a template, and kpt renders in place: the next `kpt fn render` would expand it again; {ELSEWHERE}"
+        ))
+        .about(item),
     )
 }
 

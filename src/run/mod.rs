@@ -139,6 +139,9 @@ pub fn process(items: Vec<Resource>, plan: Plan, bundle: Option<FleetBundle>) ->
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
+    if let Some(refusal) = in_place::expands_again(&plan, &out) {
+        return failed(vec![refusal]);
+    }
     let mut out = out;
     returned.put_back(&mut out, !plan.fan_out);
     let mut outcome = Outcome::new(lists::repack(out), results, false);
