@@ -64,3 +64,42 @@ pub(super) fn lost_identity(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::krm::read_input;
+    use crate::stages::strip::Strip;
+
+    fn items(text: &str) -> Vec<Resource> {
+        read_input(text, &tailor_yaml::ParseOptions::default())
+            .unwrap()
+            .items
+    }
+
+    /// A changed object that lost its kind, or the name it had, is reported; one that
+    /// arrived without a name (a kustomization file kpt passes) or was not changed is not.
+    #[test]
+    fn only_what_a_stage_took_away_is_reported() {
+        let text = "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- apiVersion: kustomize.config.k8s.io/v1beta1\n  kind: Kustomization\n  resources: [a.yaml]\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n";
+        let mut list = items(text);
+        let named = named(&list);
+        assert_eq!(named, [true, false, true]);
+        list[0].node_mut().remove("kind");
+        list[1].node_mut().set("x", tailor_yaml::Node::plain("y"));
+        let strip = Strip {
+            builtin: false,
+            transforms: Vec::new(),
+        };
+        let errors = lost_identity(&strip, &list, &named);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(
+            errors[0].message,
+            "the strip stage (a CustomTransform's `remove`) left an object (items[0]) without kind: every object keeps apiVersion, kind and metadata.name; change the rule"
+        );
+        list[2].node_mut().remove("metadata");
+        assert_eq!(lost_identity(&strip, &list, &named).len(), 2);
+        // A stage that removed objects: names are not compared by position.
+        assert_eq!(lost_identity(&strip, &list[1..], &named).len(), 0);
+    }
+}
