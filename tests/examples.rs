@@ -266,6 +266,91 @@ fn every_example_gives_its_expected_output() {
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
+/// The package a `kpt fn render DIR` or `kpt fn eval DIR` command of an example works on, and
+/// the command run in place on a copy `{dir}` of it (without `-o unwrap`, so kpt writes the
+/// package back).
+fn in_place_command(step: &Step) -> Option<(String, String)> {
+    let words: Vec<&str> = step.line.split_whitespace().collect();
+    if step.line.contains('|') || words.len() < 4 || words[0] != "kpt" || words[1] != "fn" {
+        return None;
+    }
+    if words[2] != "render" && words[2] != "eval" {
+        return None;
+    }
+    let package = words[3].to_string();
+    let mut line = Vec::new();
+    let mut skip = false;
+    for (i, w) in words.iter().enumerate() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match *w {
+            "-o" | "--output" => skip = true,
+            _ if i == 3 => line.push("{dir}"),
+            _ => line.push(w),
+        }
+    }
+    Some((package, line.join(" ")))
+}
+
+/// Every example that runs under kpt renders twice in place, and the package after the
+/// second render is byte for byte the package after the first, with no file deleted, moved
+/// or added (kpt writes back exactly what tailor returns).
+#[test]
+fn every_kpt_example_renders_twice_in_place_to_the_same_package() {
+    if tool("kpt").is_none() {
+        eprintln!("!!! SKIPPED rendering the kpt examples twice: kpt is not installed !!!");
+        return;
+    }
+    let mut ran = Vec::new();
+    let mut problems = Vec::new();
+    for example in examples() {
+        for step in &example.commands {
+            let Some((package, line)) = in_place_command(step) else {
+                continue;
+            };
+            let dir = temp_dir(&format!("twice-{}", example.name)).join("package");
+            common::copy_dir(&repo_root().join(&package), &dir);
+            let line = line.replace("{dir}", &dir.display().to_string());
+            let before = read_tree(&dir);
+            let mut trees = Vec::new();
+            for _ in 0..2 {
+                let run = run_line(&line);
+                if run.code != 0 {
+                    problems.push(format!(
+                        "`{line}`: exit code {}
+{}",
+                        run.code, run.stderr
+                    ));
+                }
+                trees.push(read_tree(&dir));
+            }
+            let names = |t: &BTreeMap<String, Vec<u8>>| t.keys().cloned().collect::<Vec<_>>();
+            if names(&trees[0]) != names(&before) {
+                problems.push(format!(
+                    "examples/{}: `{}` changed the files: {:?} became {:?}",
+                    example.name,
+                    step.line,
+                    names(&before),
+                    names(&trees[0])
+                ));
+            }
+            for (path, bytes) in &trees[0] {
+                if trees[1].get(path) != Some(bytes) {
+                    problems.push(format!(
+                        "examples/{}: `{}`: {path} changed on the second render",
+                        example.name, step.line
+                    ));
+                }
+            }
+            ran.push(step.line.clone());
+            let _ = std::fs::remove_dir_all(dir.parent().expect("parent"));
+        }
+    }
+    assert!(ran.len() >= 3, "only {ran:?} ran under kpt");
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
 /// The examples' shape: each README names at least one command, each command's programs are
 /// tailor, kpt or kustomize, every file under `expected/` is some command's output, and the
 /// index lists every example with one of its commands.

@@ -21,6 +21,7 @@ use tailor_yaml::Node;
 
 use crate::stages::strip::Strip;
 use crate::stages::{Reads, Scope, Stage};
+use tailor_kio::host::{Host, OwnConfig};
 use tailor_kio::{KrmResult, Resource};
 
 pub use crate::stages::{Tailoring, TargetFields};
@@ -43,7 +44,7 @@ impl Targets {
     }
 
     /// Every option set a destination may get: the root and each customization's.
-    fn all(&self) -> Vec<&Tailoring> {
+    pub fn all(&self) -> Vec<&Tailoring> {
         match self {
             Targets::Fixed(t) => vec![t],
             Targets::Fleet(c) => std::iter::once(&c.root)
@@ -88,6 +89,12 @@ pub struct Plan {
     /// `--cluster` or `--shard` left some destinations out: whether a rule matches none of
     /// them says nothing about the whole set.
     pub narrowed: bool,
+    /// The program that runs the function (kpt, kustomize, a pipe), as the KRM function
+    /// found it on the items; standalone mode is [`Host::Plain`].
+    pub host: Host,
+    /// Where the functionConfig sits among the items (kpt passes it as an item too): that
+    /// item is never tailored.
+    pub own_config: Option<OwnConfig>,
 }
 
 /// The shard (0-based, of `n`) a destination named `name` belongs to: FNV-1a of the name, so
@@ -120,6 +127,8 @@ impl Plan {
             empty_shard: None,
             explain: false,
             narrowed: false,
+            host: Host::Plain,
+            own_config: None,
         }
     }
 

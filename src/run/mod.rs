@@ -5,9 +5,11 @@
 mod destinations;
 mod explain;
 mod fan_out;
+mod in_place;
 mod inputs;
 mod reading;
 pub mod resource_list;
+mod returned;
 mod streaming;
 
 use tailor_cluster::Cluster;
@@ -60,6 +62,9 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     if let Some(note) = &plan.empty_shard {
         return Outcome::new(Vec::new(), vec![KrmResult::info(note.clone())], false);
     }
+    if let Some(refusal) = in_place::refusal(&plan) {
+        return failed(vec![refusal]);
+    }
     let mut results: Vec<KrmResult> = plan.notes.iter().cloned().map(KrmResult::from).collect();
     // The items of `*List` objects are tailored as objects of their own, and written back
     // inside their List.
@@ -76,6 +81,7 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     }
     destinations::unmatched_customizations(&plan, &clusters, &mut results);
     let work = inputs.work;
+    let returned = inputs.returned;
     if !clusters.is_empty() && clusters.len().saturating_mul(work.len()) > plan.max_fan_out_items {
         return failed(vec![KrmResult::error(format!(
             "fan-out of {} items to {} clusters exceeds the limit of {} tailored items (spec.limits.maxFanOutItems)",
@@ -128,6 +134,11 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
+    if let Some(refusal) = in_place::expands_again(&plan, &out) {
+        return failed(vec![refusal]);
+    }
+    let mut out = out;
+    returned.put_back(&mut out, !plan.fan_out);
     let mut outcome = Outcome::new(lists::repack(out), results, false);
     outcome.destinations = clusters.iter().map(|c| c.name.clone()).collect();
     outcome.fanned_out = plan.fan_out;

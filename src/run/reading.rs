@@ -8,10 +8,10 @@ use tailor_yaml::ParseOptions;
 use crate::config::{self, Ahead, Plan, Tailoring};
 use crate::stages::strip::Strip;
 use crate::stages::Stage;
-use tailor_kio::read::{function_config_ahead, read_input_owned, Input, Prepared, Trees};
+use tailor_kio::read::{function_config_ahead, read_input_or_back, Input, Prepared, Trees, Unread};
 use tailor_kio::resource::HeaderKeys;
 use tailor_kio::write::{ListSyntax, Rendering};
-use tailor_kio::{read_input, KrmResult, Resource};
+use tailor_kio::{read_input, Resource};
 
 use super::streaming::{stream_hook, stream_steps, Step};
 
@@ -36,10 +36,12 @@ pub fn read_ahead(text: &str) -> Option<Ahead> {
         offset + fc.span.start as usize,
         offset + fc.span.end as usize,
     );
-    Some(Ahead {
-        plan: config::parse(Some(&fc)),
-        span,
-    })
+    let mut plan = config::parse(Some(&fc));
+    if let Ok(plan) = &mut plan {
+        // Its own item, if the host passes it as one, is never changed as it is read.
+        plan.own_config = tailor_kio::host::OwnConfig::of(&fc);
+    }
+    Some(Ahead { plan, span })
 }
 
 impl Ahead {
@@ -69,24 +71,20 @@ pub fn item_reading(text: &str) -> Reading {
 /// Reads `text` the way `reading` says, with what the plan read ahead (if any) declares: the
 /// annotations deferred objects keep, the stage that runs as objects are read, and which items
 /// the run consumes (those are never changed as they are read).
-pub fn read_items(
-    text: String,
-    reading: Reading,
-    ahead: Option<&Ahead>,
-) -> Result<Input, KrmResult> {
+pub fn read_items(text: String, reading: Reading, ahead: Option<&Ahead>) -> Result<Input, Unread> {
     let opts = parse_options();
     let plan = ahead.and_then(|a| a.plan.as_ref().ok());
     match reading {
-        Reading::Keep => read_input_owned(text, &opts, Trees::Keep),
+        Reading::Keep => read_input_or_back(text, &opts, Trees::Keep),
         Reading::Defer => {
             let keys = plan.map(Plan::header_annotations).unwrap_or_default();
-            read_input_owned(text, &opts, Trees::Defer(Arc::from(keys)))
+            read_input_or_back(text, &opts, Trees::Defer(Arc::from(keys)))
         }
         Reading::Stream => match plan.and_then(|p| Some((p, stream_steps(p)?))) {
             Some((plan, steps)) => {
                 let keys: HeaderKeys = Arc::from(plan.header_annotations());
                 let mut hook = stream_hook(plan, steps);
-                let input = read_input_owned(
+                let input = read_input_or_back(
                     text,
                     &opts,
                     Trees::Prepare {
@@ -133,7 +131,7 @@ pub fn read_items(
             let defer = plan
                 .filter(|p| !p.reads_every_object_after_read())
                 .map(|p| Arc::from(p.header_annotations()));
-            read_input_owned(
+            read_input_or_back(
                 text,
                 &opts,
                 Trees::Prepare {

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use tailor_kio::host::{Host, OwnConfig};
 use tailor_kio::write::{write_resource_list, write_resource_list_to, ListSyntax};
 use tailor_kio::{KrmResult, Resource};
 
@@ -46,17 +47,19 @@ fn respond_ahead(
     reading: Reading,
     out: &mut dyn Write,
 ) -> Answer {
-    let fail = |results: Vec<KrmResult>, out: &mut dyn Write| {
-        let _ = out.write_all(write_resource_list(&[], None, &results).as_bytes());
-        Answer {
-            code: 1,
-            results,
-            _items: Vec::new(),
-        }
-    };
     let input = match read_items(text, reading, ahead.as_ref()) {
         Ok(i) => i,
-        Err(r) => return fail(vec![r], out),
+        Err(unread) => {
+            // Unread, the items still come back as written, with the error.
+            let items = tailor_kio::read::items_as_written(&unread.source);
+            let results = vec![unread.result];
+            let _ = out.write_all(write_resource_list(&items, None, &results).as_bytes());
+            return Answer {
+                code: 1,
+                results,
+                _items: items,
+            };
+        }
     };
     let source = input.source.clone();
     let syntax = if input.json {
@@ -72,7 +75,9 @@ fn respond_ahead(
         _ => crate::config::parse(fc.as_ref()),
     };
     let outcome = match plan {
-        Ok(plan) => {
+        Ok(mut plan) => {
+            plan.host = Host::of(&items);
+            plan.own_config = fc.as_ref().and_then(OwnConfig::of);
             if !reading_holds(reading, same_config, &plan) {
                 // The items were stripped as read for another functionConfig than the run's:
                 // read them again, as they were.

@@ -12,6 +12,7 @@ use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
 use super::{Context, Scope, Stage};
+use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Origin, Resource};
 
 pub struct FleetOverlays {
@@ -195,6 +196,8 @@ fn rebuild(
             let template = &originals[members[k.min(members.len() - 1)]];
             let mut res = template.clone();
             if doc != *res.node() {
+                let mut doc = doc;
+                Kept::of(res.node()).restore(&mut doc);
                 *res.node_mut() = doc;
             }
             items.push(res);

@@ -15,6 +15,7 @@ pub mod explain;
 pub mod fleet_namespaces;
 pub mod fleet_overlays;
 pub mod flux_overlays;
+mod identity;
 mod nodes;
 pub mod owner_labels;
 pub mod replacements;
@@ -162,13 +163,26 @@ impl Context<'_> {
 /// Runs `stages` in order. A stage that reports an error does not stop the others: every
 /// problem is reported at once, and a failed run returns the input unchanged anyway.
 pub fn run_all(stages: &[&dyn Stage], items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+    // Reported once, after the stage that did it.
+    let mut lost = false;
+    let mut check =
+        |stage: &dyn Stage, items: &[Resource], named: &[bool], results: &mut Vec<KrmResult>| {
+            if !lost {
+                let errors = identity::lost_identity(stage, items, named);
+                lost = !errors.is_empty();
+                results.extend(errors);
+            }
+        };
     for stage in stages {
+        let named = identity::named(items);
         if !ctx.explaining() {
             stage.run(items, ctx);
+            check(*stage, items, &named, ctx.results);
             continue;
         }
         let before = explain::Snapshot::of(items);
         stage.run(items, ctx);
+        check(*stage, items, &named, ctx.results);
         let note = before.compare(stage.name(), items);
         if let Some(notes) = ctx.explain.as_deref_mut() {
             notes.stages.push(note);

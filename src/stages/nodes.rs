@@ -3,6 +3,7 @@
 
 use tailor_yaml::Node;
 
+use tailor_kio::orchestrator::Kept;
 use tailor_kio::Resource;
 
 /// The objects a stage may edit (the Kptfile, local-config objects and the shells of `*List`
@@ -17,6 +18,8 @@ pub struct Work {
     pub nodes: Vec<Node>,
     /// Per entry: the tree was moved out of an object already marked changed.
     moved: Vec<bool>,
+    /// Per moved entry, the host's annotations it had (an unmoved object still holds them).
+    kept: Vec<Option<Kept>>,
 }
 
 impl Work {
@@ -25,13 +28,17 @@ impl Work {
             .filter(|&i| !items[i].is_left_alone())
             .collect();
         let moved: Vec<bool> = positions.iter().map(|&i| items[i].is_dirty()).collect();
+        let mut kept = Vec::with_capacity(positions.len());
         let nodes = positions
             .iter()
             .zip(&moved)
             .map(|(&i, &moved)| {
                 if moved {
-                    items[i].take_node()
+                    let node = items[i].take_node();
+                    kept.push(Some(Kept::of(&node)));
+                    node
                 } else {
+                    kept.push(None);
                     items[i].node().clone()
                 }
             })
@@ -40,6 +47,7 @@ impl Work {
             positions,
             nodes,
             moved,
+            kept,
         }
     }
 
@@ -58,16 +66,30 @@ impl Work {
             k += 1;
             keep
         });
+        let mut k = 0;
+        self.kept.retain(|_| {
+            let keep = !drop(k);
+            k += 1;
+            keep
+        });
     }
 
     /// Puts the trees back; the node list must still be index-aligned with `positions`. Call it
     /// on error paths too: moved-out objects hold a placeholder until then.
+    /// The host's annotations an object had come back if the stage removed them ([`Kept`]).
     pub fn write_back(self, items: &mut [Resource]) {
-        for ((node, i), moved) in self.nodes.into_iter().zip(self.positions).zip(self.moved) {
-            if moved {
-                items[i].put_node(node, true);
-            } else if node != *items[i].node() {
-                *items[i].node_mut() = node;
+        let entries = self.nodes.into_iter().zip(self.positions).zip(self.kept);
+        for ((mut node, i), kept) in entries {
+            match kept {
+                Some(kept) => {
+                    kept.restore(&mut node);
+                    items[i].put_node(node, true);
+                }
+                None if node != *items[i].node() => {
+                    Kept::of(items[i].node()).restore(&mut node);
+                    *items[i].node_mut() = node;
+                }
+                None => {}
             }
         }
     }

@@ -10,6 +10,7 @@ use tailor_kubestellar::strip::{
 use tailor_yaml::Node;
 
 use super::{Context, Reads, Scope, Stage};
+use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Resource, Severity};
 
 pub struct Strip {
@@ -213,7 +214,8 @@ fn crd_problem(crd: &Resource, finding: Finding, transforms: &[CustomTransform])
     }
 }
 
-/// Strips one object; it leaves the verbatim-copy path only when something was removed.
+/// Strips one object; it leaves the verbatim-copy path only when something was removed. The
+/// host's annotations are never among what goes ([`Kept`]).
 fn strip_in_place(
     item: &mut Resource,
     opts: StripOptions,
@@ -221,7 +223,11 @@ fn strip_in_place(
     mapper: &ResourceMapper,
 ) -> Stripped {
     let mut node = item.take_node();
+    let kept = Kept::of(&node);
     let stripped = strip_object(&mut node, opts, transforms, mapper);
+    if stripped.changed {
+        kept.restore(&mut node);
+    }
     item.put_node(node, stripped.changed);
     stripped
 }

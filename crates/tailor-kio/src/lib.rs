@@ -7,8 +7,10 @@
 
 pub mod annotations;
 pub mod files;
+pub mod host;
 pub mod input;
 pub mod lists;
+pub mod orchestrator;
 pub mod read;
 pub mod resource;
 pub mod results;

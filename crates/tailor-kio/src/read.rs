@@ -84,7 +84,57 @@ pub fn read_input_owned(
     opts: &ParseOptions,
     trees: Trees<'_>,
 ) -> Result<Input, KrmResult> {
-    read_source(Arc::new(text), opts, trees)
+    read_input_or_back(text, opts, trees).map_err(|u| u.result)
+}
+
+/// An input that could not be read, with its text: a failed run answers with its items as
+/// they were written ([`items_as_written`]), never with none (`kpt fn sink` would write an
+/// empty directory).
+#[derive(Debug)]
+pub struct Unread {
+    pub result: KrmResult,
+    pub source: Source,
+}
+
+/// [`read_input_owned`], giving the text back with the error.
+pub fn read_input_or_back(
+    text: String,
+    opts: &ParseOptions,
+    trees: Trees<'_>,
+) -> Result<Input, Unread> {
+    let source = Arc::new(text);
+    match read_source(source.clone(), opts, trees) {
+        Ok(input) => {
+            // The input holds the text now; a caller may want it back alone.
+            drop(source);
+            Ok(input)
+        }
+        Err(result) => Err(Unread { result, source }),
+    }
+}
+
+/// The items of `text` as written, whatever they are (a ResourceList's or List's items, or
+/// each document of a stream), for the answer of an input that could not be read; none when
+/// the text is not YAML.
+pub fn items_as_written(text: &str) -> Vec<Resource> {
+    let Ok(docs) = parse_stream_with(text, &ParseOptions::default()) else {
+        return Vec::new();
+    };
+    let mut docs: Vec<Document> = docs.into_iter().filter(|d| !d.empty).collect();
+    if docs.len() == 1 && wrapper_form(&docs[0].root).is_some() {
+        let mut root = docs.remove(0).root;
+        return root
+            .get_mut("items")
+            .and_then(Node::items_mut)
+            .map(std::mem::take)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|node| Resource::new(node, Origin::None))
+            .collect();
+    }
+    docs.into_iter()
+        .map(|d| Resource::new(d.root, Origin::None))
+        .collect()
 }
 
 fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<Input, KrmResult> {
@@ -136,6 +186,19 @@ pub fn read_stream(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>, Krm
 }
 
 fn stream_items(source: &Source, docs: Vec<Document>) -> Result<Vec<Resource>, KrmResult> {
+    if docs.len() > 1 {
+        if let Some(i) = docs
+            .iter()
+            .position(|d| wrapper_form(&d.root) == Some(InputForm::ResourceList))
+        {
+            // kpt and kustomize send one ResourceList alone; read as one object among
+            // others, its items would be emitted untailored and its functionConfig ignored.
+            return Err(KrmResult::error(format!(
+                "document {i} is a ResourceList among {} documents: a ResourceList must be the whole input (its items and functionConfig); send it alone, or the objects as a stream without it",
+                docs.len()
+            )));
+        }
+    }
     let mut items = Vec::new();
     for (i, doc) in docs.into_iter().enumerate() {
         let origin = Origin::Document {
