@@ -74,8 +74,7 @@ pub fn print(shell: Option<&str>) -> i32 {
         Some("fish") => fish(),
         _ => return super::usage_error("completion needs a shell: bash, zsh or fish"),
     };
-    print!("{script}");
-    0
+    super::emit(&script)
 }
 
 fn subcommand_words() -> String {

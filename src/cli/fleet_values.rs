@@ -26,10 +26,7 @@ pub(crate) fn run(args: &[String]) -> i32 {
         }
     };
     match values(&config, &dir, &files, only.as_deref()) {
-        Ok(text) => {
-            super::emit(&text);
-            0
-        }
+        Ok(text) => super::emit(&text),
         Err(results) => {
             report(&results);
             1

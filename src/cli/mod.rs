@@ -8,6 +8,7 @@ mod completion;
 mod diff;
 mod fleet_values;
 mod standalone;
+pub(crate) mod stdout;
 mod tools;
 
 use crate::krm::write::{write_resource_list, write_resource_list_to, ListSyntax};
@@ -26,16 +27,12 @@ pub fn run() -> i32 {
             }
             krm_function()
         }
-        Some("--help") | Some("-h") | Some("help") => {
-            print!("{HELP}");
-            0
-        }
+        Some("--help") | Some("-h") | Some("help") => emit(HELP),
         Some("envsubst") => tools::envsubst(&args[1..]),
         Some("expand") => tools::expand(&args[1..]),
         Some("fleet-values") => fleet_values::run(&args[1..]),
         Some("--version") | Some("-V") | Some("version") => {
-            println!("tailor {}", env!("CARGO_PKG_VERSION"));
-            0
+            emit(&format!("tailor {}\n", env!("CARGO_PKG_VERSION")))
         }
         Some("completion") => completion::print(args.get(1).map(String::as_str)),
         Some("schema") => schema(args.get(1).map(String::as_str)),
@@ -54,8 +51,7 @@ fn schema(kind: Option<&str>) -> i32 {
     match crate::config::schema::for_kind(kind) {
         Some(schema) => {
             let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
-            emit(&format!("{text}\n"));
-            0
+            emit(&format!("{text}\n"))
         }
         None => usage_error(&format!(
             "no schema for {kind:?}; kinds: {}",
@@ -100,10 +96,9 @@ pub(crate) fn report(results: &[KrmResult]) {
     }
 }
 
-pub(crate) fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+/// Writes `text` to stdout: exit code 0, or the write error's ([`stdout::Stdout::finish`]).
+pub(crate) fn emit(text: &str) -> i32 {
+    stdout::emit(text, 0)
 }
 
 fn krm_function() -> i32 {
@@ -111,9 +106,8 @@ fn krm_function() -> i32 {
         Ok(t) => t,
         Err(msg) => {
             let r = vec![KrmResult::error(msg)];
-            emit(&write_resource_list(&[], None, &r));
             report(&r);
-            return 1;
+            return stdout::emit(&write_resource_list(&[], None, &r), 1);
         }
     };
     let ahead = run::read_ahead(&text);
@@ -121,13 +115,12 @@ fn krm_function() -> i32 {
         Some(a) if !run::keeps_trees() => a.reading(),
         _ => Reading::Keep,
     };
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = stdout::Stdout::new();
     let answer = respond_ahead(text, ahead, reading, &mut out);
-    let _ = out.flush();
     report(&answer.results);
     // The process is about to exit: freeing every tree would only cost time (a quarter of a
     // no-op pass over a large list).
-    let code = answer.code;
+    let code = out.finish(answer.code);
     std::mem::forget(answer);
     code
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::args::{Args, Output};
-use super::{emit, read_stdin, stdin_is_terminal, usage_error};
+use super::{read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::krm::files;
 use crate::krm::files::Deferral;
@@ -48,8 +48,7 @@ pub(crate) fn run(args: Args) -> i32 {
         1
     };
     if let Some(report) = &outcome.report {
-        emit(report);
-        return i32::from(outcome.failed);
+        return stdout::emit(report, i32::from(outcome.failed));
     }
     match args.output {
         Output::Stream => {
@@ -63,8 +62,7 @@ pub(crate) fn run(args: Args) -> i32 {
                 .into_iter()
                 .filter(|i| !i.is_meta_or_local())
                 .collect();
-            emit_with(|out| write_stream_docs_to(out, passed.stream(&objects)));
-            0
+            stdout::emit_with(0, |out| write_stream_docs_to(out, passed.stream(&objects)))
         }
         Output::ResourceList => {
             let list = match (outcome.failed, originals) {
@@ -77,7 +75,7 @@ pub(crate) fn run(args: Args) -> i32 {
             };
             // Annotated as each is written: recording its path builds a deferred object's
             // tree, which goes with the object once written.
-            emit_with(|out| {
+            stdout::emit_with(i32::from(outcome.failed), |out| {
                 write_owned_resource_list_to(
                     out,
                     list,
@@ -86,8 +84,7 @@ pub(crate) fn run(args: Args) -> i32 {
                     &outcome.results,
                     ListSyntax::Yaml,
                 )
-            });
-            i32::from(outcome.failed)
+            })
         }
         Output::Dir(dir) => {
             if outcome.failed {
@@ -106,15 +103,6 @@ pub(crate) fn run(args: Args) -> i32 {
             }
         }
     }
-}
-
-/// Writes the output to stdout as it is produced (the whole text is never held: a large
-/// package would be held twice, as its objects and as their text), ignoring write errors as
-/// [`emit`] does (a closed pipe ends the output).
-fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let _ = write(&mut out);
-    let _ = out.flush();
 }
 
 /// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.

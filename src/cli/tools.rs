@@ -3,7 +3,6 @@
 //! a template before committing it.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use tailor_go::{ExecOptions, MissingKey, Template, Value as Data};
 
@@ -52,8 +51,7 @@ pub fn envsubst(args: &[String]) -> i32 {
             "--strict" | "--strict=true" => strict = true,
             "--strict=false" => strict = false,
             "-h" | "--help" => {
-                println!("{ENVSUBST_USAGE}");
-                return 0;
+                return super::emit(&format!("{ENVSUBST_USAGE}\n"));
             }
             other => {
                 eprintln!("tailor envsubst: unknown argument {other:?}\n{ENVSUBST_USAGE}");
@@ -103,15 +101,7 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 fn write_stdout(bytes: &[u8]) -> i32 {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|_| stdout.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("tailor: writing stdout: {e}");
-            1
-        }
-    }
+    super::stdout::emit_with(0, |out| out.write_all(bytes))
 }
 
 /// `tailor expand`: Go `text/template` with KubeStellar's settings (`missingkey=error`, no
@@ -120,8 +110,7 @@ pub fn expand(args: &[String]) -> i32 {
     let (name, props) = match expand_args(args) {
         Ok(Some(v)) => v,
         Ok(None) => {
-            println!("{EXPAND_USAGE}");
-            return 0;
+            return super::emit(&format!("{EXPAND_USAGE}\n"));
         }
         Err(e) => {
             eprintln!("tailor expand: {e}\n{EXPAND_USAGE}");
