@@ -10,4 +10,5 @@ pub mod config;
 pub mod input;
 pub mod krm;
 pub mod run;
+pub mod safe_paths;
 pub mod stages;

@@ -122,3 +122,191 @@ fn a_closed_pipe_ends_quietly_and_never_with_zero() {
     assert_eq!(out.status.code(), Some(141));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Runs tailor in `dir` expecting a refusal: the exit code and the exact stderr, and every file
+/// under `dir` as it was.
+fn refused(dir: &Path, args: &[&str], code: i32, stderr: &str) {
+    let before = read_tree(dir);
+    let ran = tailor_in(dir, args, None);
+    assert_eq!((ran.code, ran.stderr.as_str()), (code, stderr), "{args:?}");
+    assert_eq!(ran.stdout, "", "{args:?}");
+    assert_eq!(read_tree(dir), before, "{args:?} changed files");
+}
+
+#[test]
+fn an_empty_output_dir_is_refused() {
+    let dir = workspace("empty-out");
+    refused(
+        &dir,
+        &["cfg.yaml", "pkg", "--output-dir", ""],
+        2,
+        "tailor: --output-dir needs a directory, not an empty string (is its variable unset?)\nRun `tailor --help` for usage.\n",
+    );
+}
+
+#[test]
+fn clean_never_removes_an_input_the_config_or_the_current_directory() {
+    let dir = temp_dir("clean-inputs");
+    std::fs::write(dir.join("cfg.yaml"), CONFIG).unwrap();
+    write(&dir, "manifests/base/a.yaml", &config_map("a"));
+    write(&dir, "manifests/other/b.yaml", &config_map("b"));
+    refused(
+        &dir,
+        &["cfg.yaml", "manifests/base", "--output-dir", "manifests", "--clean"],
+        1,
+        "[error] --output-dir manifests holds the input manifests/base: writing the output there would replace it; write it elsewhere\n",
+    );
+    refused(
+        &dir.join("manifests"),
+        &["../cfg.yaml", "base", "--output-dir", ".", "--clean"],
+        1,
+        "[error] --output-dir . holds the input base: writing the output there would replace it; write it elsewhere\n",
+    );
+    refused(
+        &dir,
+        &["manifests/other/b.yaml", "manifests/base", "--output-dir", "manifests/other", "--clean"],
+        1,
+        "[error] --output-dir manifests/other holds the CONFIG file manifests/other/b.yaml: writing the output there would replace it; write it elsewhere\n",
+    );
+    // Inputs elsewhere: the current directory is still not removed.
+    let pkg = dir.join("manifests/base");
+    let pkg = pkg.to_str().unwrap();
+    let cfg = dir.join("cfg.yaml");
+    write(&dir, "work/old.yaml", &config_map("old"));
+    refused(
+        &dir.join("work"),
+        &[cfg.to_str().unwrap(), pkg, "--output-dir", ".", "--clean"],
+        1,
+        "[error] --output-dir . --clean would remove the current directory; write the output to a directory of its own\n",
+    );
+}
+
+#[test]
+fn clean_never_removes_a_file_tailor_does_not_write() {
+    let dir = workspace("clean-foreign");
+    write(&dir, "out/prod/old.yaml", &config_map("old"));
+    write(&dir, "out/prod/notes.md", "mine\n");
+    refused(
+        &dir,
+        &["cfg.yaml", "pkg", "--output-dir", "out", "--clean"],
+        1,
+        "[error] --output-dir out --clean: it holds \"prod/notes.md\", which tailor never writes, so it is not replaced; move that away or write the output to a directory of its own\n",
+    );
+    refused(
+        &dir,
+        &["cfg.yaml", "pkg", "--output-dir", "out"],
+        1,
+        "[error] --output-dir out: the directory is not empty; pass --clean to empty it first (files of destinations no longer rendered would stay otherwise)\n",
+    );
+    std::fs::remove_file(dir.join("out/prod/notes.md")).unwrap();
+    let ran = tailor_in(
+        &dir,
+        &["cfg.yaml", "pkg", "--output-dir", "out", "--clean"],
+        None,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let out: Vec<String> = read_tree(&dir.join("out")).into_keys().collect();
+    assert_eq!(out, ["a.yaml"]);
+}
+
+#[test]
+fn output_inside_input_is_found_through_symlinks_both_ways() {
+    let dir = workspace("symlinked-out");
+    std::os::unix::fs::symlink("pkg", dir.join("link")).unwrap();
+    refused(
+        &dir,
+        &["cfg.yaml", "pkg", "--output-dir", "link/out"],
+        1,
+        "[error] --output-dir link/out lies inside the input directory pkg: the next run would read the output as input; write it elsewhere\n",
+    );
+    refused(
+        &dir,
+        &["cfg.yaml", "link", "--output-dir", "pkg/out"],
+        1,
+        "[error] --output-dir pkg/out lies inside the input directory link: the next run would read the output as input; write it elsewhere\n",
+    );
+    // A symlink in the output directory to an input is no file tailor writes.
+    write(&dir, "out/old.yaml", &config_map("old"));
+    std::os::unix::fs::symlink("../pkg/a.yaml", dir.join("out/a.yaml")).unwrap();
+    refused(
+        &dir,
+        &["cfg.yaml", "pkg/a.yaml", "--output-dir", "out", "--clean"],
+        1,
+        "[error] --output-dir out --clean: it holds \"a.yaml\", which tailor never writes, so it is not replaced; move that away or write the output to a directory of its own\n",
+    );
+    // An input whose path leads into the output directory through a symlink.
+    write(&dir, "out2/in/b.yaml", &config_map("b"));
+    std::os::unix::fs::symlink("out2/in", dir.join("in")).unwrap();
+    refused(
+        &dir,
+        &["cfg.yaml", "in", "--output-dir", "out2", "--clean"],
+        1,
+        "[error] --output-dir out2 holds the input in: writing the output there would replace it; write it elsewhere\n",
+    );
+}
+
+/// A stream whose objects go to `paths` (kpt's path annotation).
+fn stream_to(paths: &[&str]) -> String {
+    paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "---\n{}  annotations:\n    config.kubernetes.io/path: {p}\n",
+                config_map(&format!("c{i}"))
+            )
+        })
+        .collect()
+}
+
+/// `tailor cfg.yaml - --output-dir out [--clean]` in `dir` with `stdin`.
+fn write_out(dir: &Path, stdin: &str, clean: bool) -> common::Run {
+    let mut args = vec!["cfg.yaml", "-", "--output-dir", "out"];
+    if clean {
+        args.push("--clean");
+    }
+    common::run_command(
+        Command::new(tailor_bin()).args(&args).current_dir(dir),
+        stdin,
+    )
+}
+
+#[test]
+fn a_failed_write_leaves_the_previous_output_whole() {
+    let dir = workspace("atomic");
+    let first = write_out(&dir, &stream_to(&["a.yaml", "sub/b.yaml"]), false);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let before = read_tree(&dir);
+    let long = format!("{}.yaml", "n".repeat(300));
+    let cases = [
+        (
+            stream_to(&["x.yaml", "x.yaml/y.yaml"]),
+            "[error] --output-dir out: writing x.yaml (a directory, to hold x.yaml/y.yaml): File exists (os error 17); out is left as it was\n".to_string(),
+        ),
+        (
+            stream_to(&["a.yaml", &long]),
+            format!("[error] --output-dir out: writing {long}: File name too long (os error 36); out is left as it was\n"),
+        ),
+    ];
+    for (stdin, stderr) in &cases {
+        let ran = write_out(&dir, stdin, true);
+        assert_eq!((ran.code, ran.stderr.as_str()), (1, stderr.as_str()));
+        // The old output, whole; no half-written file, no directory left beside it.
+        assert_eq!(read_tree(&dir), before);
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|n| !n.contains("tailor")), "{names:?}");
+    }
+    // Into a directory that did not exist: still nothing left behind.
+    std::fs::remove_dir_all(dir.join("out")).unwrap();
+    let ran = write_out(&dir, &cases[1].0, false);
+    assert_eq!(ran.code, 1);
+    assert!(!dir.join("out").exists());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        2,
+        "cfg.yaml and pkg only"
+    );
+}

@@ -46,7 +46,7 @@ pub const FLAGS: &[(&str, Option<char>, Value, &str)] = &[
         "clean",
         None,
         Value::None,
-        "empty the output directory first",
+        "replace the output directory (only files tailor writes)",
     ),
     ("cluster", None, Value::Text, "render only this destination"),
     (

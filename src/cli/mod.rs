@@ -7,6 +7,7 @@ mod args;
 mod completion;
 mod diff;
 mod fleet_values;
+mod output_dir;
 mod standalone;
 pub(crate) mod stdout;
 mod tools;
@@ -58,6 +59,11 @@ fn schema(kind: Option<&str>) -> i32 {
             crate::config::schema::KINDS.join(", ")
         )),
     }
+}
+
+/// One line on stderr (a write error there has nowhere to be reported).
+pub(crate) fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// A bad command line: the message, how to get help, exit code 2.

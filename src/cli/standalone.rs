@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::args::{Args, Output};
-use super::{read_stdin, stdin_is_terminal, stdout, usage_error};
+use super::{output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::krm::files;
 use crate::krm::files::Deferral;
@@ -90,15 +90,12 @@ pub(crate) fn run(args: Args) -> i32 {
             if outcome.failed {
                 return 1;
             }
-            if args.clean {
-                if let Err(e) = std::fs::remove_dir_all(&dir) {
-                    if e.kind() != std::io::ErrorKind::NotFound {
-                        return fail(KrmResult::error(format!("{}: {e}", dir.display())));
-                    }
-                }
-            }
-            match files::write_output_dir(&dir, &outcome.items, &kept, passed.files()) {
-                Ok(_) => 0,
+            // Checked before reading (`output_dir::check`): replaced whole, or left as it was.
+            let written = output_dir::replace(&dir, |staging| {
+                files::write_output_dir(staging, &outcome.items, &kept, passed.files()).map(drop)
+            });
+            match written {
+                Ok(()) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
         }
@@ -160,7 +157,8 @@ fn render_with(
     let (fc, config_source) =
         files::read_config_text(config_text, &args.config, &opts).map_err(fail)?;
     if let Output::Dir(dir) = &args.output {
-        check_output_dir(dir, args).map_err(|msg| fail(KrmResult::error(msg)))?;
+        output_dir::check(dir, &args.inputs, &args.config, args.clean)
+            .map_err(|msg| fail(KrmResult::error(msg)))?;
     }
     let plan = crate::config::parse(Some(&fc));
     // As for a ResourceList (`run::reading`): when no stage reads every object, each
@@ -324,39 +322,6 @@ fn renders_as_read(args: &Args, keep_originals: bool) -> bool {
 /// Whether the run reads stdin (the CONFIG or manifests): its inputs cannot be read twice.
 fn reads_stdin(args: &Args) -> bool {
     args.config == "-" || args.inputs.iter().any(|i| i == "-")
-}
-
-/// An output directory must not hold files of an earlier run (a cluster that became
-/// doNotDeploy would keep its old files) unless `--clean` empties it, and must not lie inside
-/// an input directory (the next run would read it as input).
-fn check_output_dir(dir: &Path, args: &Args) -> Result<(), String> {
-    let non_empty = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
-    if non_empty && !args.clean {
-        return Err(format!(
-            "--output-dir {}: the directory is not empty; pass --clean to empty it first (files of destinations no longer rendered would stay otherwise)",
-            dir.display()
-        ));
-    }
-    let absolute = |p: &Path| {
-        std::path::absolute(p)
-            .map(|a| tailor_go::path::clean(&a.to_string_lossy()))
-            .unwrap_or_default()
-    };
-    let out = absolute(dir);
-    for input in args.inputs.iter().filter(|i| *i != "-") {
-        let input_path = Path::new(input);
-        if !input_path.is_dir() {
-            continue;
-        }
-        let inp = absolute(input_path);
-        if out == inp || out.starts_with(&format!("{}/", inp.trim_end_matches('/'))) {
-            return Err(format!(
-                "--output-dir {} lies inside the input directory {input}: the next run would read the output as input; write it elsewhere",
-                dir.display()
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Standalone mode shows every kind of result on stderr, a few lines of them, errors first

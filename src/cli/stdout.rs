@@ -58,10 +58,7 @@ impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.error.is_some() {
             // Nothing after the first error: a later write could land after a gap.
-            return Err(io::Error::new(
-                io::ErrorKind::Other,
-                "stdout failed earlier",
-            ));
+            return Err(io::Error::other("stdout failed earlier"));
         }
         let written = self.inner.write(buf);
         self.keep(written)

@@ -206,7 +206,7 @@ pub fn package_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, String)>> {
 }
 
 /// Whether `kpt fn source` reads a file of this name (its default match, case-sensitive).
-fn is_package_file(name: &str) -> bool {
+pub fn is_package_file(name: &str) -> bool {
     name == "Kptfile" || [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
 }
 
@@ -450,13 +450,17 @@ pub fn write_output_dir(
     for (rel, out) in files {
         let path = out_dir.join(&rel);
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+            // Named relative to `out_dir`: it may be a directory tailor renames into place.
+            fs::create_dir_all(parent).map_err(|e| {
+                let dir = Path::new(&rel).parent().unwrap_or(Path::new(""));
+                format!("{} (a directory, to hold {rel}): {e}", dir.display())
+            })?;
         }
         let text = match out {
             Out::Objects(docs) => file_text(&docs),
             Out::Kept(text) => Cow::Borrowed(text.as_str()),
         };
-        fs::write(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        fs::write(&path, text.as_bytes()).map_err(|e| format!("{rel}: {e}"))?;
         written.push(rel);
     }
     Ok(written)
