@@ -63,6 +63,26 @@ pub fn single_component_problem(name: &str) -> Option<&'static str> {
     None
 }
 
+/// Checks that each of `names` (the destinations of a fan-out, each written under a directory
+/// of its name) is one directory of its own: a single normal path component, and no two
+/// leading to one directory. The error names the destination, or both.
+pub fn check_directory_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for name in names {
+        if let Some(why) = single_component_problem(name) {
+            return Err(format!(
+                "cluster {name:?} cannot name its output directory ({why}): each destination's files go under a directory of its name; give it a plain name like \"prod-eu\""
+            ));
+        }
+        if !seen.insert(name) {
+            return Err(format!(
+                "clusters {name:?} and {name:?} would both write to the directory {name}/; give each destination its own name"
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +110,12 @@ mod tests {
         for bad in ["./ok", "ok/", ".", "..", "", "a/b", "a\\b", "/abs"] {
             assert!(single_component_problem(bad).is_some(), "{bad:?}");
         }
+        assert!(check_directory_names(["ok", "prod"]).is_ok());
+        assert!(check_directory_names(["ok", "./ok"])
+            .unwrap_err()
+            .starts_with("cluster \"./ok\" cannot name"));
+        assert!(check_directory_names(["ok", "ok"])
+            .unwrap_err()
+            .starts_with("clusters \"ok\" and \"ok\" would both"));
     }
 }

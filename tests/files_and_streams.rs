@@ -310,3 +310,49 @@ fn a_failed_write_leaves_the_previous_output_whole() {
         "cfg.yaml and pkg only"
     );
 }
+
+#[test]
+fn cluster_names_are_checked_as_directory_names_before_anything_is_written() {
+    let dir = workspace("cluster-dirs");
+    let cases = [
+        (
+            "{name: ok}, {name: ./ok}",
+            "./ok",
+            "a name with a slash is a path, not one directory",
+        ),
+        (
+            "{name: ok}, {name: ok/}",
+            "ok/",
+            "a name with a slash is a path, not one directory",
+        ),
+        (
+            "{name: ok}, {name: '.'}",
+            ".",
+            "names the output directory or its parent, not a directory of its own",
+        ),
+        (
+            "{name: ok}, {name: '..'}",
+            "..",
+            "names the output directory or its parent, not a directory of its own",
+        ),
+    ];
+    for (clusters, name, why) in cases {
+        let config = format!(
+            "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {{name: m}}\nspec:\n  clusters: [{clusters}]\n"
+        );
+        std::fs::write(dir.join("fan.yaml"), config).unwrap();
+        let stderr = format!(
+            "[error] cluster {name:?} cannot name its output directory ({why}): each destination's files go under a directory of its name; give it a plain name like \"prod-eu\"\n"
+        );
+        refused(
+            &dir,
+            &["fan.yaml", "pkg", "--output-dir", "out"],
+            1,
+            &stderr,
+        );
+        // The same refusal where kpt would write the files (paths recorded for kpt fn sink).
+        let ran = tailor_in(&dir, &["fan.yaml", "pkg", "-o", "resource-list"], None);
+        assert_eq!((ran.code, ran.stderr.as_str()), (1, stderr.as_str()));
+        assert!(!ran.stdout.contains("ok/a.yaml"), "{}", ran.stdout);
+    }
+}

@@ -28,6 +28,12 @@ pub(super) fn tailor_each(
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
 ) -> Option<Vec<Resource>> {
+    // Each copy goes under `<cluster>/`: checked before any object is tailored or written.
+    let names = clusters.iter().map(|c| c.name.as_str());
+    if let Err(msg) = crate::safe_paths::check_directory_names(names) {
+        results.push(KrmResult::error(msg));
+        return None;
+    }
     if let Some(items) = already_fanned_out(work.as_slice(), clusters, results) {
         return items.then_some(work);
     }
