@@ -356,3 +356,43 @@ fn cluster_names_are_checked_as_directory_names_before_anything_is_written() {
         assert!(!ran.stdout.contains("ok/a.yaml"), "{}", ran.stdout);
     }
 }
+
+#[test]
+fn text_from_the_input_is_escaped_on_stderr() {
+    let dir = workspace("escape");
+    // An object name that would set the terminal's title, erase the line and span lines.
+    write(
+        &dir,
+        "pkg/a.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"evil\\e]0;pwned\\a\\r\\e[2Kline1\\nline2\"\n  annotations:\n    control.kubestellar.io/expand-templates: \"yes\"\n",
+    );
+    let ran = tailor_in(&dir, &["cfg.yaml", "pkg"], None);
+    assert_eq!(ran.code, 0);
+    assert_eq!(
+        ran.stderr,
+        "[warning] v1/ConfigMap/evil\\u{1b}]0;pwned\\u{7}\\r\\u{1b}[2Kline1\\nline2 metadata.annotations.control.kubestellar.io/expand-templates: control.kubestellar.io/expand-templates is \"yes\": KubeStellar expands only the exact string \"true\". Not expanded\n"
+    );
+    // A file name, in an error.
+    let evil = "x\u{1b}]0;t\u{7}\r.yaml";
+    write(
+        &dir,
+        &format!("bad/{evil}"),
+        "apiVersion: v1\nkind: ConfigMap\n",
+    );
+    let ran = tailor_in(&dir, &["cfg.yaml", "bad"], None);
+    assert_eq!(ran.code, 1);
+    assert_eq!(
+        ran.stderr,
+        "[error] x\\u{1b}]0;t\\u{7}\\r.yaml:1 metadata.name: document 0: resource must have `metadata.name`\n"
+    );
+    // The KRM function's results on stderr (kpt shows them).
+    let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {name: m}\n  spec: {}\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: \"n\\e[31m\"\n    annotations:\n      control.kubestellar.io/expand-templates: \"yes\"\n";
+    let ran = common::run_tailor(&[], list);
+    assert!(
+        ran.stderr
+            .starts_with("[warning] v1/ConfigMap/n\\u{1b}[31m "),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.trim_end().contains(|c: char| c.is_control()));
+}

@@ -10,6 +10,7 @@ mod fleet_values;
 mod output_dir;
 mod standalone;
 pub(crate) mod stdout;
+pub mod terminal;
 mod tools;
 
 use crate::krm::write::{write_resource_list, write_resource_list_to, ListSyntax};
@@ -23,7 +24,7 @@ pub fn run() -> i32 {
     match args.first().map(String::as_str) {
         None => {
             if stdin_is_terminal() {
-                eprintln!("tailor: waiting for a ResourceList on stdin; pipe one in (kpt fn source DIR | tailor), or run `tailor CONFIG DIR` (see tailor --help)");
+                say_fixed("tailor: waiting for a ResourceList on stdin; pipe one in (kpt fn source DIR | tailor), or run `tailor CONFIG DIR` (see tailor --help)");
                 return 2;
             }
             krm_function()
@@ -61,14 +62,22 @@ fn schema(kind: Option<&str>) -> i32 {
     }
 }
 
-/// One line on stderr (a write error there has nowhere to be reported).
+/// One line on stderr, escaped ([`terminal::escape`]): it may hold text from the input. A
+/// write error on stderr has nowhere to be reported.
 pub(crate) fn say(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    let _ = writeln!(std::io::stderr().lock(), "{}", terminal::escape(line));
+}
+
+/// tailor's own text on stderr (usage), as it is: a `'static` text holds nothing from the
+/// input.
+pub(crate) fn say_fixed(text: &'static str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// A bad command line: the message, how to get help, exit code 2.
 pub(crate) fn usage_error(msg: &str) -> i32 {
-    eprintln!("tailor: {msg}\nRun `tailor --help` for usage.");
+    say(&format!("tailor: {msg}"));
+    say_fixed("Run `tailor --help` for usage.");
     2
 }
 
@@ -96,9 +105,8 @@ pub(crate) fn report(results: &[KrmResult]) {
     if notable.len() > 3 {
         lines.push(format!("... and {} more (see results)", notable.len() - 3));
     }
-    let mut err = std::io::stderr().lock();
     for l in lines {
-        let _ = writeln!(err, "{l}");
+        say(&l);
     }
 }
 

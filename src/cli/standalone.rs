@@ -2,7 +2,6 @@
 //! plain YAML (a directory with a fleet.yaml is a Fleet bundle), runs the function CONFIG
 //! configures, and writes a stream, a ResourceList, or the files under `--output-dir`.
 
-use std::io::Write;
 use std::path::Path;
 
 use super::args::{Args, Output};
@@ -330,16 +329,14 @@ pub(crate) fn report_all(results: &[KrmResult]) {
     const SHOWN: usize = 5;
     let mut ordered: Vec<&KrmResult> = results.iter().collect();
     ordered.sort_by_key(|r| r.severity);
-    let mut err = std::io::stderr().lock();
     for r in ordered.iter().take(SHOWN) {
-        let _ = writeln!(err, "{}", r.summary_line());
+        super::say(&r.summary_line());
     }
     if results.len() > SHOWN {
-        let _ = writeln!(
-            err,
+        super::say(&format!(
             "... and {} more results: run with -o resource-list to see them all",
             results.len() - SHOWN
-        );
+        ));
     }
 }
 
