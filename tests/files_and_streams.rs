@@ -396,3 +396,76 @@ fn text_from_the_input_is_escaped_on_stderr() {
     );
     assert!(!ran.stderr.trim_end().contains(|c: char| c.is_control()));
 }
+
+#[test]
+fn an_input_directory_reads_no_symlink_out_of_it_and_no_special_file() {
+    let dir = workspace("tree-files");
+    write(&dir, "secret/s.yaml", &config_map("secret"));
+    std::os::unix::fs::symlink("../secret/s.yaml", dir.join("pkg/s.yaml")).unwrap();
+    let real = dir.canonicalize().unwrap();
+    refused(
+        &dir,
+        &["cfg.yaml", "pkg"],
+        1,
+        &format!(
+            "[error] pkg: s.yaml: a symlink to {}/secret/s.yaml, outside the directory: only files inside it are read\n",
+            real.display()
+        ),
+    );
+    std::fs::remove_file(dir.join("pkg/s.yaml")).unwrap();
+    // A symlink inside the tree is read.
+    std::os::unix::fs::symlink("a.yaml", dir.join("pkg/same.yaml")).unwrap();
+    let ran = tailor_in(&dir, &["cfg.yaml", "pkg"], None);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    std::fs::remove_file(dir.join("pkg/same.yaml")).unwrap();
+    // A named pipe would hang the run.
+    let fifo = Command::new("mkfifo").arg(dir.join("pkg/f.yaml")).status();
+    if fifo.is_ok_and(|s| s.success()) {
+        // Not `refused`: reading the tree would hang on the pipe as tailor did.
+        let ran = tailor_in(&dir, &["cfg.yaml", "pkg"], None);
+        assert_eq!(
+            (ran.code, ran.stderr.as_str()),
+            (
+                1,
+                "[error] pkg: f.yaml: a named pipe (FIFO), not a regular file: not read\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn fleet_values_files_stay_inside_the_bundle() {
+    let dir = temp_dir("values-files");
+    std::fs::write(
+        dir.join("cfg.yaml"),
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: m}\nspec:\n  cluster: {name: dev}\n",
+    )
+    .unwrap();
+    write(&dir, "secret/values.yaml", "password: hunter2\n");
+    let absolute = dir.join("secret/values.yaml");
+    let real = dir.canonicalize().unwrap();
+    let cases = [
+        (
+            "../secret/values.yaml".to_string(),
+            format!(
+                "leads to {}/secret/values.yaml, outside the bundle",
+                real.display()
+            ),
+        ),
+        (
+            absolute.display().to_string(),
+            "an absolute path".to_string(),
+        ),
+    ];
+    for (entry, why) in cases {
+        write(
+            &dir,
+            "bundle/fleet.yaml",
+            &format!("helm:\n  chart: ./chart\n  valuesFiles:\n  - {entry}\n"),
+        );
+        let stderr = format!(
+            "[error] fleet.yaml helm.valuesFiles: {entry}: {why}; a values file must lie inside the bundle directory\n"
+        );
+        refused(&dir, &["fleet-values", "cfg.yaml", "bundle"], 1, &stderr);
+    }
+}
