@@ -469,3 +469,38 @@ fn fleet_values_files_stay_inside_the_bundle() {
         refused(&dir, &["fleet-values", "cfg.yaml", "bundle"], 1, &stderr);
     }
 }
+
+#[test]
+fn a_stale_path_annotation_in_a_file_does_not_move_its_object() {
+    let dir = workspace("stale-path");
+    let stale = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n  annotations:\n    config.kubernetes.io/path: elsewhere/x.yaml\n    config.kubernetes.io/index: '3'\n";
+    write(&dir, "pkg/s.yaml", stale);
+    let ran = tailor_in(&dir, &["cfg.yaml", "pkg", "--output-dir", "out"], None);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let files: Vec<String> = read_tree(&dir.join("out")).into_keys().collect();
+    assert_eq!(files, ["a.yaml", "s.yaml"]);
+    // As kpt fn source records it: the file and the index it was read from.
+    let ran = tailor_in(&dir, &["cfg.yaml", "pkg", "-o", "resource-list"], None);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stdout.contains("config.kubernetes.io/path: 's.yaml'"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("config.kubernetes.io/index: '0'"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("elsewhere"), "{}", ran.stdout);
+    // In a fan-out, each copy goes under its cluster, by its file.
+    std::fs::write(
+        dir.join("fan.yaml"),
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: m}\nspec:\n  clusters: [{name: a}, {name: b}]\n",
+    )
+    .unwrap();
+    let ran = tailor_in(&dir, &["fan.yaml", "pkg", "--output-dir", "fan"], None);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let files: Vec<String> = read_tree(&dir.join("fan")).into_keys().collect();
+    assert_eq!(files, ["a/a.yaml", "a/s.yaml", "b/a.yaml", "b/s.yaml"]);
+}

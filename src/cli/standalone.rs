@@ -353,7 +353,9 @@ pub(crate) fn read_config(
 /// ResourceList output (`kpt fn sink` writes wide sequences compact without the last).
 fn annotate_path(item: &mut Resource) {
     use crate::krm::annotations::*;
-    if item.annotation(PATH).is_some() {
+    // A path kpt recorded (objects from stdin) is kept; one inside a file is replaced by the
+    // file's, as `kpt fn source` replaces it.
+    if item.annotation(PATH).is_some() && item.source_file().is_none() {
         return;
     }
     if item.path().is_none() {

@@ -241,8 +241,9 @@ fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
 /// ([`Resource::output_path`]), and a ResourceList records it when written.
 fn prefix_path(item: &mut Resource, cluster: &str) {
     item.set_cluster(cluster);
-    if item.is_list_member() {
-        // Written inside its List's copy, which gets the prefix.
+    if item.is_list_member() || item.source_file().is_some() {
+        // Written inside its List's copy, which gets the prefix; or read from a file, whose
+        // path (not a stale annotation in it) the copy's cluster prefixes.
         return;
     }
     for key in [annotations::PATH, annotations::LEGACY_PATH] {
