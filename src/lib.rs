@@ -10,4 +10,5 @@
 pub mod cli;
 pub mod config;
 pub mod run;
+pub mod safe_paths;
 pub mod stages;

@@ -137,7 +137,15 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
                 };
                 set_output(o, &flag.name)?;
             }
-            "--output-dir" => set_output(Output::Dir(PathBuf::from(value()?)), &flag.name)?,
+            "--output-dir" => {
+                let dir = value()?;
+                if dir.is_empty() {
+                    // What `--output-dir "$OUT"` gives with OUT unset: never the current
+                    // directory.
+                    return Err("--output-dir needs a directory, not an empty string (is its variable unset?)".into());
+                }
+                set_output(Output::Dir(PathBuf::from(dir)), &flag.name)?
+            }
             "--clean" => parsed.clean = true,
             "--cluster" => parsed.cluster = Some(value()?),
             "--strict" => parsed.strict = true,
@@ -199,6 +207,10 @@ mod tests {
             .unwrap_err()
             .contains("conflicts"));
         assert!(p(&["c", "d", "--clean"]).is_err());
+        assert!(p(&["c", "d", "--output-dir", ""])
+            .unwrap_err()
+            .contains("not an empty string"));
+        assert!(p(&["c", "d", "--output-dir="]).is_err());
         assert!(p(&["-", "-"]).is_err());
         assert!(p(&["c", "--bogus"]).unwrap_err().contains("unknown flag"));
         assert!(p(&[]).unwrap_err().contains("missing CONFIG"));

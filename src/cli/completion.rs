@@ -46,7 +46,7 @@ pub const FLAGS: &[(&str, Option<char>, Value, &str)] = &[
         "clean",
         None,
         Value::None,
-        "empty the output directory first",
+        "replace the output directory (only files tailor writes)",
     ),
     ("cluster", None, Value::Text, "render only this destination"),
     (
@@ -74,8 +74,7 @@ pub fn print(shell: Option<&str>) -> i32 {
         Some("fish") => fish(),
         _ => return super::usage_error("completion needs a shell: bash, zsh or fish"),
     };
-    print!("{script}");
-    0
+    super::emit(&script)
 }
 
 fn subcommand_words() -> String {

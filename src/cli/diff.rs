@@ -37,10 +37,7 @@ pub(crate) fn run(argv: &[String]) -> i32 {
         &outcome.destinations,
         outcome.fanned_out,
     ) {
-        Ok(text) => {
-            emit(&text);
-            0
-        }
+        Ok(text) => emit(&text),
         Err(msg) => {
             report_all(&[KrmResult::error(msg)]);
             1

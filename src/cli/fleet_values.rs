@@ -21,15 +21,13 @@ pub(crate) fn run(args: &[String]) -> i32 {
     let (config, dir, files, only) = match parse_args(args) {
         Ok(a) => a,
         Err(msg) => {
-            eprintln!("tailor fleet-values: {msg}\n{USAGE}");
+            super::say(&format!("tailor fleet-values: {msg}"));
+            super::say_fixed(USAGE);
             return 2;
         }
     };
     match values(&config, &dir, &files, only.as_deref()) {
-        Ok(text) => {
-            super::emit(&text);
-            0
-        }
+        Ok(text) => super::emit(&text),
         Err(results) => {
             report(&results);
             1

@@ -7,7 +7,10 @@ mod args;
 mod completion;
 mod diff;
 mod fleet_values;
+mod output_dir;
 mod standalone;
+pub(crate) mod stdout;
+pub mod terminal;
 mod tools;
 
 use crate::run;
@@ -21,21 +24,17 @@ pub fn run() -> i32 {
     match args.first().map(String::as_str) {
         None => {
             if stdin_is_terminal() {
-                eprintln!("tailor: waiting for a ResourceList on stdin; pipe one in (kpt fn source DIR | tailor), or run `tailor CONFIG DIR` (see tailor --help)");
+                say_fixed("tailor: waiting for a ResourceList on stdin; pipe one in (kpt fn source DIR | tailor), or run `tailor CONFIG DIR` (see tailor --help)");
                 return 2;
             }
             krm_function()
         }
-        Some("--help") | Some("-h") | Some("help") => {
-            print!("{HELP}");
-            0
-        }
+        Some("--help") | Some("-h") | Some("help") => emit(HELP),
         Some("envsubst") => tools::envsubst(&args[1..]),
         Some("expand") => tools::expand(&args[1..]),
         Some("fleet-values") => fleet_values::run(&args[1..]),
         Some("--version") | Some("-V") | Some("version") => {
-            println!("tailor {}", env!("CARGO_PKG_VERSION"));
-            0
+            emit(&format!("tailor {}\n", env!("CARGO_PKG_VERSION")))
         }
         Some("completion") => completion::print(args.get(1).map(String::as_str)),
         Some("schema") => schema(args.get(1).map(String::as_str)),
@@ -54,8 +53,7 @@ fn schema(kind: Option<&str>) -> i32 {
     match crate::config::schema::for_kind(kind) {
         Some(schema) => {
             let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
-            emit(&format!("{text}\n"));
-            0
+            emit(&format!("{text}\n"))
         }
         None => usage_error(&format!(
             "no schema for {kind:?}; kinds: {}",
@@ -64,9 +62,22 @@ fn schema(kind: Option<&str>) -> i32 {
     }
 }
 
+/// One line on stderr, escaped ([`terminal::escape`]): it may hold text from the input. A
+/// write error on stderr has nowhere to be reported.
+pub(crate) fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{}", terminal::escape(line));
+}
+
+/// tailor's own text on stderr (usage), as it is: a `'static` text holds nothing from the
+/// input.
+pub(crate) fn say_fixed(text: &'static str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 /// A bad command line: the message, how to get help, exit code 2.
 pub(crate) fn usage_error(msg: &str) -> i32 {
-    eprintln!("tailor: {msg}\nRun `tailor --help` for usage.");
+    say(&format!("tailor: {msg}"));
+    say_fixed("Run `tailor --help` for usage.");
     2
 }
 
@@ -94,16 +105,14 @@ pub(crate) fn report(results: &[KrmResult]) {
     if notable.len() > 3 {
         lines.push(format!("... and {} more (see results)", notable.len() - 3));
     }
-    let mut err = std::io::stderr().lock();
     for l in lines {
-        let _ = writeln!(err, "{l}");
+        say(&l);
     }
 }
 
-pub(crate) fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+/// Writes `text` to stdout: exit code 0, or the write error's ([`stdout::Stdout::finish`]).
+pub(crate) fn emit(text: &str) -> i32 {
+    stdout::emit(text, 0)
 }
 
 fn krm_function() -> i32 {
@@ -111,18 +120,16 @@ fn krm_function() -> i32 {
         Ok(t) => t,
         Err(msg) => {
             let r = vec![KrmResult::error(msg)];
-            emit(&write_resource_list(&[], None, &r));
             report(&r);
-            return 1;
+            return stdout::emit(&write_resource_list(&[], None, &r), 1);
         }
     };
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = stdout::Stdout::new();
     let answer = run::resource_list::answer(text, &mut out);
-    let _ = out.flush();
     report(&answer.results);
     // The process is about to exit: freeing every tree would only cost time (a quarter of a
     // no-op pass over a large list).
-    let code = answer.code;
+    let code = out.finish(answer.code);
     std::mem::forget(answer);
     code
 }

@@ -2,11 +2,10 @@
 //! plain YAML (a directory with a fleet.yaml is a Fleet bundle), runs the function CONFIG
 //! configures, and writes a stream, a ResourceList, or the files under `--output-dir`.
 
-use std::io::Write;
 use std::path::Path;
 
 use super::args::{Args, Output};
-use super::{emit, read_stdin, stdin_is_terminal, usage_error};
+use super::{output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
 use crate::run::{self, parse_options};
@@ -55,8 +54,7 @@ fn write_output(args: &Args, rendered: Rendered) -> i32 {
         1
     };
     if let Some(report) = &outcome.report {
-        emit(report);
-        return i32::from(outcome.failed);
+        return stdout::emit(report, i32::from(outcome.failed));
     }
     match &args.output {
         Output::Stream => {
@@ -70,8 +68,7 @@ fn write_output(args: &Args, rendered: Rendered) -> i32 {
                 .into_iter()
                 .filter(|i| !i.is_meta_or_local())
                 .collect();
-            emit_with(|out| write_stream_docs_to(out, passed.stream(&objects)));
-            0
+            stdout::emit_with(0, |out| write_stream_docs_to(out, passed.stream(&objects)))
         }
         Output::ResourceList => {
             let list = match (outcome.failed, originals) {
@@ -84,7 +81,7 @@ fn write_output(args: &Args, rendered: Rendered) -> i32 {
             };
             // Annotated as each is written: recording its path builds a deferred object's
             // tree, which goes with the object once written.
-            emit_with(|out| {
+            stdout::emit_with(i32::from(outcome.failed), |out| {
                 write_owned_resource_list_to(
                     out,
                     list,
@@ -93,35 +90,22 @@ fn write_output(args: &Args, rendered: Rendered) -> i32 {
                     &outcome.results,
                     ListSyntax::Yaml,
                 )
-            });
-            i32::from(outcome.failed)
+            })
         }
         Output::Dir(dir) => {
             if outcome.failed {
                 return 1;
             }
-            if args.clean {
-                if let Err(e) = std::fs::remove_dir_all(dir) {
-                    if e.kind() != std::io::ErrorKind::NotFound {
-                        return fail(KrmResult::error(format!("{}: {e}", dir.display())));
-                    }
-                }
-            }
-            match files::write_output_dir(dir, &outcome.items, &kept, passed.files()) {
-                Ok(_) => 0,
+            // Checked before reading (`output_dir::check`): replaced whole, or left as it was.
+            let written = output_dir::replace(dir, |staging| {
+                files::write_output_dir(staging, &outcome.items, &kept, passed.files()).map(drop)
+            });
+            match written {
+                Ok(()) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
         }
     }
-}
-
-/// Writes the output to stdout as it is produced (the whole text is never held: a large
-/// package would be held twice, as its objects and as their text), ignoring write errors as
-/// [`emit`] does (a closed pipe ends the output).
-fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let _ = write(&mut out);
-    let _ = out.flush();
 }
 
 /// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.
@@ -326,7 +310,8 @@ fn read_config_argument(
     let (fc, config_source) =
         files::read_config_text(config_text, &args.config, opts).map_err(fail)?;
     if let Output::Dir(dir) = &args.output {
-        check_output_dir(dir, args).map_err(|msg| fail(KrmResult::error(msg)))?;
+        output_dir::check(dir, &args.inputs, &args.config, args.clean)
+            .map_err(|msg| fail(KrmResult::error(msg)))?;
     }
     Ok((fc, config_source))
 }
@@ -401,55 +386,20 @@ fn reads_stdin(args: &Args) -> bool {
     args.config == "-" || args.inputs.iter().any(|i| i == "-")
 }
 
-/// An output directory must not hold files of an earlier run (a cluster that became
-/// doNotDeploy would keep its old files) unless `--clean` empties it, and must not lie inside
-/// an input directory (the next run would read it as input).
-fn check_output_dir(dir: &Path, args: &Args) -> Result<(), String> {
-    let non_empty = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
-    if non_empty && !args.clean {
-        return Err(format!(
-            "--output-dir {}: the directory is not empty; pass --clean to empty it first (files of destinations no longer rendered would stay otherwise)",
-            dir.display()
-        ));
-    }
-    let absolute = |p: &Path| {
-        std::path::absolute(p)
-            .map(|a| tailor_go::path::clean(&a.to_string_lossy()))
-            .unwrap_or_default()
-    };
-    let out = absolute(dir);
-    for input in args.inputs.iter().filter(|i| *i != "-") {
-        let input_path = Path::new(input);
-        if !input_path.is_dir() {
-            continue;
-        }
-        let inp = absolute(input_path);
-        if out == inp || out.starts_with(&format!("{}/", inp.trim_end_matches('/'))) {
-            return Err(format!(
-                "--output-dir {} lies inside the input directory {input}: the next run would read the output as input; write it elsewhere",
-                dir.display()
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Standalone mode shows every kind of result on stderr, a few lines of them, errors first
 /// (a stable sort: otherwise in the order they arose).
 pub(crate) fn report_all(results: &[KrmResult]) {
     const SHOWN: usize = 5;
     let mut ordered: Vec<&KrmResult> = results.iter().collect();
     ordered.sort_by_key(|r| r.severity);
-    let mut err = std::io::stderr().lock();
     for r in ordered.iter().take(SHOWN) {
-        let _ = writeln!(err, "{}", r.summary_line());
+        super::say(&r.summary_line());
     }
     if results.len() > SHOWN {
-        let _ = writeln!(
-            err,
+        super::say(&format!(
             "... and {} more results: run with -o resource-list to see them all",
             results.len() - SHOWN
-        );
+        ));
     }
 }
 
@@ -466,7 +416,9 @@ pub(crate) fn read_config(
 /// ResourceList output (`kpt fn sink` writes wide sequences compact without the last).
 fn annotate_path(item: &mut Resource) {
     use tailor_kio::annotations::*;
-    if item.annotation(PATH).is_some() {
+    // A path kpt recorded (objects from stdin) is kept; one inside a file is replaced by the
+    // file's, as `kpt fn source` replaces it.
+    if item.annotation(PATH).is_some() && item.source_file().is_none() {
         return;
     }
     if item.path().is_none() {

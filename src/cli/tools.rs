@@ -3,7 +3,6 @@
 //! a template before committing it.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use tailor_go::{ExecOptions, MissingKey, Template, Value as Data};
 
@@ -44,7 +43,7 @@ fn utf8(buf: Vec<u8>) -> Result<String, String> {
 pub fn envsubst(args: &[String]) -> i32 {
     let mut strict = false;
     if args.is_empty() && super::stdin_is_terminal() {
-        eprintln!("tailor envsubst: waiting for text on stdin; pipe it in (tailor envsubst < FILE), variables come from the environment");
+        super::say_fixed("tailor envsubst: waiting for text on stdin; pipe it in (tailor envsubst < FILE), variables come from the environment");
         return 2;
     }
     for a in args {
@@ -52,11 +51,11 @@ pub fn envsubst(args: &[String]) -> i32 {
             "--strict" | "--strict=true" => strict = true,
             "--strict=false" => strict = false,
             "-h" | "--help" => {
-                println!("{ENVSUBST_USAGE}");
-                return 0;
+                return super::emit(&format!("{ENVSUBST_USAGE}\n"));
             }
             other => {
-                eprintln!("tailor envsubst: unknown argument {other:?}\n{ENVSUBST_USAGE}");
+                super::say(&format!("tailor envsubst: unknown argument {other:?}"));
+                super::say_fixed(ENVSUBST_USAGE);
                 return 2;
             }
         }
@@ -64,7 +63,7 @@ pub fn envsubst(args: &[String]) -> i32 {
     let text = match read_stdin_bytes().and_then(utf8) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("✗ {e}");
+            super::say(&format!("✗ {e}"));
             return 1;
         }
     };
@@ -86,7 +85,7 @@ pub fn envsubst(args: &[String]) -> i32 {
             Err(e) => {
                 let code = write_stdout(&out);
                 // The flux CLI prints errors with its ✗ marker.
-                eprintln!("✗ {e}");
+                super::say(&format!("✗ {e}"));
                 return if code == 0 { 1 } else { code };
             }
         }
@@ -103,15 +102,7 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 fn write_stdout(bytes: &[u8]) -> i32 {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|_| stdout.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("tailor: writing stdout: {e}");
-            1
-        }
-    }
+    super::stdout::emit_with(0, |out| out.write_all(bytes))
 }
 
 /// `tailor expand`: Go `text/template` with KubeStellar's settings (`missingkey=error`, no
@@ -120,22 +111,22 @@ pub fn expand(args: &[String]) -> i32 {
     let (name, props) = match expand_args(args) {
         Ok(Some(v)) => v,
         Ok(None) => {
-            println!("{EXPAND_USAGE}");
-            return 0;
+            return super::emit(&format!("{EXPAND_USAGE}\n"));
         }
         Err(e) => {
-            eprintln!("tailor expand: {e}\n{EXPAND_USAGE}");
+            super::say(&format!("tailor expand: {e}"));
+            super::say_fixed(EXPAND_USAGE);
             return 2;
         }
     };
     if super::stdin_is_terminal() {
-        eprintln!("tailor expand: waiting for a template on stdin; pipe it in (tailor expand --property clusterName=dev < FILE), see tailor expand --help");
+        super::say_fixed("tailor expand: waiting for a template on stdin; pipe it in (tailor expand --property clusterName=dev < FILE), see tailor expand --help");
         return 2;
     }
     let text = match read_stdin_bytes().and_then(utf8) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("tailor expand: {e}");
+            super::say(&format!("tailor expand: {e}"));
             return 1;
         }
     };
@@ -147,7 +138,7 @@ pub fn expand(args: &[String]) -> i32 {
     let template = match Template::parse(&name, &text) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{e}");
+            super::say(&e.to_string());
             return 1;
         }
     };
@@ -157,7 +148,7 @@ pub fn expand(args: &[String]) -> i32 {
     match template.execute_bytes(&data, &opts, &mut out) {
         Ok(()) => write_stdout(&out),
         Err(e) => {
-            eprintln!("{e}");
+            super::say(&e.to_string());
             1
         }
     }

@@ -28,6 +28,12 @@ pub(super) fn tailor_each(
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
 ) -> Option<Vec<Resource>> {
+    // Each copy goes under `<cluster>/`: checked before any object is tailored or written.
+    let names = clusters.iter().map(|c| c.name.as_str());
+    if let Err(msg) = crate::safe_paths::check_directory_names(names) {
+        results.push(KrmResult::error(msg));
+        return None;
+    }
     if let Some(items) = already_fanned_out(work.as_slice(), clusters, results) {
         return items.then_some(work);
     }
@@ -235,8 +241,9 @@ fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
 /// ([`Resource::output_path`]), and a ResourceList records it when written.
 fn prefix_path(item: &mut Resource, cluster: &str) {
     item.set_cluster(cluster);
-    if item.is_list_member() {
-        // Written inside its List's copy, which gets the prefix.
+    if item.is_list_member() || item.source_file().is_some() {
+        // Written inside its List's copy, which gets the prefix; or read from a file, whose
+        // path (not a stale annotation in it) the copy's cluster prefixes.
         return;
     }
     for key in [annotations::PATH, annotations::LEGACY_PATH] {

@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
+use tailor_kube::tree::Refused;
 use tailor_kube::{Diagnostic, FieldError};
 use tailor_yaml::{parse_stream_with, ParseOptions};
 
@@ -302,7 +303,12 @@ fn fold_into<E: Extra>(
         .cloned()
         .unwrap_or_default();
     for f in &files {
-        let path = dir.join(f);
+        let path = values_file_path(dir, f).map_err(|why| {
+            vec![FieldError::new(
+                format!("fleet.yaml {at}"),
+                format!("{f}: {why}; a values file must lie inside the bundle directory"),
+            )]
+        })?;
         let text = std::fs::read_to_string(&path).map_err(|e| {
             vec![FieldError::new(
                 format!("fleet.yaml {at}"),
@@ -335,6 +341,28 @@ fn fold_into<E: Extra>(
         helm.insert("values".into(), Value::Object(values));
     }
     Ok(())
+}
+
+/// Where a `helm.valuesFiles` entry leads: a regular file inside the bundle `dir`
+/// ([`tailor_kube::tree`]), never an absolute path or one that climbs out (Fleet reads values
+/// files from the bundle; tailor would print another file's secrets into the values).
+fn values_file_path(dir: &Path, entry: &str) -> Result<PathBuf, String> {
+    if Path::new(entry).is_absolute() {
+        return Err("an absolute path".into());
+    }
+    let path = dir.join(entry);
+    let root_real = std::fs::canonicalize(dir).map_err(|e| e.to_string())?;
+    let real = match std::fs::canonicalize(&path) {
+        Ok(real) => real,
+        // Reading it says so, as it always did.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path),
+        Err(e) => return Err(e.to_string()),
+    };
+    if !real.starts_with(&root_real) {
+        return Err(format!("leads to {}, outside the bundle", real.display()));
+    }
+    tailor_kube::tree::readable_file(&root_real, &path).map_err(|e| e.to_string())?;
+    Ok(path)
 }
 
 /// `GetContent`'s walk.
@@ -386,21 +414,23 @@ impl Loader {
             if ignored || name.starts_with('.') {
                 continue;
             }
-            if file_type.is_symlink() {
-                let resolved = std::fs::canonicalize(&path).map_err(|e| {
-                    err(
+            match tailor_kube::tree::readable_file(&self.root_real, &path) {
+                Ok(()) => {}
+                Err(Refused::Unresolved(e)) => {
+                    return Err(err(
                         &path,
                         format!("GetContent: resolving symlink {child_rel:?}: {e}"),
-                    )
-                })?;
-                if !resolved.starts_with(&self.root_real) {
+                    ))
+                }
+                Err(Refused::Escapes(_)) => {
                     return Err(err(
                         &self.root,
                         format!(
                             "GetContent: symlink {child_rel:?}: target escapes bundle directory"
                         ),
-                    ));
+                    ))
                 }
+                Err(why) => return Err(err(&path, why)),
             }
             let bytes = std::fs::read(&path).map_err(|e| err(&path, e))?;
             self.files.insert(child_rel, bytes);

@@ -182,31 +182,41 @@ pub fn is_kustomization_file(file: &Path) -> bool {
 
 /// Every file under `dir` that `kpt fn source` reads (`*.yaml`, `*.yml`, `*.json` and
 /// `Kptfile`, hidden paths included), sorted, with paths relative to `dir`.
+/// A file that is no regular file, or a symlink leading out of `dir`, is an error
+/// ([`tailor_kube::tree`]).
 pub fn package_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
+    let root_real = dir.canonicalize()?;
+    walk(dir, &root_real, dir, &mut out)?;
     out.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(out)
 }
 
 /// Whether `kpt fn source` reads a file of this name (its default match, case-sensitive).
-fn is_package_file(name: &str) -> bool {
+pub fn is_package_file(name: &str) -> bool {
     name == "Kptfile" || [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e))
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::Result<()> {
+fn walk(
+    root: &Path,
+    root_real: &Path,
+    dir: &Path,
+    out: &mut Vec<(PathBuf, String)>,
+) -> std::io::Result<()> {
     let mut entries: Vec<_> = fs::read_dir(dir)?.collect::<Result<_, _>>()?;
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let name = e.file_name().to_string_lossy().to_string();
         let path = e.path();
         if e.file_type()?.is_dir() {
-            walk(root, &path, out)?;
+            walk(root, root_real, &path, out)?;
         } else if is_package_file(&name) {
             let rel = path
                 .strip_prefix(root)
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
                 .unwrap_or_else(|_| name.clone());
+            tailor_kube::tree::readable_file(root_real, &path)
+                .map_err(|why| std::io::Error::other(format!("{rel}: {why}")))?;
             out.push((path, rel));
         }
     }
@@ -434,13 +444,17 @@ pub fn write_output_dir(
     for (rel, out) in files {
         let path = out_dir.join(&rel);
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+            // Named relative to `out_dir`: it may be a directory tailor renames into place.
+            fs::create_dir_all(parent).map_err(|e| {
+                let dir = Path::new(&rel).parent().unwrap_or(Path::new(""));
+                format!("{} (a directory, to hold {rel}): {e}", dir.display())
+            })?;
         }
         let text = match out {
             Out::Objects(docs) => file_text(&docs),
             Out::Kept(text) => Cow::Borrowed(text.as_str()),
         };
-        fs::write(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        fs::write(&path, text.as_bytes()).map_err(|e| format!("{rel}: {e}"))?;
         written.push(rel);
     }
     Ok(written)

@@ -648,10 +648,7 @@ impl Resource {
     /// run fanned out. Fan-out already prefixed paths held in annotations; a path known only
     /// from the file the object was read from gets the prefix here.
     pub fn output_path(&self) -> String {
-        let annotated = self
-            .annotation(annotations::PATH)
-            .or_else(|| self.annotation(annotations::LEGACY_PATH));
-        match (annotated, self.cluster()) {
+        match (self.recorded_path(), self.cluster()) {
             (Some(p), _) => p.to_string(),
             (None, Some(c)) => format!(
                 "{c}/{}",
@@ -769,12 +766,8 @@ impl Resource {
     /// The file path kpt or `kpt fn source` recorded, or the file it was read from; an item
     /// of a List has its container's.
     pub fn path(&self) -> Option<&str> {
-        self.annotation(annotations::PATH)
-            .or_else(|| self.annotation(annotations::LEGACY_PATH))
-            .or(match &self.origin {
-                Origin::Document { file: Some(f), .. } => Some(&**f),
-                _ => None,
-            })
+        self.recorded_path()
+            .or(self.source_file())
             .or_else(|| self.container().and_then(|c| c.path.as_deref()))
             .or(self.placed.as_deref())
     }
@@ -801,18 +794,40 @@ impl Resource {
     }
 
     pub fn index(&self) -> Option<usize> {
-        self.annotation(annotations::INDEX)
-            .or_else(|| self.annotation(annotations::LEGACY_INDEX))
-            .and_then(|s| s.parse().ok())
-            .or(match &self.origin {
-                Origin::Document {
-                    file: Some(_),
-                    index,
-                    ..
-                } => Some(*index),
-                _ => None,
+        let from_file = match &self.origin {
+            Origin::Document {
+                file: Some(_),
+                index,
+                ..
+            } => Some(*index),
+            _ => None,
+        };
+        from_file
+            .or_else(|| {
+                self.annotation(annotations::INDEX)
+                    .or_else(|| self.annotation(annotations::LEGACY_INDEX))
+                    .and_then(|s| s.parse().ok())
             })
             .or_else(|| self.container().and_then(|c| c.index))
+    }
+
+    /// The file (relative, as written back) this object was read from in standalone mode.
+    pub fn source_file(&self) -> Option<&str> {
+        match &self.origin {
+            Origin::Document { file: Some(f), .. } => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The path kpt recorded in the object's annotations, unless it was read from a file:
+    /// then the file wins, as `kpt fn source` records it (a stale annotation copied into a
+    /// file does not move the object).
+    fn recorded_path(&self) -> Option<&str> {
+        if self.source_file().is_some() {
+            return None;
+        }
+        self.annotation(annotations::PATH)
+            .or_else(|| self.annotation(annotations::LEGACY_PATH))
     }
 
     /// The Kptfile, tailor's own configuration (a `Tailor` file in a kpt package) and objects

@@ -5,6 +5,7 @@
 //! - [`json`]: reading configuration with errors that name the field;
 //! - [`labels`]: label selectors with apimachinery's semantics (object and string forms);
 //! - [`resid`]: kustomize's resource ids (kyaml `resid`) and their printed forms;
+//! - [`tree`]: which files of a directory tree the user handed over may be read;
 //! - [`schema`]: the built-in Kubernetes v1.21 OpenAPI schema kyaml merges with (merge keys,
 //!   patch strategies, cluster-scoped kinds).
 //!
@@ -24,6 +25,7 @@ pub mod labels;
 pub mod resid;
 pub mod schema;
 pub mod strategicpatch;
+pub mod tree;
 
 /// A string-to-string map (labels, annotations, properties). Sorted, so output is deterministic.
 pub type StringMap = std::collections::BTreeMap<String, String>;
