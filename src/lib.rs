@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod env;
 pub mod input;
 pub mod krm;
 pub mod run;
