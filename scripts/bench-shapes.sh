@@ -19,7 +19,8 @@
 # runs alternating with one of the current binary's (this VM's speed drifts by 20-50% over
 # minutes, so only runs taken together compare).
 #
-# Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
+# Then a strategic merge over a keyed list of 1,000 and 8,000 entries (issue 26: growth at
+# most 9x). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
 # objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
 # 16 MB (TAILOR_BENCH_JSON_N objects, default 44,000); at least 100 MB/s on small block and flow
 # objects; standalone peak under 2x the input. Exits 1 when a goal is missed.
@@ -151,4 +152,25 @@ goal "$(awk -v n="$json_n" -v lb="${bytes[json-line,$json_n]}" -v l="${wall[json
   -v pb="${bytes[json-pretty,$json_n]}" -v p="${wall[json-pretty,$json_n]}" -v r="$r" 'BEGIN {
   printf "json: %d objects, one line (%.1f MB) %.3f s, pretty (%.1f MB) %.3f s: %sx (<= 1.5x)",
     n, lb / 1e6, l, pb / 1e6, p, r }')" "$(awk -v r="$r" 'BEGIN { print (r <= 1.5) }')"
+# Strategic merge over a keyed list the patch does not touch (issue 26): a Deployment with N
+# `env` entries patched on `replicas` in standalone mode, at 1,000 and 8,000 entries.
+smp_dir="$WORK/smp"
+mkdir -p "$smp_dir"
+printf '%s\n' 'apiVersion: tailor.dev/v1alpha1' 'kind: Tailor' 'metadata: {name: t}' 'spec:' \
+  '  patches:' '  - patch: |' '      apiVersion: apps/v1' '      kind: Deployment' \
+  '      metadata: {name: web}' '      spec: {replicas: 3}' >"$smp_dir/tailor.yaml"
+for n in 1000 8000; do
+  awk -v n="$n" 'BEGIN {
+    print "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1"
+    print "  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        env:"
+    for (i = 0; i < n; i++) printf "        - name: V%d\n          value: \"%d\"\n", i, i }' >"$smp_dir/web-$n.yaml"
+  STDIN= best_pair "$runs" -- "$smp_dir/tailor.yaml" "$smp_dir/web-$n.yaml"
+  wall[smp,$n]=$T_WALL
+  printf 'strategic merge, %5d env entries: %.3f s, peak %.1f MB' "$n" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
+  [ -z "$base" ] || printf ' (baseline %.3f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
+done
+rm -rf "$smp_dir"
+g=$(awk -v a="${wall[smp,1000]}" -v b="${wall[smp,8000]}" 'BEGIN { a = (a < 0.01 ? 0.01 : a); printf "%.1f", b / a }')
+goal "strategic merge: growth 1,000 -> 8,000 env entries ${g}x (<= 9x)" "$(awk -v g="$g" 'BEGIN { print (g <= 9) }')"
 exit $status

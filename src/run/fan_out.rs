@@ -134,8 +134,16 @@ fn copies(
     work: &[Resource],
     clusters: &[Cluster],
 ) -> (Vec<Resource>, Vec<KrmResult>) {
-    let (items, results) = tailor_all(run, stages, work, clusters);
-    (items, name_clusters(results))
+    let threads = match tailor_kio::env::threads() {
+        Ok(n) => n.clamp(1, clusters.len().max(1)),
+        Err(e) => return (Vec::new(), vec![KrmResult::error(e)]),
+    };
+    let (items, mut results) = tailor_all(run, stages, work, clusters, threads);
+    let unstarted = results.iter().position(|(c, _)| c.is_empty());
+    let spawn_error = unstarted.map(|i| results.remove(i).1);
+    let mut results = name_clusters(results);
+    results.extend(spawn_error);
+    (items, results)
 }
 
 /// The copies, and each destination's results with its name.
@@ -144,8 +152,8 @@ fn tailor_all<'c>(
     stages: &[&dyn Stage],
     work: &[Resource],
     clusters: &'c [Cluster],
+    threads: usize,
 ) -> (Vec<Resource>, Vec<(&'c str, KrmResult)>) {
-    let threads = threads().clamp(1, clusters.len());
     let per_thread = clusters.len().div_ceil(threads);
     let tailor_chunk = |chunk: &'c [Cluster]| {
         let mut memo = Memo::default();
@@ -176,12 +184,24 @@ fn tailor_all<'c>(
         return tailor_chunk(clusters);
     }
     std::thread::scope(|scope| {
-        let handles: Vec<_> = clusters
+        let spawned: Result<Vec<_>, _> = clusters
             .chunks(per_thread)
-            .map(|chunk| scope.spawn(move || tailor_chunk(chunk)))
+            .map(|chunk| {
+                let thread = std::thread::Builder::new();
+                thread.spawn_scoped(scope, move || tailor_chunk(chunk))
+            })
             .collect();
         let mut out = Vec::with_capacity(work.len() * clusters.len());
         let mut results = Vec::new();
+        // Threads already started finish (the scope joins them); the run fails with the reason,
+        // which `copies` reports without a cluster name (the empty one).
+        let handles = match spawned {
+            Ok(handles) => handles,
+            Err(e) => {
+                let message = format!("could not start a fan-out thread ({threads} asked): {e}; set TAILOR_THREADS lower");
+                return (Vec::new(), vec![("", KrmResult::error(message))]);
+            }
+        };
         for handle in handles {
             match handle.join() {
                 Ok((items, r)) => {
@@ -251,13 +271,4 @@ fn prefix_path(item: &mut Resource, cluster: &str) {
             item.set_annotation(key, &format!("{cluster}/{p}"));
         }
     }
-}
-
-/// One per core, or `TAILOR_THREADS` (for CI runners that share their cores).
-fn threads() -> usize {
-    std::env::var("TAILOR_THREADS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }

@@ -11,22 +11,18 @@ pub const DEFAULT_MAX_INPUT_BYTES: u64 = 2 << 30;
 /// The largest input a 32-bit offset can address.
 const HARD_MAX_INPUT_BYTES: u64 = u32::MAX as u64 - 1;
 
-/// `TAILOR_MAX_INPUT_BYTES` when set to a positive number (capped at the 32-bit limit), else
-/// [`DEFAULT_MAX_INPUT_BYTES`]. An environment variable rather than a functionConfig field:
-/// the functionConfig is part of the input being limited.
-pub fn max_input_bytes() -> u64 {
-    std::env::var("TAILOR_MAX_INPUT_BYTES")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(DEFAULT_MAX_INPUT_BYTES)
-        .min(HARD_MAX_INPUT_BYTES)
+/// `TAILOR_MAX_INPUT_BYTES` when set (capped at the 32-bit limit), else
+/// [`DEFAULT_MAX_INPUT_BYTES`]; a value that is not a positive number is an error. An
+/// environment variable rather than a functionConfig field: the functionConfig is part of the
+/// input being limited.
+pub fn max_input_bytes() -> Result<u64, String> {
+    Ok(crate::env::max_input_bytes(DEFAULT_MAX_INPUT_BYTES)?.min(HARD_MAX_INPUT_BYTES))
 }
 
 /// Reads all of `reader` as bytes, refusing more than the limit; `what` names the input in
 /// messages (`input`, a file name).
 pub fn read_bytes(reader: impl Read, what: &str) -> Result<Vec<u8>, String> {
-    read_bytes_limited(reader, what, max_input_bytes())
+    read_bytes_limited(reader, what, max_input_bytes()?)
 }
 
 fn utf8(buf: Vec<u8>, what: &str) -> Result<String, String> {
@@ -43,7 +39,7 @@ fn utf8(buf: Vec<u8>, what: &str) -> Result<String, String> {
 pub fn read_stdin() -> Result<String, String> {
     use std::os::fd::AsFd;
     let what = "input";
-    let limit = max_input_bytes();
+    let limit = max_input_bytes()?;
     let stdin = std::io::stdin();
     let size = stdin
         .as_fd()
@@ -52,9 +48,8 @@ pub fn read_stdin() -> Result<String, String> {
         .map(std::fs::File::from)
         .and_then(|f| f.metadata().ok())
         .filter(|m| m.is_file())
-        .map_or(0, |m| m.len())
-        .min(limit);
-    let buf = read_into(Vec::with_capacity(size as usize), stdin.lock(), what, limit)?;
+        .map_or(0, |m| m.len());
+    let buf = read_into(buffer_for(size, what, limit)?, stdin.lock(), what, limit)?;
     utf8(buf, what)
 }
 
@@ -62,12 +57,12 @@ pub fn read_stdin() -> Result<String, String> {
 pub fn read_file(path: &std::path::Path) -> Result<String, String> {
     let what = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| format!("{what}: {e}"))?;
-    let limit = max_input_bytes();
+    let limit = max_input_bytes()?;
     // Sized from the file's length: read through `take`, the buffer would otherwise grow by
     // doubling and keep up to half again the text as spare capacity, for as long as the text
     // is held (every file of a package, while the run lasts).
-    let size = file.metadata().map_or(0, |m| m.len()).min(limit);
-    let buf = read_into(Vec::with_capacity(size as usize), file, &what, limit)?;
+    let size = file.metadata().map_or(0, |m| m.len());
+    let buf = read_into(buffer_for(size, &what, limit)?, file, &what, limit)?;
     utf8(buf, &what)
 }
 
@@ -84,13 +79,38 @@ fn read_into(
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut buf)
-        .map_err(|e| format!("reading {what}: {e}"))?;
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::OutOfMemory => out_of_memory(what, buf.len() as u64, limit),
+            _ => format!("reading {what}: {e}"),
+        })?;
     if buf.len() as u64 > limit {
-        return Err(format!(
-            "{what} is larger than {limit} bytes, the input size limit (set TAILOR_MAX_INPUT_BYTES to change it)"
-        ));
+        return Err(too_large(what, limit));
     }
     Ok(buf)
+}
+
+/// A buffer for an input of `size` bytes (its length when it is a file): refused at once when
+/// it is over the limit, and an error rather than an abort when memory is short.
+fn buffer_for(size: u64, what: &str, limit: u64) -> Result<Vec<u8>, String> {
+    if size > limit {
+        return Err(too_large(what, limit));
+    }
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(size as usize)
+        .map_err(|_| out_of_memory(what, 0, limit))?;
+    Ok(buf)
+}
+
+fn too_large(what: &str, limit: u64) -> String {
+    format!(
+        "{what} is larger than {limit} bytes, the input size limit (set TAILOR_MAX_INPUT_BYTES to change it)"
+    )
+}
+
+fn out_of_memory(what: &str, read: u64, limit: u64) -> String {
+    format!(
+        "{what}: out of memory after {read} bytes, below the input size limit of {limit} bytes (set TAILOR_MAX_INPUT_BYTES lower to be refused early)"
+    )
 }
 
 #[cfg(test)]

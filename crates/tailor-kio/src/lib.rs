@@ -6,6 +6,7 @@
 //! know: the YAML layer and the Kubernetes vocabulary, never an upstream project (issue 24).
 
 pub mod annotations;
+pub mod env;
 pub mod files;
 pub mod host;
 pub mod input;

@@ -12,6 +12,8 @@
 use crate::patch::ynode::{self, Kind, Tag, N};
 use tailor_kube::schema::Schema;
 
+mod keyed;
+
 /// What a visitor returns: the node to keep, or `None` to clear the field (`walk.ClearNode`).
 type Res = Result<Option<N>, String>;
 
@@ -140,20 +142,29 @@ impl Walker {
         let Some(dest) = dest else {
             return Ok(None);
         };
+        // Every key is looked up once in each source: index them once (linear in the map's
+        // size). Each key is visited once, so a key's entry is never looked up after it was
+        // set, and the clears can wait until the end (one pass instead of one per key).
+        let index = |n: &Option<N>| n.as_ref().map(ynode::field_index).unwrap_or_default();
+        let (dest_fields, origin_fields) = (index(&self.dest), index(&self.origin));
+        let mut cleared = std::collections::HashSet::new();
         for key in self.field_names() {
             let schema = self.schema.as_ref().and_then(|s| s.field(&key));
-            let value_of = |n: &Option<N>| n.as_ref().and_then(|n| ynode::field_value(n, &key));
             let mut path = self.path.clone();
             path.push(key.clone());
+            let existing = dest_fields.get(&key).cloned();
             let val = Walker {
                 schema,
-                dest: value_of(&self.dest),
-                origin: value_of(&self.origin),
+                dest: existing.clone(),
+                origin: origin_fields.get(&key).cloned(),
                 path,
             }
             .walk()?;
-            set_field(&dest, &key, val)?;
+            if set_field_known(&dest, &key, existing, val)? {
+                cleared.insert(key);
+            }
         }
+        ynode::clear_fields(&dest, &cleared);
         Ok(Some(dest))
     }
 
@@ -257,6 +268,14 @@ impl Walker {
             .as_ref()
             .map(|s| s.strategy_and_keys().1.to_vec())
             .unwrap_or_default();
+        let keyed = if keys.is_empty() {
+            &[String::new()][..]
+        } else {
+            &keys[..]
+        };
+        if let Some(res) = self.set_elements_keyed(keyed, &dest) {
+            return res;
+        }
         let values = self.element_values(&keys);
         if !values.is_empty() || !keys.is_empty() {
             return self.set_elements(values, &keys, dest);
@@ -447,33 +466,44 @@ fn sequence_directive(patch: &N) -> Result<Directive, String> {
 
 /// `FieldSetter{Name, Value}` on a mapping: clear when the value is missing or null, replace
 /// an existing value in place (keeping its style), or append.
-fn set_field(map: &N, name: &str, value: Option<N>) -> Result<(), String> {
-    set_field_named(map, name, value)
+fn set_field_named(map: &N, name: &str, value: Option<N>) -> Result<(), String> {
+    let existing = ynode::field_value(map, name);
+    if set_field_known(map, name, existing, value)? {
+        ynode::clear_field(map, name);
+    }
+    Ok(())
 }
 
-fn set_field_named(map: &N, name: &str, value: Option<N>) -> Result<(), String> {
+/// [`set_field_named`] with the field's current value already looked up (`existing`, the
+/// first value of `name` in `map`). Returns whether the caller must clear the field.
+fn set_field_known(
+    map: &N,
+    name: &str,
+    existing: Option<N>,
+    value: Option<N>,
+) -> Result<bool, String> {
     let value = match value {
         Some(v) if !ynode::is_null(&v) => v,
         _ => {
             if ynode::is_mapping(map) {
-                ynode::clear_field(map, name);
+                return Ok(existing.is_some());
             } else if !ynode::is_null(map) {
                 return Err(wrong_kind(map, "MappingNode"));
             }
-            return Ok(());
+            return Ok(false);
         }
     };
     if !ynode::is_mapping(map) {
         if ynode::is_null(map) {
-            return Ok(());
+            return Ok(false);
         }
         return Err(wrong_kind(map, "MappingNode"));
     }
-    if let Some(existing) = ynode::field_value(map, name) {
+    if let Some(existing) = existing {
         let style = existing.borrow().style;
         ynode::copy_style(&value, style);
         ynode::set_ynode(&existing, &value);
-        return Ok(());
+        return Ok(false);
     }
     let key = ynode::new(
         Kind::Scalar(name.into()),
@@ -485,7 +515,7 @@ fn set_field_named(map: &N, name: &str, value: Option<N>) -> Result<(), String> 
         c.push(key);
         c.push(value);
     }
-    Ok(())
+    Ok(false)
 }
 
 /// `FieldSetter{Value}` without a name: a scalar takes the new text (keeping its style).

@@ -262,6 +262,43 @@ pub(crate) fn field_value(n: &N, name: &str) -> Option<N> {
     field(n, name).map(|(_, v)| v)
 }
 
+/// `RNode.Field` for every key at once: the first value of each key of a mapping, so that a
+/// walk over a map with n keys looks each one up in constant time instead of scanning.
+pub(crate) fn field_index(n: &N) -> HashMap<String, N> {
+    let y = n.borrow();
+    let mut index = HashMap::new();
+    if let Kind::Mapping(c) = &y.kind {
+        for kv in c.chunks(2).filter(|kv| kv.len() == 2) {
+            if let Kind::Scalar(k) = &kv[0].borrow().kind {
+                index.entry(k.to_string()).or_insert_with(|| kv[1].clone());
+            }
+        }
+    }
+    index
+}
+
+/// `FieldClearer` for several keys at once: removes the first entry of each key in `names`.
+pub(crate) fn clear_fields(n: &N, names: &std::collections::HashSet<String>) {
+    if names.is_empty() {
+        return;
+    }
+    let mut y = n.borrow_mut();
+    let Kind::Mapping(c) = &mut y.kind else {
+        return;
+    };
+    let mut cleared = std::collections::HashSet::new();
+    let mut kept = Vec::with_capacity(c.len());
+    for kv in c.chunks(2) {
+        let first = kv.len() == 2
+            && matches!(&kv[0].borrow().kind, Kind::Scalar(k)
+                if names.contains(k.as_str()) && cleared.insert(k.to_string()));
+        if !first {
+            kept.extend(kv.iter().cloned());
+        }
+    }
+    *c = kept;
+}
+
 /// `RNode.Fields`: the key texts of a mapping.
 pub(crate) fn field_names(n: &N) -> Vec<String> {
     let y = n.borrow();

@@ -1,0 +1,36 @@
+//! Settings read from environment variables: parsed strictly, so that a typo (`abc`, `0`,
+//! `-1`) is an error naming the variable rather than a default applied silently.
+
+/// Threads per available core at most: more only adds memory and scheduling, and a thread
+/// that cannot be started would fail the run.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The positive integer in variable `name`, `None` when it is unset or empty.
+fn positive(name: &str) -> Result<Option<u64>, String> {
+    let Ok(raw) = std::env::var(name) else {
+        return Ok(None);
+    };
+    let text = raw.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(format!(
+            "environment variable {name}={raw:?} is not a positive whole number"
+        )),
+    }
+}
+
+/// `TAILOR_THREADS`, capped at [`THREADS_PER_CORE`] per available core; one per core when unset.
+pub fn threads() -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let asked = positive("TAILOR_THREADS")?;
+    let cap = cores.saturating_mul(THREADS_PER_CORE);
+    Ok(asked.map_or(cores, |n| usize::try_from(n).unwrap_or(usize::MAX).min(cap)))
+}
+
+/// `TAILOR_MAX_INPUT_BYTES`, or `default` when unset.
+pub fn max_input_bytes(default: u64) -> Result<u64, String> {
+    Ok(positive("TAILOR_MAX_INPUT_BYTES")?.unwrap_or(default))
+}
