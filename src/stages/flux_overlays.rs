@@ -1,7 +1,8 @@
 //! Flux overlay fields the kustomize build applies, in kustomize's order: patches → namespace →
-//! prefix/suffix (and the name references they break) → images (`commonMetadata` is Flux's own,
-//! applied after substitution: `common_metadata`). The kustomize crate does the work over
-//! copies; only changed objects are written back.
+//! prefix/suffix (and the name references they break) → images, repeated names folded as Flux's
+//! generator folds them (`commonMetadata` is Flux's own, applied after substitution:
+//! `common_metadata`). The kustomize crate does the work over copies; only changed objects are
+//! written back.
 
 use tailor_kustomize::builtins::{
     add_prefix_suffix_tracked, set_images, set_namespace_tracked, NameTracker,
@@ -40,7 +41,7 @@ impl Stage for FluxOverlays {
             return;
         }
         let specs = &flux.patches;
-        let images = &flux.images;
+        let images = &flux.kustomize_images();
         let namespace = flux.target_namespace.as_deref().unwrap_or("");
         let prefix = flux.name_prefix.as_deref().unwrap_or("");
         let suffix = flux.name_suffix.as_deref().unwrap_or("");
