@@ -76,6 +76,7 @@ impl Stage for FluxOverlays {
                 break;
             }
         }
+        keep_earlier_ids(&work, &tracker, items);
         work.write_back(items);
         if let Some(error) = failed {
             ctx.results.push(error);
@@ -88,6 +89,20 @@ impl Stage for FluxOverlays {
                 i += 1;
                 keep
             });
+        }
+    }
+}
+
+/// Hands each renamed or moved object's earlier ids to the stages after this one (replacements
+/// select by them, as kustomize's do by its `previousNames` build annotations), beside the
+/// object rather than in it, so they never reach the output.
+fn keep_earlier_ids(work: &Work, tracker: &NameTracker, items: &mut [Resource]) {
+    for (k, (&at, node)) in work.positions.iter().zip(&work.nodes).enumerate() {
+        let new = tracker.earlier_ids(k, node);
+        if !new.is_empty() {
+            let mut ids = items[at].earlier_ids().to_vec();
+            ids.extend(new);
+            items[at].set_earlier_ids(ids);
         }
     }
 }
