@@ -140,7 +140,10 @@ mod tests {
         assert_eq!(e.field(), Some("spec.images[0].name"));
         let n = doc("images:\n- name: nginx\n  newTag: '1.10'\n  digest: \"5\"\n");
         let list = Image::list_from_node(n.get("images"), "spec.images").unwrap();
-        assert_eq!((list[0].new_tag.as_str(), list[0].digest.as_str()), ("1.10", "5"));
+        assert_eq!(
+            (list[0].new_tag.as_str(), list[0].digest.as_str()),
+            ("1.10", "5")
+        );
     }
 
     #[test]
