@@ -467,3 +467,26 @@ fn errors_name_the_fix() {
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("helm.valuesFrom"), "{}", run.stdout);
 }
+
+/// `spec.ignore` of a Flux Kustomization is not applied to the files tailor reads; the run
+/// says so, naming the field (fluxcd/kustomize-controller `docs/spec/v1/kustomizations.md`,
+/// "Ignore", 186fb3b29138ce82ff61ba1a9370b96a3dd598fe).
+#[test]
+fn flux_spec_ignore_is_named_as_not_applied() {
+    let items = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: app}\n";
+    let config = "  apiVersion: kustomize.toolkit.fluxcd.io/v1
+  kind: Kustomization
+  metadata: {name: apps, namespace: flux-system}
+  spec:
+    interval: 10m
+    ignore: |
+      /tests/
+";
+    let run = run_tailor(&[], &resource_list(items, config));
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("spec.ignore: not applied"),
+        "{}",
+        run.stdout
+    );
+}

@@ -100,7 +100,14 @@ metadata:
         cluster: virgo(json!({"env": "prod"}), json!({})),
         ..Setup::default()
     };
-    let (out, results) = run(&Schedule(schedule), input, &setup);
+    let (out, results) = run(
+        &Schedule {
+            selectors: schedule,
+            written: true,
+        },
+        input,
+        &setup,
+    );
     // virgo is `env: prod` but not `tier: data`: the `db/` group does not go there.
     assert_eq!(
         out,
