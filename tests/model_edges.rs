@@ -432,15 +432,6 @@ fn errors_name_the_fix() {
     let tailor = |spec: &str| {
         format!("  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata: {{name: t}}\n  spec:\n{spec}")
     };
-    // `select:` written as a list (kustomize's replacements docs write it so in places)
-    let spec = "    replacements:\n    - source: {kind: ConfigMap, name: app, fieldPath: data.a}\n      targets:\n      - select:\n        - kind: ConfigMap\n        fieldPaths: [data.b]\n";
-    let run = run_tailor(&[], &resource_list(cm, &tailor(spec)));
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stdout.contains("write select as one mapping"),
-        "{}",
-        run.stdout
-    );
     // a CustomTransform without apiVersion (as KubeStellar's docs show one)
     let ct = "- kind: CustomTransform\n  metadata: {name: x}\n  spec: {apiGroup: '', resource: configmaps, remove: ['$.data']}\n";
     let run = run_tailor(&[], &resource_list(ct, &tailor("    {}\n")));

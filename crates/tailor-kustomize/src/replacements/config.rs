@@ -184,14 +184,8 @@ impl Dec<'_> {
             Json::Number(n) if ty == "int" => format!("number {n}"),
             _ => go_type_name(v).to_string(),
         };
-        // The upstream docs' own snippets write `select:` as a list; say how it is written.
-        let fix = if what == "array" && stack.ends_with(".select") {
-            " (write select as one mapping, `select: {kind: ConfigMap, name: x}`, not a list)"
-        } else {
-            ""
-        };
         self.fail(format!(
-            "json: cannot unmarshal {what} into Go struct field {strukt}.{stack} of type {ty}{fix}"
+            "json: cannot unmarshal {what} into Go struct field {strukt}.{stack} of type {ty}"
         ));
     }
 
