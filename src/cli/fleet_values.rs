@@ -17,7 +17,32 @@ use tailor_kio::KrmResult;
 
 const USAGE: &str = "usage: tailor fleet-values CONFIG DIR [FILE...] [--cluster NAME]";
 
+/// `tailor fleet-values --help`.
+const HELP: &str = "tailor fleet-values CONFIG DIR [FILE...] [--cluster NAME]
+
+Prints, per destination, the Helm values Fleet would pass for the Fleet bundle in DIR (its
+fleet.yaml helm.values and valuesFiles, the matching targetCustomizations merged as Fleet
+merges them, then Fleet's templating with the cluster), so that
+`helm template RELEASE CHART -f values.yaml` renders what Fleet deploys.
+
+  CONFIG          names the destinations: a Tailor with spec.cluster or spec.clusters
+                  (or a ConfigMap); with neither, the Fleet Cluster objects in FILEs
+  DIR             the bundle: a directory with fleet.yaml (or fleet.yml)
+  FILE...         Fleet Cluster and ClusterGroup objects (and other inventory kinds): labels,
+                  .ClusterNamespace and .ClusterValues (spec.templateValues)
+  --cluster NAME  only this destination; an error if it gets no deployment
+
+Not included: helm.valuesFrom (ConfigMap and Secret keys Fleet's agent reads on the cluster;
+a warning names them). Output: one YAML document per destination, headed by a comment
+naming the cluster and the target customizations applied. Exit 0, 1 on an error, 2 on a bad
+command line.
+";
+
 pub(crate) fn run(args: &[String]) -> i32 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        super::emit(HELP);
+        return 0;
+    }
     let (config, dir, files, only) = match parse_args(args) {
         Ok(a) => a,
         Err(msg) => {
@@ -91,6 +116,7 @@ fn values(
         .map(KrmResult::from)
         .collect();
     report(&typos);
+    report(&values_from_warnings(&bundle.config));
 
     let (items, mut clusters) = destinations(files, &plan, &opts)?;
     if clusters.is_empty() {
@@ -191,4 +217,31 @@ fn values_text(
         }
     }
     Ok(out)
+}
+
+/// `helm.valuesFrom` (configMapKeyRef, secretKeyRef) is read by Fleet's agent from the
+/// downstream cluster when it deploys and merged under `helm.values`; fleet-values has no
+/// cluster to read, so it says which entries its values leave out.
+fn values_from_warnings(config: &tailor_fleet::FleetConfig<TargetFields>) -> Vec<KrmResult> {
+    let root = std::iter::once((&config.root, "fleet.yaml"));
+    let targets = config
+        .customizations
+        .iter()
+        .map(|c| (&c.options, c.field_path.as_str()));
+    root.chain(targets)
+        .filter(|(o, _)| {
+            o.helm
+                .as_ref()
+                .and_then(|h| h.get("valuesFrom"))
+                .is_some_and(|v| v.as_array().is_some_and(|a| !a.is_empty()))
+        })
+        .map(|(_, at)| {
+            KrmResult::warning(format!(
+                "{at} helm.valuesFrom: not included: Fleet's agent reads these ConfigMap and \
+                 Secret keys on the downstream cluster and merges them with helm.values; \
+                 the values printed are helm.values only (add those values to \
+                 `helm template -f` yourself)"
+            ))
+        })
+        .collect()
 }

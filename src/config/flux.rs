@@ -30,5 +30,6 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
     stages.extend(last);
     let mut plan = Plan::new("Kustomization", stages, 0);
     plan.targets = targets;
+    plan.notes = k.notes;
     Ok(plan)
 }

@@ -74,8 +74,17 @@ impl Spec {
             None => Targets::Fixed(Box::default()),
         };
         let mut stages: Vec<Box<dyn Stage>> = Vec::new();
-        if let Some(s) = self.schedule {
-            stages.push(Box::new(Schedule(s)));
+        // Kratix schedules a workload without destinationSelectors too: a strict destination
+        // with labels of its own does not get it.
+        let strict = self
+            .clusters
+            .iter()
+            .any(|c| c.strict_match_labels == Some(true));
+        if self.schedule.is_some() || strict {
+            stages.push(Box::new(Schedule {
+                written: self.schedule.is_some(),
+                selectors: self.schedule.unwrap_or_default(),
+            }));
         }
         stages.push(Box::new(Strip {
             builtin: self.strip_builtin,
@@ -299,7 +308,10 @@ impl Spec {
         errors: &mut Vec<Diagnostic>,
     ) {
         match FleetConfig::from_tailor_spec(json.get("spec").unwrap_or(&Json::Null), "spec") {
-            Ok(cfg) => self.targets = Some(cfg),
+            Ok(mut cfg) => {
+                self.notes.append(&mut cfg.notes);
+                self.targets = Some(cfg);
+            }
             Err(e) => errors.extend(e),
         }
         match spec.get("destinationSelectors") {

@@ -1,7 +1,8 @@
 //! Flux overlay fields the kustomize build applies, in kustomize's order: patches → namespace →
-//! prefix/suffix (and the name references they break) → images (`commonMetadata` is Flux's own,
-//! applied after substitution: `common_metadata`). The kustomize crate does the work over
-//! copies; only changed objects are written back.
+//! prefix/suffix (and the name references they break) → images, repeated names folded as Flux's
+//! generator folds them (`commonMetadata` is Flux's own, applied after substitution:
+//! `common_metadata`). The kustomize crate does the work over copies; only changed objects are
+//! written back.
 
 use tailor_kustomize::builtins::{
     add_prefix_suffix_tracked, set_images, set_namespace_tracked, NameTracker,
@@ -40,7 +41,7 @@ impl Stage for FluxOverlays {
             return;
         }
         let specs = &flux.patches;
-        let images = &flux.images;
+        let images = &flux.kustomize_images();
         let namespace = flux.target_namespace.as_deref().unwrap_or("");
         let prefix = flux.name_prefix.as_deref().unwrap_or("");
         let suffix = flux.name_suffix.as_deref().unwrap_or("");
@@ -75,6 +76,7 @@ impl Stage for FluxOverlays {
                 break;
             }
         }
+        keep_earlier_ids(&work, &tracker, items);
         work.write_back(items);
         if let Some(error) = failed {
             ctx.results.push(error);
@@ -87,6 +89,20 @@ impl Stage for FluxOverlays {
                 i += 1;
                 keep
             });
+        }
+    }
+}
+
+/// Hands each renamed or moved object's earlier ids to the stages after this one (replacements
+/// select by them, as kustomize's do by its `previousNames` build annotations), beside the
+/// object rather than in it, so they never reach the output.
+fn keep_earlier_ids(work: &Work, tracker: &NameTracker, items: &mut [Resource]) {
+    for (k, (&at, node)) in work.positions.iter().zip(&work.nodes).enumerate() {
+        let new = tracker.earlier_ids(k, node);
+        if !new.is_empty() {
+            let mut ids = items[at].earlier_ids().to_vec();
+            ids.extend(new);
+            items[at].set_earlier_ids(ids);
         }
     }
 }

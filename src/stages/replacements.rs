@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use tailor_kustomize::replacements::{apply_reporting, Replacement};
+use tailor_kube::resid::ResId;
+use tailor_kustomize::replacements::{apply_with_earlier_ids, Replacement};
 use tailor_yaml::Node;
 
 use super::explain::objects;
@@ -57,8 +58,11 @@ impl Stage for Replacements {
         // ConfigMap is the usual source). The trees move out and back: the library reports
         // which ones it wrote to, so nothing is cloned to find what changed. A failed run's
         // output is re-read from the input, so trees left half edited are never written.
+        // Objects renamed earlier in the run are also selected by their earlier ids.
         let mut nodes: Vec<Node> = items.iter_mut().map(Resource::take_node).collect();
-        let applied = apply_reporting(&mut nodes, list, &props);
+        let earlier: Vec<&[ResId]> = items.iter().map(Resource::earlier_ids).collect();
+        let applied = apply_with_earlier_ids(&mut nodes, list, &props, &earlier);
+        drop(earlier);
         for (k, (node, item)) in nodes.into_iter().zip(items.iter_mut()).enumerate() {
             let changed = applied.as_ref().is_ok_and(|a| a.written.contains(&k));
             item.put_node(node, changed);

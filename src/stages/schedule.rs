@@ -6,7 +6,14 @@ use tailor_kratix::KratixSchedule;
 use super::{Context, Scope, Stage};
 use tailor_kio::{KrmResult, Resource};
 
-pub struct Schedule(pub KratixSchedule);
+pub struct Schedule {
+    pub selectors: KratixSchedule,
+    /// `spec.destinationSelectors` was written. Without it every object is in the default
+    /// workload group with no labels, which Kratix's scheduler keeps from a destination with
+    /// `strictMatchLabels: true` and labels of its own (`internal/controller/scheduler.go`,
+    /// `getDestinationsForWorkloadGroup`); any other destination gets everything.
+    pub written: bool,
+}
 
 impl Stage for Schedule {
     fn name(&self) -> &'static str {
@@ -22,7 +29,24 @@ impl Stage for Schedule {
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        if let Some(promise) = items.iter().find(|i| is_kratix_promise(i)) {
+            ctx.results.push(
+                KrmResult::error(format!(
+                    "Promise {:?}: tailor schedules a workflow's output, not a Promise: Kratix \
+                     installs a Promise on the platform and schedules its spec.dependencies by \
+                     its spec.destinationSelectors, which tailor does not do; render the \
+                     dependencies as input of their own, with those selectors as \
+                     spec.destinationSelectors",
+                    promise.name()
+                ))
+                .about(promise),
+            );
+            return;
+        }
         let Some(cluster) = ctx.cluster else {
+            if !self.written {
+                return;
+            }
             ctx.results.push(
                 KrmResult::error(
                     "spec.destinationSelectors need a destination cluster to match against: set spec.cluster or spec.clusters",
@@ -32,15 +56,25 @@ impl Stage for Schedule {
             return;
         };
         let before = items.len();
-        items.retain(|item| item.is_meta_or_local() || self.0.selects(item.path(), cluster));
+        if !self.written && !cluster.strict_match_labels {
+            return;
+        }
+        items
+            .retain(|item| item.is_meta_or_local() || self.selectors.selects(item.path(), cluster));
         let dropped = before - items.len();
         if dropped > 0 {
             ctx.results.push(KrmResult::info(format!(
-                "{dropped} object(s) not scheduled to cluster {:?}: its labels do not match their destinationSelectors",
-                cluster.name
+                "{dropped} object(s) not scheduled to cluster {:?}: its labels do not match their destinationSelectors{}",
+                cluster.name,
+                if self.written { "" } else { " (none are written, and the destination has strictMatchLabels: true and labels)" }
             )));
         }
     }
+}
+
+/// A Kratix `Promise` (`platform.kratix.io/*`).
+fn is_kratix_promise(item: &Resource) -> bool {
+    item.kind() == "Promise" && item.group() == "platform.kratix.io"
 }
 
 /// The stage's example (kustomize keeps an `example_test.go` beside each filter): objects in,
@@ -81,7 +115,14 @@ metadata:
             cluster: virgo(json!({"env": "prod"}), json!({})),
             ..Setup::default()
         };
-        let (out, results) = run_stage(&Schedule(schedule), input, &setup);
+        let (out, results) = run_stage(
+            &Schedule {
+                selectors: schedule,
+                written: true,
+            },
+            input,
+            &setup,
+        );
         // virgo is `env: prod` but not `tier: data`: the `db/` group does not go there.
         assert_eq!(
             out,

@@ -127,7 +127,15 @@ impl Stage for Substitution {
 /// The error of a resource the substitution failed on, in the controller's words.
 fn substitution_error(item: &Resource, e: &impl std::fmt::Display) -> KrmResult {
     let (group, version) = split_api_version(item.api_version());
-    let message = post_build_error(group, version, item.kind(), item.name(), e);
+    let mut message = post_build_error(group, version, item.kind(), item.name(), e);
+    if message.contains("variable not set (strict mode)") {
+        // Flux's words, then the fix: strict is the default since kustomize-controller v1.9.0
+        // (Flux 2.9); earlier versions substituted "" (docs/semantics/flux.md §2.3).
+        message.push_str(
+            "; give the variable a value or a default (${var:=default}), or set \
+             spec.postBuild.strict: false to substitute \"\" as kustomize-controller did by default before v1.9.0",
+        );
+    }
     KrmResult::error(message).about(item)
 }
 

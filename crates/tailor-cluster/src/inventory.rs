@@ -256,6 +256,8 @@ impl Inventory {
                         {
                             entry.strict_match_labels = Some(strict);
                         }
+                        self.warnings
+                            .extend(unused_destination_fields(spec, &spec_path, &ctx));
                     }
                 }
             }
@@ -388,6 +390,32 @@ impl Inventory {
 }
 
 type ConfigMapProps = (StringMap, StringMap, Vec<String>);
+
+/// Warnings for the fields of a Kratix Destination's spec that say where Kratix writes its
+/// files in the state store (`path`, `filepath.mode`): `--output-dir` lays files out by
+/// cluster name and input path instead (`docs/semantics/kratix.md` §1).
+fn unused_destination_fields(spec: &Map<String, Value>, at: &str, ctx: &ItemCtx) -> Vec<String> {
+    let mut out = Vec::new();
+    if spec.get("path").is_some_and(|v| !v.is_null()) {
+        out.push(format!(
+            "{}: not used: tailor writes a destination's files under its name (--output-dir DIR/<cluster>/), not under the Destination's state-store path [{}]",
+            json::join(at, "path"),
+            ctx.what
+        ));
+    }
+    let mode = spec
+        .get("filepath")
+        .and_then(|f| f.get("mode"))
+        .and_then(Value::as_str);
+    if let Some(mode) = mode {
+        out.push(format!(
+            "{}: {mode:?} is not used: --output-dir keeps each object in its input file under DIR/<cluster>/, not in Kratix's state-store layout [{}]",
+            json::join(at, "filepath.mode"),
+            ctx.what
+        ));
+    }
+    out
+}
 
 /// `data` and decoded `binaryData` of a properties ConfigMap, plus warnings for keys KubeStellar
 /// would skip (not Go identifiers) and for bytes that are not UTF-8 (replaced by U+FFFD, since a

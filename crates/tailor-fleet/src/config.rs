@@ -193,12 +193,25 @@ impl<E: Extra> FleetConfig<E> {
             Dialect::Tailor,
         );
         match (root, customizations) {
-            (Ok(root), Ok(customizations)) => Ok(FleetConfig {
-                mode,
-                root,
-                customizations,
-                ..FleetConfig::default()
-            }),
+            (Ok(root), Ok(customizations)) => {
+                // The same warnings as in fleet.yaml for what changes Fleet's deployment but
+                // not tailor's output (`helm`, `correctDrift`, ...).
+                let notes = unmodeled(
+                    std::iter::once((&root, path)).chain(
+                        customizations
+                            .iter()
+                            .map(|c| (&c.options, c.field_path.as_str())),
+                    ),
+                    false,
+                );
+                Ok(FleetConfig {
+                    mode,
+                    root,
+                    customizations,
+                    notes,
+                    ..FleetConfig::default()
+                })
+            }
             (root, customizations) => Err(root
                 .err()
                 .into_iter()
@@ -263,6 +276,7 @@ impl<E: Extra> FleetConfig<E> {
                     .iter()
                     .map(|c| (&c.options, c.field_path.as_str())),
             ),
+            true,
         ));
         for (key, what) in BUNDLE_FIELDS_NOT_MODELED {
             if m.get(*key)
@@ -304,8 +318,10 @@ const BUNDLE_FIELDS_NOT_MODELED: &[(&str, &str)] = &[
 
 /// Warnings for the option fields set in the bundle or its entries that change what Fleet
 /// deploys but that tailor does not model: one per field, naming where it is set.
+/// `fleet_yaml`: the fields are fleet.yaml's (else a `Tailor` spec's, named in full).
 fn unmodeled<'a, E: Extra + 'a>(
     sets: impl Iterator<Item = (&'a Options<E>, &'a str)>,
+    fleet_yaml: bool,
 ) -> Vec<Diagnostic> {
     // field -> (subfields, where)
     let mut found: Vec<(&'static str, Vec<String>, Vec<String>)> = Vec::new();
@@ -348,7 +364,12 @@ fn unmodeled<'a, E: Extra + 'a>(
                 _ => "Fleet's agent acts on it when it deploys; tailor does not model it",
             };
             let subs = if subs.is_empty() { field.to_string() } else { subs.join(", ") };
-            Diagnostic::warning(format!("{what} (set in {})", wheres.join(", "))).at(fleetyaml::at(&subs))
+            let at = if fleet_yaml {
+                fleetyaml::at(&subs)
+            } else {
+                join(&wheres[0], subs.split(", ").next().unwrap_or(field))
+            };
+            Diagnostic::warning(format!("{what} (set in {})", wheres.join(", "))).at(at)
         })
         .collect()
 }

@@ -20,6 +20,8 @@ pub struct Kustomization {
     pub decryption: bool,
     pub overlay: Overlay,
     pub post_build: Option<PostBuild>,
+    /// Warnings about fields that change what Flux applies but not tailor's output.
+    pub notes: Vec<Diagnostic>,
 }
 
 /// Fields of the Flux API that only steer the controller.
@@ -75,6 +77,7 @@ impl Kustomization {
         let mut post_build = None;
         let mut decryption = false;
         let mut overlay_fields = serde_json::Map::new();
+        let mut notes = Vec::new();
         for (key, value) in spec {
             let field = format!("spec.{key}");
             match key.as_str() {
@@ -97,6 +100,9 @@ impl Kustomization {
                     "spec.buildMetadata: the controller records where each resource came from in the source tree (kustomize build metadata); tailor works on built manifests and has no source tree, so remove it or add the annotations when building",
                 )),
                 "buildMetadata" => {}
+                "ignore" if !is_empty(value) => notes.push(Diagnostic::warning(
+                    "spec.ignore: not applied: the controller leaves these source files out of its build (with the source's .sourceignore); tailor reads every file it is given, so leave them out of the input",
+                ).at("spec.ignore")),
                 k if CONTROLLER_FIELDS.contains(&k) => {}
                 _ => errors.push(Diagnostic::new(
                     field,
@@ -117,6 +123,7 @@ impl Kustomization {
                 decryption,
                 overlay,
                 post_build,
+                notes,
             })
         } else {
             Err(errors)

@@ -125,6 +125,16 @@ impl Overlay {
             || !self.images.is_empty()
     }
 
+    /// The `images` entries as Flux's generator hands them to kustomize
+    /// (`docs/semantics/flux.md` §3.1): entries of one exact `name` fold into the first one
+    /// in order, a later `newName` replacing the earlier, and a later `newTag` or `digest`
+    /// replacing **both** (they pick the version together, so setting one clears the other).
+    /// kustomize would apply repeated entries one after another, and after the first renames
+    /// the image the later ones would match nothing.
+    pub fn kustomize_images(&self) -> Vec<Image> {
+        fold_images(&self.images)
+    }
+
     /// Whether `commonMetadata` sets any label or annotation.
     pub fn sets_common_metadata(&self) -> bool {
         self.common_metadata.as_ref().is_some_and(|m| !m.is_empty())
@@ -150,6 +160,27 @@ impl Overlay {
             replacements: cat(&self.replacements, &later.replacements),
         }
     }
+}
+
+/// Flux's merge of `spec.images` into the kustomization's own `images`
+/// (fluxcd/pkg `kustomize/kustomize_generator.go`, commit
+/// e2cfd1a2d1815a81b3e77ef750e6528282ccccd6, the loop over `g.getImages()`), starting from none.
+fn fold_images(images: &[Image]) -> Vec<Image> {
+    let mut out: Vec<Image> = Vec::with_capacity(images.len());
+    for image in images {
+        let Some(slot) = out.iter_mut().find(|o| o.name == image.name) else {
+            out.push(image.clone());
+            continue;
+        };
+        if !image.new_name.is_empty() {
+            slot.new_name.clone_from(&image.new_name);
+        }
+        if !image.new_tag.is_empty() || !image.digest.is_empty() {
+            slot.new_tag.clone_from(&image.new_tag);
+            slot.digest.clone_from(&image.digest);
+        }
+    }
+    out
 }
 
 /// `a` then `b`.
@@ -295,6 +326,38 @@ mod tests {
     fn read(v: Value, path: &str) -> Result<Overlay, Vec<(String, String)>> {
         Overlay::read(v.as_object().unwrap(), path)
             .map_err(|e| e.into_iter().map(|d| (d.field, d.message)).collect())
+    }
+
+    /// The Flux docs' podinfo example (fluxcd/kustomize-controller
+    /// `docs/spec/v1/kustomizations.md`, "Images") and fluxcd/pkg `Test_Images` cases
+    /// (`kustomize/kustomize_generator_test.go` at e2cfd1a2d1815a81b3e77ef750e6528282ccccd6).
+    #[test]
+    fn repeated_images_fold_as_flux_folds_them() {
+        let img = |name: &str, new_name: &str, tag: &str, digest: &str| Image {
+            name: name.into(),
+            new_name: new_name.into(),
+            new_tag: tag.into(),
+            digest: digest.into(),
+        };
+        let folded = fold_images(&[
+            img("podinfo", "my-registry/podinfo", "v1", ""),
+            img("podinfo", "", "1.8.0", ""),
+            img("podinfo", "my-podinfo", "", ""),
+            img("podinfo", "", "", "sha256:24a0c4b4"),
+            img("other", "", "2", ""),
+        ]);
+        assert_eq!(
+            folded,
+            [
+                img("podinfo", "my-podinfo", "", "sha256:24a0c4b4"),
+                img("other", "", "2", "")
+            ]
+        );
+        // a digest is cleared by a later tag; a name-only entry keeps the digest
+        let folded = fold_images(&[img("a", "", "", "sha256:aa"), img("a", "", "v2", "")]);
+        assert_eq!(folded, [img("a", "", "v2", "")]);
+        let folded = fold_images(&[img("a", "", "", "sha256:aa"), img("a", "r/a", "", "")]);
+        assert_eq!(folded, [img("a", "r/a", "", "sha256:aa")]);
     }
 
     #[test]

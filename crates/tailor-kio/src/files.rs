@@ -514,7 +514,29 @@ fn file_text<'s>(docs: &[&'s Resource]) -> Cow<'s, str> {
         open = Some((out.len(), d));
         out.push_str(&text);
     }
+    if let Some((from, last)) = open {
+        if let Some(tail) = source_tail(last, docs) {
+            end_document(&mut out, from, last);
+            out.push_str(tail);
+        }
+    }
     Cow::Owned(out)
+}
+
+/// What follows the last document of `last`'s source file when that is only what an empty
+/// document is made of (a final `---` line, comments, blank lines): text no object holds, kept
+/// as it is when another document of the file changed. `None` when `last` is not the file's
+/// last document among `docs` or nothing follows it.
+fn source_tail<'s>(last: &'s Resource, docs: &[&Resource]) -> Option<&'s str> {
+    let Origin::Document { source, end, .. } = last.origin() else {
+        return None;
+    };
+    let later = docs.iter().any(|d| {
+        matches!(d.origin(), Origin::Document { source: s, end: e, .. }
+            if Arc::ptr_eq(s, source) && e > end)
+    });
+    let tail = source.get(*end..)?;
+    (!later && !tail.is_empty() && only_empty_document_text(tail)).then_some(tail)
 }
 
 /// About how long `d`'s text is when written back: its output text when it is held as that,
@@ -586,6 +608,20 @@ mod tests {
         let docs = read(text);
         let refs: Vec<&Resource> = docs.iter().collect();
         assert_eq!(file_text(&refs), text);
+    }
+
+    /// istio's bookinfo samples end with a `---` line; a change to one document keeps it.
+    #[test]
+    fn a_final_marker_stays_when_a_document_changes() {
+        let text = "apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n---\n# end\n";
+        let mut docs = read(text);
+        docs[0].set_label("x", "y");
+        let refs: Vec<&Resource> = docs.iter().collect();
+        let out = file_text(&refs);
+        assert!(out.ends_with("metadata: {name: b}\n---\n# end\n"), "{out}");
+        // not when the last document is left out (nothing papers over it)
+        let out = file_text(&refs[..1]);
+        assert!(!out.contains("---"), "{out}");
     }
 
     #[test]

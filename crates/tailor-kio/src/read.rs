@@ -485,6 +485,19 @@ pub fn check_list_items(list: &Node, place: &str) -> Result<(), KrmResult> {
     Ok(())
 }
 
+/// A pointer to `spec.destinationSelectors` for a list of `matchLabels` entries: Kratix's
+/// `/kratix/metadata/destination-selectors.yaml`, which is scheduling input, not an object.
+fn destination_selectors_hint(node: &Node) -> &'static str {
+    let selectors = node.items().is_some_and(|items| {
+        !items.is_empty() && items.iter().all(|i| i.get("matchLabels").is_some())
+    });
+    if selectors {
+        "; this looks like Kratix's /kratix/metadata/destination-selectors.yaml: write its entries as spec.destinationSelectors of the Tailor and leave the file out of the input"
+    } else {
+        ""
+    }
+}
+
 /// What keeps `node` from being a KRM object as kpt requires one (`kptfile/v1.IsKRM`): a
 /// mapping with `apiVersion`, `kind` and a `metadata` mapping holding a `name`; kustomization
 /// files are exempt, as there. The field and kpt's words for it.
@@ -496,8 +509,9 @@ pub fn object_problem(node: &Node) -> Option<(&'static str, String)> {
         return Some((
             "",
             format!(
-                "must be a KRM object (a mapping with apiVersion, kind and metadata), found {}",
-                describe(node)
+                "must be a KRM object (a mapping with apiVersion, kind and metadata), found {}{}",
+                describe(node),
+                destination_selectors_hint(node)
             ),
         ));
     }
@@ -513,7 +527,16 @@ pub fn object_problem(node: &Node) -> Option<(&'static str, String)> {
         n.and_then(Node::as_scalar).is_some_and(|s| !s.is_empty())
     }
     if !has_text(node.get("apiVersion")) {
-        return Some(("apiVersion", "resource must have `apiVersion`".into()));
+        // KubeStellar's docs show CustomTransforms without one; name the fix.
+        let hint = if node.get("kind").and_then(Node::as_scalar) == Some("CustomTransform") {
+            " (a CustomTransform's is `apiVersion: control.kubestellar.io/v1alpha1`)"
+        } else {
+            ""
+        };
+        return Some((
+            "apiVersion",
+            format!("resource must have `apiVersion`{hint}"),
+        ));
     }
     if !has_text(node.get("kind")) {
         return Some(("kind", "resource must have `kind`".into()));

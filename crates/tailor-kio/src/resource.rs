@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
+use tailor_kube::resid::ResId;
 use tailor_yaml::{Node, Pair, ParseOptions, Resume, Span, Text};
 
 use super::annotations;
@@ -62,6 +63,10 @@ pub struct Resource {
     read_results: ReadResults,
     /// Its part in a `*List` container while the stages run (`super::lists`).
     list: Option<Box<ListRole>>,
+    /// The ids it had before this run renamed or moved it, oldest first, for the stages that
+    /// select by them (replacements, as kustomize's `previousNames` build annotations serve).
+    /// Kept beside the tree, never in it, so they can never be written out.
+    earlier_ids: Option<Box<[ResId]>>,
 }
 
 /// Where an object sat in the input ResourceList. Most are items of the list itself: their
@@ -350,6 +355,7 @@ impl Resource {
             place: None,
             read_results: ReadResults::default(),
             list: None,
+            earlier_ids: None,
         }
     }
 
@@ -378,6 +384,7 @@ impl Resource {
             place: None,
             read_results: ReadResults::default(),
             list: None,
+            earlier_ids: None,
         }
     }
 
@@ -609,6 +616,16 @@ impl Resource {
 
     pub fn cluster(&self) -> Option<&str> {
         self.cluster.as_deref()
+    }
+
+    /// The ids this object had before the run renamed or moved it, oldest first.
+    pub fn earlier_ids(&self) -> &[ResId] {
+        self.earlier_ids.as_deref().unwrap_or_default()
+    }
+
+    /// Records the ids the object had before a rename (the whole history, oldest first).
+    pub fn set_earlier_ids(&mut self, ids: Vec<ResId>) {
+        self.earlier_ids = (!ids.is_empty()).then(|| ids.into_boxed_slice());
     }
 
     pub fn set_cluster(&mut self, name: &str) {

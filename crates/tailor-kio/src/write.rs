@@ -364,7 +364,13 @@ pub(super) fn push_document_text(out: &mut String, item: &Resource, framing: Fra
             let mut emitted = String::new();
             emit_node_into(&mut emitted, item.node(), 0, opts);
             out.push_str(parts.lead);
-            out.push_str(without_repeated_head(&emitted, parts.lead));
+            // In a file the text before the `---` line is written too; the tree may hold its
+            // comments (a licence header above the first `---`) as its head.
+            let written = match framing {
+                Framing::File => &source[*start..*start + parts.before.len() + parts.lead.len()],
+                Framing::Stream => parts.lead,
+            };
+            out.push_str(without_repeated_head(&emitted, written));
         }
         // The `---` line carries content (`--- !tag`): the tree is written.
         (_, None) => emit_node_into(out, item.node(), 0, opts),

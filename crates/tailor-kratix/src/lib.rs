@@ -8,8 +8,8 @@
 //! group `.`. A group goes to a destination when [`destination_selected`] says so. A
 //! resource-request Work goes to one randomly chosen matching destination; tailor cannot choose
 //! for Kratix, so "scheduled" here means "this destination is eligible". (Kratix also merges
-//! a Promise's own selectors into the default group; tailor's input carries no Promise, so
-//! only the workflow's selectors are modelled.)
+//! a Promise's own selectors into the default group; tailor refuses a Promise where it
+//! schedules, so only the workflow's selectors are modelled.)
 //!
 //! Matching:
 //! - Non-empty matchLabels: a subset test (every key=value must be among the destination's

@@ -99,6 +99,13 @@ impl NameTracker {
             .unwrap_or_default()
     }
 
+    /// The ids resource `i` had before its renames, oldest first, as kustomize's
+    /// `previousNames`/`previousKinds`/`previousNamespaces` build annotations hold them; for
+    /// the stages that run after the renames and select by earlier names (replacements).
+    pub fn earlier_ids(&self, i: usize, node: &Node) -> Vec<ResId> {
+        self.prev_ids(i, node)
+    }
+
     /// kustomize `Resource.OrgId`: the oldest previous id, else the current one.
     pub(crate) fn org_id(&self, i: usize, node: &Node) -> ResId {
         self.prev_ids(i, node)

@@ -14,6 +14,11 @@ use crate::replacements::types::{
 };
 use crate::replacements::{Error, Replacement};
 
+/// The ids each resource had before earlier transformers of the same build renamed or moved
+/// it (kustomize keeps them in `previousNames`/`previousKinds`/`previousNamespaces` build
+/// annotations), index for index with the resources; shorter means none for the rest.
+pub type EarlierIds<'a> = &'a [&'a [tailor_kube::resid::ResId]];
+
 const PREVIOUS_NAMES: &str = "internal.config.kubernetes.io/previousNames";
 const PREVIOUS_NAMESPACES: &str = "internal.config.kubernetes.io/previousNamespaces";
 const PREVIOUS_KINDS: &str = "internal.config.kubernetes.io/previousKinds";
@@ -54,6 +59,18 @@ pub fn apply_reporting(
     replacements: &[Replacement],
     props: &BTreeMap<String, String>,
 ) -> Result<Applied, Error> {
+    apply_with_earlier_ids(resources, replacements, props, &[])
+}
+
+/// [`apply_reporting`] where each resource is also known by the ids it had before earlier
+/// renames (`earlier`): a source, target or reject selecting an earlier name selects it, as
+/// kustomize's `MakeResIds` adds the previous ids of its build annotations.
+pub fn apply_with_earlier_ids(
+    resources: &mut [Node],
+    replacements: &[Replacement],
+    props: &BTreeMap<String, String>,
+    earlier: EarlierIds<'_>,
+) -> Result<Applied, Error> {
     let mut applied = Applied::default();
     let mut cache = RegexCache::default();
     let mut result = Ok(());
@@ -63,7 +80,7 @@ pub fn apply_reporting(
         let outcome = apply_one(
             resources,
             r,
-            props,
+            (props, earlier),
             &mut written,
             &mut unmatched,
             &mut cache,
@@ -113,7 +130,7 @@ impl Val {
 fn apply_one(
     resources: &mut [Node],
     r: &Replacement,
-    props: &BTreeMap<String, String>,
+    (props, earlier): (&BTreeMap<String, String>, EarlierIds<'_>),
     touched: &mut BTreeSet<usize>,
     unmatched: &mut Vec<usize>,
     cache: &mut RegexCache,
@@ -126,13 +143,13 @@ fn apply_one(
     };
     let mut value = match (&r.source, &r.source_value) {
         (_, Some(v)) => Val::Owned(untagged_plain(v.clone())),
-        (Some(src), None) => source_value(resources, src, props)?,
+        (Some(src), None) => source_value(resources, src, props, earlier)?,
         (None, None) => {
             return Err("replacements must specify a source and at least one target".into())
         }
     };
     for (j, t) in targets.iter().enumerate() {
-        if !apply_target(resources, &mut value, t, touched, cache)? {
+        if !apply_target(resources, &mut value, t, earlier, (touched, cache))? {
             unmatched.push(j);
         }
     }
@@ -143,6 +160,7 @@ fn source_value(
     resources: &[Node],
     src: &Source,
     props: &BTreeMap<String, String>,
+    earlier: EarlierIds<'_>,
 ) -> Result<Val, String> {
     if let Some(name) = &src.property {
         if !src.id.is_empty() || !src.field_path.is_empty() {
@@ -173,7 +191,8 @@ fn source_value(
     }
     let mut selected: Option<usize> = None;
     for (i, res) in resources.iter().enumerate() {
-        let ids = Ids::of(res).map_err(|e| format!("error getting node IDs: {e}"))?;
+        let ids = Ids::of(res, earlier_of(earlier, i))
+            .map_err(|e| format!("error getting node IDs: {e}"))?;
         if ids.any(|id| id.selected_by(&src.id)) {
             if selected.is_some() {
                 return Err(format!("multiple matches for selector {src}"));
@@ -294,8 +313,8 @@ fn apply_target(
     resources: &mut [Node],
     value: &mut Val,
     t: &TargetSelector,
-    touched: &mut BTreeSet<usize>,
-    cache: &mut RegexCache,
+    earlier: EarlierIds<'_>,
+    (touched, cache): (&mut BTreeSet<usize>, &mut RegexCache),
 ) -> Result<bool, String> {
     let Some(select) = &t.select else {
         return Err("target must specify resources to select".into());
@@ -312,7 +331,7 @@ fn apply_target(
     let mut matched = false;
     for i in 0..resources.len() {
         let res = &resources[i];
-        let ids = Ids::of(res)?;
+        let ids = Ids::of(res, earlier_of(earlier, i))?;
         if !select_check.meta_matches(res)? {
             continue;
         }
@@ -557,6 +576,10 @@ impl Id<'_> {
     }
 }
 
+fn earlier_of<'a>(earlier: EarlierIds<'a>, i: usize) -> &'a [tailor_kube::resid::ResId] {
+    earlier.get(i).copied().unwrap_or_default()
+}
+
 /// The current id and the previous ids (`MakeResIds`).
 struct Ids<'a> {
     current: Id<'a>,
@@ -564,7 +587,10 @@ struct Ids<'a> {
 }
 
 impl<'a> Ids<'a> {
-    fn of(res: &'a Node) -> Result<Ids<'a>, String> {
+    /// The ids of `res`: its current one, those of its build annotations, then `extra`
+    /// (earlier ids kept beside it; group and version are the current ones, as kustomize
+    /// rebuilds previous ids).
+    fn of(res: &'a Node, extra: &'a [tailor_kube::resid::ResId]) -> Result<Ids<'a>, String> {
         let field = |k: &str| res.get(k).map(raw_value).unwrap_or("");
         let (group, version) = match field("apiVersion").split_once('/') {
             Some((g, v)) => (g, v),
@@ -611,6 +637,13 @@ impl<'a> Ids<'a> {
                 });
             }
         }
+        previous.extend(extra.iter().map(|p| Id {
+            group,
+            version,
+            kind: &p.gvk.kind,
+            name: &p.name,
+            namespace: &p.namespace,
+        }));
         Ok(Ids { current, previous })
     }
 
@@ -664,7 +697,7 @@ mod tests {
     #[test]
     fn ids_and_selection() {
         let n = doc("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  annotations:\n    internal.config.kubernetes.io/previousNames: a,b\n    internal.config.kubernetes.io/previousNamespaces: default,x\n    internal.config.kubernetes.io/previousKinds: Deployment,Deployment\n");
-        let ids = Ids::of(&n).unwrap();
+        let ids = Ids::of(&n, &[]).unwrap();
         let sel = |name: &str, ns: &str| ResId {
             name: name.into(),
             namespace: ns.into(),
@@ -675,6 +708,6 @@ mod tests {
         assert!(ids.any(|id| id.selected_by(&sel("b", "x"))));
         assert!(!ids.any(|id| id.selected_by(&sel("b", "default"))));
         let bad = doc("metadata:\n  name: d\n  annotations:\n    internal.config.kubernetes.io/previousNames: a,b\n");
-        assert!(Ids::of(&bad).is_err());
+        assert!(Ids::of(&bad, &[]).is_err());
     }
 }

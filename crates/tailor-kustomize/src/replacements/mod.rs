@@ -34,7 +34,7 @@ pub use config::{
     parse_config, parse_replacements, parse_replacements_noting, parse_replacements_with,
     ConfigKind, Dialect,
 };
-pub use filter::{apply, apply_reporting, Applied};
+pub use filter::{apply, apply_reporting, apply_with_earlier_ids, Applied, EarlierIds};
 pub use path::split_path;
 pub use types::{
     FieldOptions, Replacement, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH,
