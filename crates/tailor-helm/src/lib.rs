@@ -13,6 +13,8 @@
 //! Helm sorts keys wherever order shows (`toYaml`, `range`), so order here carries no
 //! meaning for Helm equivalence.
 
+pub mod coalesce;
+mod gofmt;
 pub mod strvals;
 
 #[cfg(test)]
