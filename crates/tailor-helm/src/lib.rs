@@ -12,9 +12,14 @@
 //! gives). Maps keep insertion order; Helm's maps are Go maps with no order, and
 //! Helm sorts keys wherever order shows (`toYaml`, `range`), so order here carries no
 //! meaning for Helm equivalence.
+//!
+//! - [`strvals`]: `--set`, `--set-string`, `--set-json`, `--set-file` lines.
+//! - [`coalesce`]: chart defaults, user values and globals coalesced or merged.
+//! - [`release`]: manifests split from rendered text and sorted in install order.
 
 pub mod coalesce;
 mod gofmt;
+pub mod release;
 pub mod strvals;
 
 #[cfg(test)]
