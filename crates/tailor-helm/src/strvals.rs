@@ -12,10 +12,9 @@
 //!
 //! Helm recovers Go panics from type assertions (`a=1,a.b=2`) into errors worded by
 //! the Go runtime; those messages are reproduced. Known differences: the error text
-//! for invalid `--set-json` JSON is serde_json's, not Go's; a number or literal glued
-//! to text (`a=3x`, `a=truex`) is refused by serde_json where Go decodes `3` and reads
-//! `x` as the next key; serde_json rounds decimal fractions best-effort where Go is
-//! exact (integers convert exactly).
+//! for invalid `--set-json` JSON is serde_json's, not Go's (the same lines are
+//! refused); serde_json rounds decimal fractions best-effort where Go is exact
+//! (integers convert exactly).
 
 use serde_json::{Map, Number, Value};
 use std::fmt;
@@ -431,13 +430,17 @@ impl<'r, 'a> Parser<'r, 'a> {
             return Ok(Value::Null);
         }
         let rest: String = self.text[self.pos..].iter().collect();
-        let mut stream = serde_json::Deserializer::from_str(&rest).into_iter::<Value>();
+        // Go's decoder ends a number or literal where its grammar ends ("3x" is 3,
+        // then the key "x"); serde_json would refuse the glued text, so it is given
+        // only that token.
+        let token = scalar_token(&rest).unwrap_or(&rest);
+        let mut stream = serde_json::Deserializer::from_str(token).into_iter::<Value>();
         let v = match stream.next() {
             Some(Ok(v)) => v,
             Some(Err(e)) => return fail(e.to_string()),
             None => return fail("unexpected end of JSON input".into()),
         };
-        let used = rest[..stream.byte_offset()].chars().count();
+        let used = token[..stream.byte_offset()].chars().count();
         self.pos += used;
         self.empty_val();
         Ok(numbers_as_float(v))
@@ -473,6 +476,41 @@ impl<'r, 'a> Parser<'r, 'a> {
     }
 }
 
+/// The JSON number or literal (`true`, `false`, `null`) at the start of `text`, as far
+/// as Go's scanner reads it; `None` for any other value, and for a token Go refuses
+/// (serde_json then reports the error on the whole text).
+fn scalar_token(text: &str) -> Option<&str> {
+    for literal in ["true", "false", "null"] {
+        if text.starts_with(literal) {
+            return Some(&text[..literal.len()]);
+        }
+    }
+    let b = text.as_bytes();
+    let digits = |from: usize| from + b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut at = usize::from(b.first() == Some(&b'-'));
+    match b.get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => at = digits(at),
+        _ => return None,
+    }
+    if b.get(at) == Some(&b'.') {
+        let end = digits(at + 1);
+        if end == at + 1 {
+            return None;
+        }
+        at = end;
+    }
+    if matches!(b.get(at), Some(b'e' | b'E')) {
+        let sign = at + 1 + usize::from(matches!(b.get(at + 1), Some(b'+' | b'-')));
+        let end = digits(sign);
+        if end == sign {
+            return None;
+        }
+        at = end;
+    }
+    Some(&text[..at])
+}
+
 /// `set`: an empty key sets nothing.
 fn set(data: &mut Map<String, Value>, key: &str, val: Value) {
     if !key.is_empty() {
@@ -480,17 +518,32 @@ fn set(data: &mut Map<String, Value>, key: &str, val: Value) {
     }
 }
 
-/// `strconv.Atoi` with Go's error words.
+/// `strconv.Atoi` with Go's error words: scanning left to right, the first
+/// non-digit is a syntax error and overflowing 64 bits first is a range error.
 fn atoi(s: &str) -> Result<i64, String> {
     if let Some(i) = tailor_go::strconv::atoi(s.as_bytes()) {
         return Ok(i);
     }
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let why = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        "value out of range"
-    } else {
+    let mut why = if digits.is_empty() {
         "invalid syntax"
+    } else {
+        "value out of range"
     };
+    let mut n: u64 = 0;
+    for b in digits.bytes() {
+        if !b.is_ascii_digit() {
+            why = "invalid syntax";
+            break;
+        }
+        match n
+            .checked_mul(10)
+            .and_then(|n| n.checked_add(u64::from(b - b'0')))
+        {
+            Some(next) => n = next,
+            None => break,
+        }
+    }
     Err(format!("strconv.Atoi: parsing {}: {why}", quote(s)))
 }
 

@@ -159,3 +159,70 @@ fn file_reader_errors_are_returned() {
     let e = parse_file("a=missing", &mut reader).unwrap_err();
     assert_eq!(e.0, "open missing: no such file or directory");
 }
+
+/// Values printed with their Go types, as the recorded Helm results print them.
+fn typed(v: &Value) -> String {
+    match v {
+        Value::Number(n) if n.is_f64() => format!("f{}", crate::gofmt::format_v(v)),
+        Value::Number(n) => format!("i{n}"),
+        Value::String(_) | Value::Null | Value::Bool(_) => v.to_string(),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(typed).collect();
+            format!("[{}]", parts.join(","))
+        }
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}:{}", Value::from(k.as_str()), typed(&m[k.as_str()])))
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+    }
+}
+
+/// Go's encoding/json syntax errors, which serde_json words differently.
+fn is_go_json_syntax_error(helm: &str) -> bool {
+    [
+        "ERR invalid character",
+        "ERR unexpected EOF",
+        "ERR unexpected end",
+    ]
+    .iter()
+    .any(|p| helm.starts_with(p))
+}
+
+#[test]
+fn same_results_as_helms_parser_on_recorded_lines() {
+    let cases = load_cases(include_str!("../../tests/data/strvals_helm_results.json"));
+    assert_eq!(cases.len(), 2000);
+    let mut wording_only = 0;
+    for case in &cases {
+        let input = case["input"].as_str().unwrap_or_default();
+        let mut dest = Map::new();
+        let result = match case["mode"].as_str() {
+            Some("set") => parse_into(input, &mut dest),
+            Some("string") => parse_into_string(input, &mut dest),
+            _ => parse_json(input, &mut dest),
+        };
+        let got = match result {
+            Err(e) => format!("ERR {e}"),
+            Ok(()) => format!("OK {}", typed(&Value::Object(dest))),
+        };
+        let helm = case["helm"].as_str().unwrap_or_default();
+        if case["mode"] == "json" && is_go_json_syntax_error(helm) {
+            assert!(
+                got.starts_with("ERR "),
+                "{input:?}: Helm refuses, got {got}"
+            );
+            wording_only += 1;
+        } else {
+            assert_eq!(got, helm, "{} {input:?}", case["mode"]);
+        }
+    }
+    assert!(
+        wording_only < 200,
+        "{wording_only} lines differ in JSON error words"
+    );
+}
