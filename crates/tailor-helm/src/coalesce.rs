@@ -11,12 +11,14 @@
 //!   here the warnings are returned as diagnostics, worded as Helm logs them (values
 //!   printed as Go's `%v` prints them). A subchart key holding a non-map is an error.
 //!
-//! Known difference: Helm copies a global table one level deep when pushing it to a
-//! subchart, so tables two levels under `global` stay shared with the parent and a
-//! subchart's defaults there leak back into the parent's and siblings' globals. Values
-//! here are copied, not shared: that leak is not reproduced.
+//! Go maps are shared by reference, and Helm copies a global table only one level
+//! deep when it pushes it to a subchart: tables two levels under `global` stay shared
+//! with the parent, so a subchart's defaults there show in the parent's and the
+//! siblings' globals too. To give the same values, coalescing runs on a heap of
+//! maps shared as Go shares them, and copies exactly where Helm copies.
 
 use crate::gofmt::{format_t, format_v};
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use std::fmt;
 use tailor_go::strconv::quote;
@@ -52,6 +54,9 @@ pub struct Coalesced {
     pub warnings: Vec<String>,
 }
 
+/// How deep exported values may nest (Go's maps could in principle form a loop).
+const MAX_DEPTH: usize = 10_000;
+
 /// `CoalesceValues`: `vals` over the chart's and its subcharts' defaults; user nulls
 /// delete defaults.
 pub fn coalesce_values(chart: &Chart, vals: &Map<String, Value>) -> Result<Coalesced, Error> {
@@ -64,12 +69,13 @@ pub fn merge_values(chart: &Chart, vals: &Map<String, Value>) -> Result<Coalesce
 }
 
 fn run(chart: &Chart, vals: &Map<String, Value>, merge: bool) -> Result<Coalesced, Error> {
-    let mut out = Coalesced {
-        values: vals.clone(),
-        warnings: Vec::new(),
-    };
-    coalesce(&mut out.warnings, chart, &mut out.values, "", merge)?;
-    Ok(out)
+    let mut heap = Heap::default();
+    let root = heap.import_map(vals);
+    heap.coalesce(chart, root, "", merge)?;
+    Ok(Coalesced {
+        values: heap.export_map(root, 0)?,
+        warnings: heap.warnings,
+    })
 }
 
 /// `CoalesceTables`: `src` under `dst` (`dst` wins), nulls in `dst` deleting.
@@ -77,10 +83,8 @@ pub fn coalesce_tables(
     dst: &mut Map<String, Value>,
     src: Option<Map<String, Value>>,
     warnings: &mut Vec<String>,
-) {
-    if let Some(src) = src {
-        tables(warnings, dst, src, "", false);
-    }
+) -> Result<(), Error> {
+    run_tables(dst, src, warnings, false)
 }
 
 /// `MergeTables`: as [`coalesce_tables`], keeping nulls.
@@ -88,10 +92,23 @@ pub fn merge_tables(
     dst: &mut Map<String, Value>,
     src: Option<Map<String, Value>>,
     warnings: &mut Vec<String>,
-) {
-    if let Some(src) = src {
-        tables(warnings, dst, src, "", true);
-    }
+) -> Result<(), Error> {
+    run_tables(dst, src, warnings, true)
+}
+
+fn run_tables(
+    dst: &mut Map<String, Value>,
+    src: Option<Map<String, Value>>,
+    warnings: &mut Vec<String>,
+    merge: bool,
+) -> Result<(), Error> {
+    let Some(src) = src else { return Ok(()) };
+    let mut heap = Heap::default();
+    let (d, s) = (heap.import_map(dst), heap.import_map(&src));
+    heap.tables(d, s, "", merge);
+    *dst = heap.export_map(d, 0)?;
+    warnings.append(&mut heap.warnings);
+    Ok(())
 }
 
 fn concat_prefix(a: &str, b: &str) -> String {
@@ -102,183 +119,227 @@ fn concat_prefix(a: &str, b: &str) -> String {
     }
 }
 
-fn coalesce(
-    warnings: &mut Vec<String>,
-    chart: &Chart,
-    dest: &mut Map<String, Value>,
-    prefix: &str,
-    merge: bool,
-) -> Result<(), Error> {
-    chart_defaults(warnings, chart, dest, prefix, merge);
-    dependencies(warnings, chart, dest, prefix, merge)
+/// A Go `interface{}` value during coalescing: a map is a reference into the heap;
+/// anything else (lists included: coalescing never changes them) is held as is.
+#[derive(Debug, Clone)]
+enum GoValue {
+    Plain(Value),
+    Table(usize),
 }
 
-/// `coalesceDeps`: each subchart's values (under its name) coalesced with its own
-/// chart, after the parent's globals are pushed into them.
-fn dependencies(
-    warnings: &mut Vec<String>,
-    chart: &Chart,
-    dest: &mut Map<String, Value>,
-    prefix: &str,
-    merge: bool,
-) -> Result<(), Error> {
-    for sub in &chart.dependencies {
-        let mut sub_values = match dest.get(&sub.name) {
-            None => Map::new(),
-            Some(Value::Object(m)) => m.clone(),
-            Some(other) => {
-                return Err(Error(format!(
-                    "type mismatch on {}: {}",
-                    sub.name,
-                    format_t(other)
-                )))
+const NIL: GoValue = GoValue::Plain(Value::Null);
+
+/// Go maps, shared by reference as Go shares them, and the warnings logged so far.
+#[derive(Debug, Default)]
+struct Heap {
+    maps: Vec<IndexMap<String, GoValue>>,
+    warnings: Vec<String>,
+}
+
+impl Heap {
+    fn new_map(&mut self, m: IndexMap<String, GoValue>) -> usize {
+        self.maps.push(m);
+        self.maps.len() - 1
+    }
+
+    /// A deep copy into the heap (`copystructure.Copy`).
+    fn import_map(&mut self, m: &Map<String, Value>) -> usize {
+        let entries = m.iter().map(|(k, v)| (k.clone(), self.import(v))).collect();
+        self.new_map(entries)
+    }
+
+    fn import(&mut self, v: &Value) -> GoValue {
+        match v {
+            Value::Object(m) => GoValue::Table(self.import_map(m)),
+            other => GoValue::Plain(other.clone()),
+        }
+    }
+
+    fn export_map(&self, id: usize, depth: usize) -> Result<Map<String, Value>, Error> {
+        if depth > MAX_DEPTH {
+            return Err(Error(format!("values nest deeper than {MAX_DEPTH} levels")));
+        }
+        let mut out = Map::new();
+        for (k, v) in &self.maps[id] {
+            let v = match v {
+                GoValue::Plain(p) => p.clone(),
+                GoValue::Table(t) => Value::Object(self.export_map(*t, depth + 1)?),
+            };
+            out.insert(k.clone(), v);
+        }
+        Ok(out)
+    }
+
+    fn get(&self, id: usize, key: &str) -> Option<GoValue> {
+        self.maps[id].get(key).cloned()
+    }
+
+    fn set(&mut self, id: usize, key: &str, v: GoValue) {
+        self.maps[id].insert(key.to_string(), v);
+    }
+
+    fn entries(&self, id: usize) -> Vec<(String, GoValue)> {
+        self.maps[id]
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
+    fn coalesce(
+        &mut self,
+        chart: &Chart,
+        dest: usize,
+        prefix: &str,
+        merge: bool,
+    ) -> Result<(), Error> {
+        self.chart_defaults(chart, dest, prefix, merge);
+        self.dependencies(chart, dest, prefix, merge)
+    }
+
+    /// `coalesceDeps`: each subchart's values (under its name) coalesced with its own
+    /// chart, after the parent's globals are pushed into them.
+    fn dependencies(
+        &mut self,
+        chart: &Chart,
+        dest: usize,
+        prefix: &str,
+        merge: bool,
+    ) -> Result<(), Error> {
+        for sub in &chart.dependencies {
+            let sub_values = match self.get(dest, &sub.name) {
+                None => {
+                    let id = self.new_map(IndexMap::new());
+                    self.set(dest, &sub.name, GoValue::Table(id));
+                    id
+                }
+                Some(GoValue::Table(id)) => id,
+                Some(GoValue::Plain(other)) => {
+                    return Err(Error(format!(
+                        "type mismatch on {}: {}",
+                        sub.name,
+                        format_t(&other)
+                    )))
+                }
+            };
+            let sub_prefix = concat_prefix(prefix, &chart.name);
+            self.globals(sub_values, dest, &sub_prefix);
+            self.coalesce(sub, sub_values, &sub_prefix, merge)?;
+        }
+        Ok(())
+    }
+
+    /// `coalesceGlobals`: the parent's `global` merged into the subchart's; the
+    /// parent's values win (a global is set from the top down). Tables are copied one
+    /// level deep only, as Helm copies them.
+    fn globals(&mut self, dest: usize, src: usize, prefix: &str) {
+        let dg = match self.get(dest, GLOBAL_KEY) {
+            None => self.new_map(IndexMap::new()),
+            Some(GoValue::Table(id)) => id,
+            Some(GoValue::Plain(_)) => {
+                self.warnings.push(format!(
+                    "warning: skipping globals because destination {GLOBAL_KEY} is not a table."
+                ));
+                return;
             }
         };
-        let sub_prefix = concat_prefix(prefix, &chart.name);
-        globals(warnings, &mut sub_values, dest.get(GLOBAL_KEY), &sub_prefix);
-        let result = coalesce(warnings, sub, &mut sub_values, &sub_prefix, merge);
-        dest.insert(sub.name.clone(), Value::Object(sub_values));
-        result?;
-    }
-    Ok(())
-}
-
-/// `coalesceGlobals`: the parent's `global` merged into the subchart's; the parent's
-/// values win (a global is set from the top down).
-fn globals(
-    warnings: &mut Vec<String>,
-    dest: &mut Map<String, Value>,
-    src_global: Option<&Value>,
-    prefix: &str,
-) {
-    let mut dg = match dest.get(GLOBAL_KEY) {
-        None => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
-        Some(_) => {
-            warnings.push(format!(
-                "warning: skipping globals because destination {GLOBAL_KEY} is not a table."
-            ));
-            return;
-        }
-    };
-    let sg = match src_global {
-        None => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
-        Some(_) => {
-            warnings.push(format!(
-                "warning: skipping globals because source {GLOBAL_KEY} is not a table."
-            ));
-            return;
-        }
-    };
-    for (key, val) in sg {
-        match (&val, dg.get_mut(&key)) {
-            (Value::Object(_), None) => {
-                dg.insert(key, val);
+        let sg = match self.get(src, GLOBAL_KEY) {
+            None => self.new_map(IndexMap::new()),
+            Some(GoValue::Table(id)) => id,
+            Some(GoValue::Plain(_)) => {
+                self.warnings.push(format!(
+                    "warning: skipping globals because source {GLOBAL_KEY} is not a table."
+                ));
+                return;
             }
-            (Value::Object(parent_table), Some(Value::Object(sub_table))) => {
-                // Helm reverses coalescing's order here: the parent's table wins.
-                let mut merged = parent_table.clone();
-                let sub_table = std::mem::take(sub_table);
-                tables(
-                    warnings,
-                    &mut merged,
-                    sub_table,
-                    &concat_prefix(prefix, &key),
-                    true,
-                );
-                dg.insert(key, Value::Object(merged));
-            }
-            (Value::Object(_), Some(_)) => warnings.push(format!(
-                "Conflict: cannot merge map onto non-map for {}. Skipping.",
-                quote(&key)
-            )),
-            (_, Some(Value::Object(_))) => {
-                warnings.push(format!("key {key} is table. Skipping"));
-            }
-            _ => {
-                dg.insert(key, val);
-            }
-        }
-    }
-    dest.insert(GLOBAL_KEY.to_string(), Value::Object(dg));
-}
-
-/// `coalesceValues`: a chart's own defaults under the values `v` given for it.
-fn chart_defaults(
-    warnings: &mut Vec<String>,
-    chart: &Chart,
-    v: &mut Map<String, Value>,
-    prefix: &str,
-    merge: bool,
-) {
-    let sub_prefix = concat_prefix(prefix, &chart.name);
-    for (key, default) in &chart.values {
-        match v.get_mut(key) {
-            None => {
-                v.insert(key.clone(), default.clone());
-            }
-            Some(Value::Null) if !merge => {
-                // A user null removes the default (and any earlier value's key).
-                v.shift_remove(key);
-            }
-            Some(Value::Object(given)) => match default {
-                Value::Object(src) => {
-                    let is_subchart = chart.dependencies.iter().any(|d| &d.name == key);
-                    let full = concat_prefix(&sub_prefix, key);
-                    tables(warnings, given, src.clone(), &full, merge || is_subchart);
+        };
+        for (key, val) in self.entries(sg) {
+            match (val, self.get(dg, &key)) {
+                (GoValue::Table(parent), existing) => {
+                    let vv = self.new_map(self.maps[parent].clone());
+                    match existing {
+                        None => self.set(dg, &key, GoValue::Table(vv)),
+                        Some(GoValue::Table(sub_table)) => {
+                            // Helm reverses coalescing's order here: the parent's table wins.
+                            self.tables(vv, sub_table, &concat_prefix(prefix, &key), true);
+                            self.set(dg, &key, GoValue::Table(vv));
+                        }
+                        Some(GoValue::Plain(_)) => self.warnings.push(format!(
+                            "Conflict: cannot merge map onto non-map for {}. Skipping.",
+                            quote(&key)
+                        )),
+                    }
                 }
-                Value::Null => {}
-                _ => warnings.push(format!(
+                (_, Some(GoValue::Table(_))) => {
+                    self.warnings.push(format!("key {key} is table. Skipping"));
+                }
+                (val, _) => self.set(dg, &key, val),
+            }
+        }
+        self.set(dest, GLOBAL_KEY, GoValue::Table(dg));
+    }
+
+    /// `coalesceValues`: a chart's own defaults (copied afresh) under the values `v`
+    /// given for it.
+    fn chart_defaults(&mut self, chart: &Chart, v: usize, prefix: &str, merge: bool) {
+        let sub_prefix = concat_prefix(prefix, &chart.name);
+        let vc = self.import_map(&chart.values);
+        for (key, default) in self.entries(vc) {
+            match (self.get(v, &key), default) {
+                (None, default) => self.set(v, &key, default),
+                (Some(GoValue::Plain(Value::Null)), _) if !merge => {
+                    // A user null removes the default (and any earlier value's key).
+                    self.maps[v].shift_remove(&key);
+                }
+                (Some(GoValue::Table(given)), GoValue::Table(src)) => {
+                    let is_subchart = chart.dependencies.iter().any(|d| d.name == key);
+                    let full = concat_prefix(&sub_prefix, &key);
+                    self.tables(given, src, &full, merge || is_subchart);
+                }
+                (Some(GoValue::Table(_)), GoValue::Plain(Value::Null)) => {}
+                (Some(GoValue::Table(_)), GoValue::Plain(_)) => self.warnings.push(format!(
                     "warning: skipped value for {sub_prefix}.{key}: Not a table."
                 )),
-            },
-            Some(_) => {}
+                (Some(GoValue::Plain(_)), _) => {}
+            }
         }
     }
-}
 
-/// `coalesceTablesFullKey`: `src` under `dst`, `dst` winning.
-fn tables(
-    warnings: &mut Vec<String>,
-    dst: &mut Map<String, Value>,
-    mut src: Map<String, Value>,
-    prefix: &str,
-    merge: bool,
-) {
-    // Whether src had a real value tells "the user nulls a default" (delete) from
-    // "the user sets null where there is no default" (keep the null).
-    let src_non_nil: Vec<String> = src
-        .iter()
-        .filter(|(_, v)| !v.is_null())
-        .map(|(k, _)| k.clone())
-        .collect();
-    for (key, val) in dst.iter() {
-        if val.is_null() {
-            src.insert(key.clone(), Value::Null);
+    /// `coalesceTablesFullKey`: `src` under `dst`, `dst` winning.
+    fn tables(&mut self, dst: usize, src: usize, prefix: &str, merge: bool) {
+        // Whether src had a real value tells "the user nulls a default" (delete) from
+        // "the user sets null where there is no default" (keep the null).
+        let src_non_nil: Vec<String> = self.maps[src]
+            .iter()
+            .filter(|(_, v)| !matches!(v, GoValue::Plain(Value::Null)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for (key, val) in self.entries(dst) {
+            if matches!(val, GoValue::Plain(Value::Null)) {
+                self.set(src, &key, NIL);
+            }
         }
-    }
-    for (key, val) in src {
-        let full = concat_prefix(prefix, &key);
-        match dst.get_mut(&key) {
-            Some(Value::Null) if !merge && src_non_nil.contains(&key) => {
-                dst.shift_remove(&key);
-            }
-            None => {
-                dst.insert(key, val);
-            }
-            Some(dv) => match (dv, val) {
-                (Value::Object(d), Value::Object(s)) => tables(warnings, d, s, &full, merge),
-                (_, s @ Value::Object(_)) => warnings.push(format!(
-                    "warning: cannot overwrite table with non table for {full} ({})",
-                    format_v(&s)
-                )),
-                (Value::Object(_), s) if !s.is_null() => warnings.push(format!(
-                    "warning: destination for {full} is a table. Ignoring non-table value ({})",
-                    format_v(&s)
-                )),
+        for (key, val) in self.entries(src) {
+            let full = concat_prefix(prefix, &key);
+            match (self.get(dst, &key), val) {
+                (Some(GoValue::Plain(Value::Null)), _) if !merge && src_non_nil.contains(&key) => {
+                    self.maps[dst].shift_remove(&key);
+                }
+                (None, val) => self.set(dst, &key, val),
+                (Some(GoValue::Table(d)), GoValue::Table(s)) => self.tables(d, s, &full, merge),
+                (Some(GoValue::Plain(_)), GoValue::Table(s)) => {
+                    let shown = format_v(&Value::Object(self.export_map(s, 0).unwrap_or_default()));
+                    self.warnings.push(format!(
+                        "warning: cannot overwrite table with non table for {full} ({shown})"
+                    ));
+                }
+                (Some(GoValue::Table(_)), GoValue::Plain(s)) if !s.is_null() => {
+                    self.warnings.push(format!(
+                        "warning: destination for {full} is a table. Ignoring non-table value ({})",
+                        format_v(&s)
+                    ));
+                }
                 _ => {}
-            },
+            }
         }
     }
 }

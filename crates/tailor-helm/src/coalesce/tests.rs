@@ -79,9 +79,9 @@ fn check(case: &Value) -> usize {
             let src = case["src"].as_object().cloned();
             let mut warnings = Vec::new();
             if fn_name == "merge_tables" {
-                merge_tables(&mut dst, src, &mut warnings);
+                merge_tables(&mut dst, src, &mut warnings).unwrap();
             } else {
-                coalesce_tables(&mut dst, src, &mut warnings);
+                coalesce_tables(&mut dst, src, &mut warnings).unwrap();
             }
             (dst, warnings)
         }
@@ -220,5 +220,70 @@ fn global_that_is_not_a_table_is_skipped_with_a_warning() {
     assert_eq!(
         out.warnings,
         ["warning: skipping globals because source global is not a table."]
+    );
+}
+
+/// Values printed with sorted keys, as the recorded Helm results print them.
+fn sorted(v: &Value) -> String {
+    match v {
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(sorted).collect();
+            format!("[{}]", parts.join(","))
+        }
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}:{}", Value::from(k.as_str()), sorted(&m[k.as_str()])))
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+#[test]
+fn same_results_as_helms_coalesce_on_recorded_charts() {
+    let cases = load_cases(include_str!("../../tests/data/coalesce_helm_results.json"));
+    assert_eq!(cases.len(), 400);
+    for case in &cases {
+        let c = chart(&case["chart"]);
+        let given = map(&case["values"]);
+        let result = if case["merge"] == true {
+            merge_values(&c, &given)
+        } else {
+            coalesce_values(&c, &given)
+        };
+        let got = match result {
+            Err(e) => format!("ERR {e}"),
+            Ok(mut out) => {
+                out.warnings.sort();
+                let values = sorted(&Value::Object(out.values));
+                format!("OK {values} W {}", out.warnings.join("|"))
+            }
+        };
+        assert_eq!(got, case["helm"].as_str().unwrap_or_default(), "{case}");
+    }
+}
+
+#[test]
+fn deep_global_tables_are_shared_as_in_helm() {
+    // Helm copies `global.t` for the subchart but shares `global.t.deep`, so the
+    // subchart's default `global.t.deep.y` shows in the parent's globals too.
+    let mut parent = sub("parent", json!({}));
+    parent.dependencies.push(sub(
+        "child",
+        json!({"global": {"t": {"deep": {"y": 2}, "z": 3}}}),
+    ));
+    let given = map(&json!({"global": {"t": {"deep": {"x": 1}}}}));
+    let out = coalesce_values(&parent, &given).unwrap();
+    assert_eq!(
+        out.values["global"],
+        json!({"t": {"deep": {"x": 1, "y": 2}}})
+    );
+    assert_eq!(
+        out.values["child"]["global"],
+        json!({"t": {"deep": {"x": 1, "y": 2}, "z": 3}})
     );
 }
