@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("tailor-kratix", 4),
     // The pipeline sits beside the upstream crates and may name none of them.
     ("tailor-kio", 4),
+    ("tailor-helm", 4),
     ("tailor-bench", 5),
     ("tailor", 6),
 ];

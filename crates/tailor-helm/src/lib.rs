@@ -1,0 +1,26 @@
+//! Helm v3 semantics, ported from helm/helm at tag v3.21.4
+//! (commit 813176c51bb5c181dbbd7901298ddcc104cd3417), for rendering charts the way
+//! `helm template` does.
+//!
+//! Not yet wired into the `tailor` binary: see this crate's README for what exists
+//! and what comes next.
+//!
+//! Values are [`serde_json::Value`]s standing for Go's `interface{}` values as Helm
+//! holds them. Numbers keep Go's two types apart: a number that is an `f64` in
+//! serde_json is Go's `float64` (what Helm gets from values files and `--set-json`,
+//! both read through `encoding/json`), an `i64`/`u64` is Go's `int64` (what `--set`
+//! gives). Maps keep insertion order; Helm's maps are Go maps with no order, and
+//! Helm sorts keys wherever order shows (`toYaml`, `range`), so order here carries no
+//! meaning for Helm equivalence.
+//!
+//! - [`strvals`]: `--set`, `--set-string`, `--set-json`, `--set-file` lines.
+//! - [`coalesce`]: chart defaults, user values and globals coalesced or merged.
+//! - [`release`]: manifests split from rendered text and sorted in install order.
+
+pub mod coalesce;
+mod gofmt;
+pub mod release;
+pub mod strvals;
+
+#[cfg(test)]
+mod testdata;
