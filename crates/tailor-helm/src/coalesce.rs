@@ -228,29 +228,30 @@ impl Heap {
         Ok(())
     }
 
+    /// The `global` table of map `id` (a new empty one when it has none), or `None` with
+    /// Helm's warning when `global` is not a table (`side` names which map, as Helm does).
+    fn global_table(&mut self, id: usize, side: &str) -> Option<usize> {
+        match self.get(id, GLOBAL_KEY) {
+            None => Some(self.new_map(IndexMap::new())),
+            Some(GoValue::Table(table)) => Some(table),
+            Some(GoValue::Plain(_)) => {
+                self.warnings.push(format!(
+                    "warning: skipping globals because {side} {GLOBAL_KEY} is not a table."
+                ));
+                None
+            }
+        }
+    }
+
     /// `coalesceGlobals`: the parent's `global` merged into the subchart's; the
     /// parent's values win (a global is set from the top down). Tables are copied one
     /// level deep only, as Helm copies them.
     fn globals(&mut self, dest: usize, src: usize, prefix: &str) {
-        let dg = match self.get(dest, GLOBAL_KEY) {
-            None => self.new_map(IndexMap::new()),
-            Some(GoValue::Table(id)) => id,
-            Some(GoValue::Plain(_)) => {
-                self.warnings.push(format!(
-                    "warning: skipping globals because destination {GLOBAL_KEY} is not a table."
-                ));
-                return;
-            }
+        let Some(dg) = self.global_table(dest, "destination") else {
+            return;
         };
-        let sg = match self.get(src, GLOBAL_KEY) {
-            None => self.new_map(IndexMap::new()),
-            Some(GoValue::Table(id)) => id,
-            Some(GoValue::Plain(_)) => {
-                self.warnings.push(format!(
-                    "warning: skipping globals because source {GLOBAL_KEY} is not a table."
-                ));
-                return;
-            }
+        let Some(sg) = self.global_table(src, "source") else {
+            return;
         };
         for (key, val) in self.entries(sg) {
             match (val, self.get(dg, &key)) {

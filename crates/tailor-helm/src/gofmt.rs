@@ -11,19 +11,7 @@ pub fn format_v(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => number(n),
         Value::String(s) => s.clone(),
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(format_v).collect();
-            format!("[{}]", parts.join(" "))
-        }
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let parts: Vec<String> = keys
-                .iter()
-                .map(|k| format!("{k}:{}", format_v(&m[k.as_str()])))
-                .collect();
-            format!("map[{}]", parts.join(" "))
-        }
+        _ => container(v, format_v, |k| k.to_string()),
     }
 }
 
@@ -36,8 +24,17 @@ pub fn format_t(v: &Value) -> String {
         Value::Number(n) if n.is_f64() => format!("%!t(float64={})", number(n)),
         Value::Number(n) => format!("%!t(int64={})", number(n)),
         Value::String(s) => format!("%!t(string={s})"),
+        _ => container(v, format_t, |k| format!("%!t(string={k})")),
+    }
+}
+
+/// A list as `[a b]` and a map as `map[k:v ...]` with sorted keys, as every Go verb prints
+/// them, each element and key printed by the verb's own functions; other values are not
+/// containers and print as nothing here.
+fn container(v: &Value, element: fn(&Value) -> String, key: fn(&str) -> String) -> String {
+    match v {
         Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(format_t).collect();
+            let parts: Vec<String> = items.iter().map(element).collect();
             format!("[{}]", parts.join(" "))
         }
         Value::Object(m) => {
@@ -45,10 +42,11 @@ pub fn format_t(v: &Value) -> String {
             keys.sort();
             let parts: Vec<String> = keys
                 .iter()
-                .map(|k| format!("%!t(string={k}):{}", format_t(&m[k.as_str()])))
+                .map(|k| format!("{}:{}", key(k), element(&m[k.as_str()])))
                 .collect();
             format!("map[{}]", parts.join(" "))
         }
+        _ => String::new(),
     }
 }
 
