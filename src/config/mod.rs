@@ -22,7 +22,7 @@ use tailor_yaml::Node;
 use crate::stages::strip::Strip;
 use crate::stages::{Reads, Scope, Stage};
 use tailor_kio::host::{Host, OwnConfig};
-use tailor_kio::{KrmResult, Resource};
+use tailor_kio::KrmResult;
 
 pub use crate::stages::{Tailoring, TargetFields};
 pub use choices::{Choices, FleetBundle, Refused};
@@ -74,8 +74,12 @@ pub struct Plan {
     pub overlay_files: Vec<BundleFile>,
     /// Largest number of tailored copies (clusters × items) one run may produce.
     pub max_fan_out_items: usize,
-    /// Where the stages that apply the targets' options go (after the schedule and strip).
+    /// Where the stages that apply the targets' options go (after the schedule and strip), how
+    /// many there are, and how many of them come last (after substitution): a Fleet bundle's
+    /// targets replace them.
     tailoring_at: usize,
+    tailoring_len: usize,
+    last_len: usize,
     /// What reading the configuration found worth saying (warnings, infos); they lead the
     /// run's results.
     pub notes: Vec<Diagnostic>,
@@ -122,6 +126,8 @@ impl Plan {
             overlay_files: Vec::new(),
             max_fan_out_items: DEFAULT_MAX_FAN_OUT_ITEMS,
             tailoring_at,
+            tailoring_len: 0,
+            last_len: 0,
             notes: Vec::new(),
             strict: false,
             empty_shard: None,
@@ -171,14 +177,23 @@ impl Plan {
     /// Replaces the targets (a Fleet bundle's fleet.yaml brings its own), and with them the
     /// stages that apply their options.
     fn set_targets(&mut self, targets: Targets) {
-        self.stages.retain(|s| !s.tailors());
         let at = self.tailoring_at.min(self.stages.len());
-        let tail = self.stages.split_off(at);
-        let (tailoring, last) = tailoring_stages(&targets);
-        self.stages.extend(tailoring);
-        self.stages.extend(tail);
+        let end = (at + self.tailoring_len).min(self.stages.len());
+        self.stages.drain(at..end);
+        let kept = self.stages.len().saturating_sub(self.last_len);
+        self.stages.truncate(kept);
+        let (tailoring, last) = tailoring_stages(&targets, &self.overlay_files);
+        self.tailored_by(tailoring.len(), last.len());
+        self.stages.splice(at..at, tailoring);
         self.stages.extend(last);
         self.targets = targets;
+    }
+
+    /// Records how many stages apply the targets' options at `tailoring_at`, and how many
+    /// come last.
+    fn tailored_by(&mut self, tailoring: usize, last: usize) {
+        self.tailoring_len = tailoring;
+        self.last_len = last;
     }
 
     /// The stages, as the runner takes them.
@@ -224,7 +239,7 @@ impl Plan {
         self.stages
             .first()
             .map(Box::as_ref)
-            .filter(|s| s.runs_at_read())
+            .filter(|s| s.each().is_some())
     }
 
     /// Which stages run once for every destination, before a fan-out's copies are made: the
@@ -238,8 +253,8 @@ impl Plan {
             match s.scope() {
                 Scope::PerDestination => break,
                 Scope::Selects => past_schedule = true,
-                Scope::Shared if past_schedule && !s.per_object() => break,
-                Scope::Shared => shared[i] = true,
+                Scope::Shared if past_schedule => break,
+                Scope::Shared | Scope::SharedEach => shared[i] = true,
             }
         }
         shared
@@ -258,7 +273,7 @@ type Stages = Vec<Box<dyn Stage>>;
 /// The stages that apply the targets' options, in order: Fleet's yaml overlays, the Flux
 /// overlay fields, Fleet's namespaces, replacements; and those that come last (after
 /// substitution): Flux's commonMetadata. Only those some destination needs.
-fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
+fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages, Stages) {
     use crate::stages::common_metadata::CommonMetadata;
     use crate::stages::fleet_namespaces::FleetNamespaces;
     use crate::stages::fleet_overlays::FleetOverlays;
@@ -267,7 +282,10 @@ fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
     let per_destination = targets.vary();
     let mut stages: Vec<Box<dyn Stage>> = Vec::new();
     if targets.any(|t| !t.yaml_overlays.is_empty()) {
-        stages.push(Box::new(FleetOverlays { per_destination }));
+        stages.push(Box::new(FleetOverlays {
+            per_destination,
+            files: overlay_files.to_vec(),
+        }));
     }
     if targets.any(|t| t.extra.overlay().builds_objects()) {
         stages.push(Box::new(FluxOverlays { per_destination }));
@@ -371,12 +389,6 @@ impl Ahead {
     pub fn is_for(&self, fc: Option<&Node>) -> bool {
         fc.is_some_and(|fc| (fc.span.start as usize, fc.span.end as usize) == self.span)
     }
-}
-
-/// Whether an item is input the run consumes rather than an object it tailors: consumed items
-/// are never changed as they are read.
-pub fn is_custom_transform(r: &Resource) -> bool {
-    r.kind() == "CustomTransform" && r.api_version() == "control.kubestellar.io/v1alpha1"
 }
 
 #[cfg(test)]

@@ -91,7 +91,8 @@ impl Spec {
             transforms: self.custom_transforms,
         }));
         let tailoring_at = stages.len();
-        let (tailoring, last) = super::tailoring_stages(&targets);
+        let (tailoring, last) = super::tailoring_stages(&targets, &self.overlay_files);
+        let counts = (tailoring.len(), last.len());
         stages.extend(tailoring);
         if self.templates {
             stages.push(Box::new(Templates {
@@ -103,6 +104,7 @@ impl Spec {
         }
         stages.extend(last);
         let mut plan = Plan::new("Tailor", stages, tailoring_at);
+        plan.tailored_by(counts.0, counts.1);
         plan.clusters = self.clusters;
         plan.fan_out = self.fan_out;
         plan.targets = targets;

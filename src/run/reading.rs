@@ -144,7 +144,7 @@ pub fn read_items(text: String, reading: Reading, ahead: Option<&Ahead>) -> Resu
     }
 }
 
-/// `stage`'s work on each object as it is read ([`Stage::at_read`]), except on the items the
+/// `stage`'s work on each object as it is read ([`Stage::each`]), except on the items the
 /// run may consume (`plan` is the one read ahead, if any): those are read as they are.
 pub fn at_read_hook<'a>(
     plan: Option<&'a Plan>,
@@ -156,9 +156,9 @@ pub fn at_read_hook<'a>(
         if super::inputs::may_consume(plan, item) {
             return Prepared::Untouched;
         }
-        match stage.at_read(item, &tailoring) {
-            Some(results) => {
-                item.set_read_results(stage.name(), results);
+        match stage.each().and_then(|each| each.apply(item, &tailoring)) {
+            Some(applied) => {
+                item.set_read_results(stage.name(), applied.results, applied.done);
                 if item.is_dirty() {
                     Prepared::Changed
                 } else {
@@ -196,9 +196,7 @@ impl<'p> AtRead<'p> {
     /// Whether every stage that runs as objects are read ran on `item`, reported nothing, and
     /// has nothing more to do with it.
     fn done_with(&self, item: &Resource) -> bool {
-        let done = |stage: &dyn Stage| {
-            item.read_results(stage.name()).is_some_and(<[_]>::is_empty) && stage.done_at_read(item)
-        };
+        let done = |stage: &dyn Stage| item.finished_at_read(stage.name());
         match self {
             AtRead::Stage(stage) => done(*stage),
             AtRead::Steps(steps) => steps.iter().all(|step| match *step {

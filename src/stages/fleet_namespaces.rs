@@ -29,12 +29,8 @@ impl Stage for FleetNamespaces {
         Scope::of_options(self.per_destination)
     }
 
-    fn tailors(&self) -> bool {
-        true
-    }
-
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let options = ctx.tailoring;
+        let options = ctx.options;
         if self.crd_keep && !options.delete_crd_resources() {
             for item in items.iter_mut() {
                 if item.kind() == "CustomResourceDefinition" && !item.is_meta_or_local() {
@@ -62,7 +58,7 @@ impl Stage for FleetNamespaces {
                     if let Some(&pos) = positions.get(e.index) {
                         r = r.about(&items[pos]);
                     }
-                    ctx.results.push(r);
+                    ctx.log.results.push(r);
                 }
             }
         }

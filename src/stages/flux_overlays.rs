@@ -29,12 +29,8 @@ impl Stage for FluxOverlays {
         Scope::of_options(self.per_destination)
     }
 
-    fn tailors(&self) -> bool {
-        true
-    }
-
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let flux = &ctx.tailoring.extra.overlay();
+        let flux = &ctx.options.extra.overlay();
         // Replacements and commonMetadata travel with these fields but run as their own
         // stages; without any other field there is nothing to do here (and no tree to copy).
         if !flux.builds_objects() {
@@ -50,7 +46,7 @@ impl Stage for FluxOverlays {
             Ok(removed) => removed,
             Err((field, e)) => {
                 work.write_back(items);
-                ctx.results.push(KrmResult::error(e).at_field(field));
+                ctx.log.results.push(KrmResult::error(e).at_field(field));
                 return;
             }
         };
@@ -79,7 +75,7 @@ impl Stage for FluxOverlays {
         keep_earlier_ids(&work, &tracker, items);
         work.write_back(items);
         if let Some(error) = failed {
-            ctx.results.push(error);
+            ctx.log.results.push(error);
             return;
         }
         if !removed.is_empty() {
@@ -145,7 +141,7 @@ fn patches(
                     )
                 }),
             );
-            ctx.results.push(
+            ctx.log.results.push(
                 KrmResult::warning(format!(
                     "patch target {selector} selects no object; nothing patched{hint}"
                 ))

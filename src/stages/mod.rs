@@ -27,8 +27,9 @@ pub mod targets;
 pub mod templates;
 mod unmatched;
 
+use std::any::Any;
+
 use tailor_cluster::Cluster;
-use tailor_kubestellar::strip::CustomTransform;
 
 use tailor_kio::{KrmResult, Resource};
 
@@ -39,8 +40,11 @@ pub use targets::{Tailoring, TargetFields};
 pub enum Scope {
     /// The same for every destination: with several, it runs once, before the copies are made.
     Shared,
+    /// The same for every destination, and each object's answer depends on that object alone:
+    /// it commutes with a schedule, so it runs once before the copies even past one.
+    SharedEach,
     /// Depends on the destination, but only keeps or drops each object on its own (a
-    /// schedule): a shared stage that also treats each object on its own may run before it.
+    /// schedule): a stage that treats each object on its own may run before it.
     Selects,
     /// Depends on the destination: it runs for each.
     PerDestination,
@@ -56,6 +60,11 @@ impl Scope {
             Scope::Shared
         }
     }
+
+    /// Whether the stage gives every destination the same answer.
+    pub fn shared(self) -> bool {
+        matches!(self, Scope::Shared | Scope::SharedEach)
+    }
 }
 
 /// Which objects a stage looks into.
@@ -68,6 +77,40 @@ pub enum Reads {
     Annotated(&'static [&'static str]),
 }
 
+/// Whether an item is an input a stage reads rather than an object to tailor, and what it is
+/// (for messages: "a CustomTransform").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// An object to tailor.
+    No,
+    /// An input of the stage.
+    Input(&'static str),
+    /// An input, unless other items of its identity are claimed too: then the one marked
+    /// `config.kubernetes.io/local-config: "true"` is the input, the others stay objects (a
+    /// Flux `substituteFrom` source may share its name with a manifest of the build).
+    Sole(&'static str),
+}
+
+/// What a stage's per-object form did to one object as it was read.
+pub struct Applied {
+    /// What the stage reports about the object; the stage's run passes them on in its place.
+    pub results: Vec<KrmResult>,
+    /// Whether the stage has nothing more to do with the object as long as none of its
+    /// inputs arrives among the items: a later stage may run on it as it is read too.
+    pub done: bool,
+}
+
+/// The per-object form of a stage: its work on one object, with the options every destination
+/// shares. The pipeline decides whether that happens as objects are read or in the run.
+pub trait Apply: Sync {
+    /// `None` when it leaves the object to the stage's run.
+    fn apply(&self, item: &mut Resource, options: &Tailoring) -> Option<Applied>;
+}
+
+/// A stage's state for one worker of a run: what it prepared from its inputs, and what it
+/// keeps from one destination to the next.
+pub type State = Box<dyn Any + Send>;
+
 /// One stage of the pipeline.
 pub trait Stage: Send + Sync {
     /// For messages and `--explain`.
@@ -77,115 +120,138 @@ pub trait Stage: Send + Sync {
     fn reads(&self) -> Reads {
         Reads::Every
     }
-    /// Whether each object's result depends on that object alone (so the stage commutes with
-    /// a schedule, and may run as objects are read).
-    fn per_object(&self) -> bool {
-        false
+    /// Whether `item` is an input this stage reads rather than an object to tailor: it is
+    /// never changed as it is read, and the run hands it to the stage in [`Context::inputs`].
+    fn claims(&self, _item: &Resource) -> Claim {
+        Claim::No
     }
-    /// The stage's work on one object as it is read, when it has such a form (the built-in
-    /// strip; commonMetadata and substitution whose variables are all written in the
-    /// configuration), with the options every destination shares: `Some` with what it would
-    /// report about the object when it did that work (the object is dirty if the work
-    /// changed it; [`Stage::run`] then passes on the results it carries, by the stage's name,
-    /// in its place), `None` when it left the object to [`Stage::run`].
-    fn at_read(&self, _item: &mut Resource, _tailoring: &Tailoring) -> Option<Vec<KrmResult>> {
-        None
-    }
-    /// Whether an object that [`Stage::at_read`] looked into needs nothing more from
-    /// [`Stage::run`] as long as no input of the stage arrives among the items: a later stage
-    /// may run on it as it is read too, and a run may leave an object it left as it was,
-    /// reporting nothing, out of the list altogether.
-    fn done_at_read(&self, _item: &Resource) -> bool {
-        false
-    }
-    /// Whether [`Stage::at_read`] does anything for this plan (for the options every
-    /// destination shares, and with no destination when its scope is
-    /// [`Scope::PerDestination`]).
-    fn runs_at_read(&self) -> bool {
-        false
-    }
-    /// Whether `item` may be an input this stage reads rather than an object to tailor (it is
-    /// then never changed as it is read).
-    fn consumes(&self, _item: &Resource) -> bool {
-        false
-    }
-    /// Which of `items` the run hands this stage as inputs (in [`Context::inputs`]) instead of
-    /// tailoring them.
-    fn take_inputs(&self, items: &[Resource]) -> Vec<usize> {
-        (0..items.len())
-            .filter(|&i| self.consumes(&items[i]))
-            .collect()
-    }
-    /// Whether it applies the destination's target-customization options (the stages the plan
-    /// rebuilds when a Fleet bundle brings its own).
-    fn tailors(&self) -> bool {
-        false
+    /// The stage's state for one worker, prepared from the inputs it claimed (problems with
+    /// them go to `results`); a fan-out forks one per thread.
+    fn fork(&self, _inputs: &[Resource], _results: &mut Vec<KrmResult>) -> State {
+        Box::new(())
     }
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>);
+    /// Its per-object form, when it has one for this plan (the built-in strip; commonMetadata
+    /// and substitution whose variables are all written in the configuration).
+    fn each(&self) -> Option<&dyn Apply> {
+        None
+    }
+}
+
+/// What a run records: its results, and what `--explain` notes when the run explains itself.
+pub struct Log<'a> {
+    pub results: &'a mut Vec<KrmResult>,
+    pub explain: Option<&'a mut explain::Notes>,
 }
 
 /// What a stage runs with besides the items.
 pub struct Context<'a> {
     /// The destination being tailored for, if any.
-    pub cluster: Option<&'a Cluster>,
+    pub destination: Option<Destination<'a>>,
     /// The target customization's options for this destination (or the ones every destination
     /// shares).
-    pub tailoring: &'a Tailoring,
-    /// CustomTransforms that arrived as items.
-    pub transforms: &'a [CustomTransform],
-    /// The items the run consumed instead of tailoring: inventory objects and the inputs
-    /// stages asked for (`substituteFrom` sources), as they were read.
+    pub options: &'a Tailoring,
+    /// The items the stage claimed as its inputs, as they were read.
     pub inputs: &'a [Resource],
-    /// Fleet overlay files: written in the functionConfig, arrived as items under
-    /// `overlays/`, or read from a bundle directory.
-    pub overlay_files: &'a [tailor_fleet::BundleFile],
-    pub results: &'a mut Vec<KrmResult>,
-    /// Outcomes kept from one destination to the next of a fan-out.
-    pub memo: Option<&'a mut substitution::Memo>,
-    /// What `--explain` records, when the run explains itself.
-    pub explain: Option<&'a mut explain::Notes>,
+    pub log: Log<'a>,
+    /// What the stage's [`Stage::fork`] prepared for this worker.
+    pub state: &'a mut (dyn Any + Send),
 }
 
-impl Context<'_> {
+/// A destination of the run, and whether the worker tailors others after it.
+#[derive(Clone, Copy)]
+pub struct Destination<'a> {
+    pub cluster: &'a Cluster,
+    /// More destinations follow on this worker: what a stage's state keeps may be reused.
+    pub more: bool,
+}
+
+impl<'a> Context<'a> {
+    /// The cluster being tailored for, if any.
+    pub fn cluster(&self) -> Option<&'a Cluster> {
+        self.destination.map(|d| d.cluster)
+    }
+
     /// Whether the run records what each rule does (stages then count, which costs time).
     pub fn explaining(&self) -> bool {
-        self.explain.is_some()
+        self.log.explain.is_some()
     }
 
     /// Records what the rule written at `field` did, when the run explains itself.
     pub fn note_rule(&mut self, field: impl Into<String>, what: impl Into<String>) {
-        if let Some(notes) = self.explain.as_deref_mut() {
+        if let Some(notes) = self.log.explain.as_deref_mut() {
             notes.rules.push((field.into(), what.into()));
         }
     }
+
+    /// The stage's state, as its [`Stage::fork`] made it.
+    pub fn state<T: 'static>(&mut self) -> Option<&mut T> {
+        self.state.downcast_mut()
+    }
 }
 
-/// Runs `stages` in order. A stage that reports an error does not stop the others: every
-/// problem is reported at once, and a failed run returns the input unchanged anyway.
-pub fn run_all(stages: &[&dyn Stage], items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+/// A stage of a run with the inputs it claimed and its state for one worker.
+pub struct Forked<'p> {
+    pub stage: &'p dyn Stage,
+    inputs: &'p [Resource],
+    state: State,
+}
+
+impl<'p> Forked<'p> {
+    /// `stage`'s worker, prepared from `inputs`; problems with them go to `results`.
+    pub fn new(
+        stage: &'p dyn Stage,
+        inputs: &'p [Resource],
+        results: &mut Vec<KrmResult>,
+    ) -> Forked<'p> {
+        let state = stage.fork(inputs, results);
+        Forked {
+            stage,
+            inputs,
+            state,
+        }
+    }
+
+    /// The stage's inputs, to fork it on another thread.
+    pub fn seed(&self) -> (&'p dyn Stage, &'p [Resource]) {
+        (self.stage, self.inputs)
+    }
+}
+
+/// Runs `stages` in order for `destination` (if any) with `options`. A stage that reports an
+/// error does not stop the others: every problem is reported at once, and a failed run
+/// returns the input unchanged anyway.
+pub fn run_all(
+    stages: &mut [Forked<'_>],
+    items: &mut Vec<Resource>,
+    destination: Option<Destination<'_>>,
+    options: &Tailoring,
+    log: &mut Log<'_>,
+) {
     // Reported once, after the stage that did it.
     let mut lost = false;
-    let mut check =
-        |stage: &dyn Stage, items: &[Resource], named: &[bool], results: &mut Vec<KrmResult>| {
-            if !lost {
-                let errors = identity::lost_identity(stage, items, named);
-                lost = !errors.is_empty();
-                results.extend(errors);
-            }
-        };
-    for stage in stages {
+    for forked in stages.iter_mut() {
+        let stage = forked.stage;
         let named = identity::named(items);
-        if !ctx.explaining() {
-            stage.run(items, ctx);
-            check(*stage, items, &named, ctx.results);
-            continue;
+        let before = log.explain.is_some().then(|| explain::Snapshot::of(items));
+        let mut ctx = Context {
+            destination,
+            options,
+            inputs: forked.inputs,
+            log: Log {
+                results: &mut *log.results,
+                explain: log.explain.as_deref_mut(),
+            },
+            state: forked.state.as_mut(),
+        };
+        stage.run(items, &mut ctx);
+        if !lost {
+            let errors = identity::lost_identity(stage, items, &named);
+            lost = !errors.is_empty();
+            log.results.extend(errors);
         }
-        let before = explain::Snapshot::of(items);
-        stage.run(items, ctx);
-        check(*stage, items, &named, ctx.results);
-        let note = before.compare(stage.name(), items);
-        if let Some(notes) = ctx.explain.as_deref_mut() {
-            notes.stages.push(note);
+        if let (Some(before), Some(notes)) = (before, log.explain.as_deref_mut()) {
+            notes.stages.push(before.compare(stage.name(), items));
         }
     }
 }

@@ -16,11 +16,7 @@ impl Stage for OwnerLabels {
     }
 
     fn scope(&self) -> Scope {
-        Scope::Shared
-    }
-
-    fn per_object(&self) -> bool {
-        true
+        Scope::SharedEach
     }
 
     fn run(&self, items: &mut Vec<Resource>, _ctx: &mut Context<'_>) {

@@ -34,15 +34,11 @@ impl Stage for Replacements {
         Scope::PerDestination
     }
 
-    fn tailors(&self) -> bool {
-        matches!(self.0, Source::Targets)
-    }
-
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let (list, field) = match &self.0 {
             Source::Fixed { list, field } => (list.as_slice(), *field),
             Source::Targets => (
-                ctx.tailoring.extra.overlay().replacements.as_slice(),
+                ctx.options.extra.overlay().replacements.as_slice(),
                 "spec.replacements",
             ),
         };
@@ -50,7 +46,7 @@ impl Stage for Replacements {
             return;
         }
         let props: BTreeMap<String, String> = ctx
-            .cluster
+            .cluster()
             .map(|c| c.properties.clone().into_iter().collect())
             .unwrap_or_default();
         // Every item is a source and a target, local-config objects and the Kptfile included:
@@ -73,7 +69,8 @@ impl Stage for Replacements {
                 let at = e
                     .replacement()
                     .map_or_else(|| field.to_string(), |i| format!("{field}[{i}]"));
-                ctx.results
+                ctx.log
+                    .results
                     .push(KrmResult::error(e.to_string()).at_field(at));
                 return;
             }
@@ -86,7 +83,7 @@ impl Stage for Replacements {
                 .targets
                 .as_ref()
                 .and_then(|ts| ts[t].select.as_ref());
-            ctx.results.push(unmatched_target(
+            ctx.log.results.push(unmatched_target(
                 &format!("{field}[{r}].targets[{t}].select"),
                 select,
                 items,
@@ -95,7 +92,7 @@ impl Stage for Replacements {
         // kustomize reads every object back with its metadata validated.
         for &k in &applied.written {
             if items[k].name().is_empty() {
-                ctx.results.push(
+                ctx.log.results.push(
                     KrmResult::error(format!(
                         "missing metadata.name in object {} after replacements",
                         items[k].display_id()
@@ -183,7 +180,6 @@ spec:
                               "fieldPaths": ["metadata.labels.region"],
                               "options": {"create": true}}]},
             ]})),
-            ..Setup::default()
         };
         let (out, results) = run_stage(&Replacements(Source::Targets), input, &setup);
         assert_eq!(
