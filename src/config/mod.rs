@@ -68,7 +68,7 @@ pub struct Plan {
     /// `spec.clusters` was used: paths get a `<cluster>/` prefix.
     pub fan_out: bool,
     /// The stages, in order.
-    pub stages: Vec<Box<dyn Stage>>,
+    pub stages: Vec<Box<dyn Stage<Tailoring>>>,
     pub targets: Targets,
     /// Fleet overlay files written in the functionConfig (`spec.overlays`).
     pub overlay_files: Vec<BundleFile>,
@@ -116,7 +116,11 @@ const DEFAULT_MAX_FAN_OUT_ITEMS: usize = 10_000_000;
 
 impl Plan {
     /// A plan of `stages`, whose tailoring stages (if any) go at `tailoring_at`.
-    fn new(source: &'static str, stages: Vec<Box<dyn Stage>>, tailoring_at: usize) -> Plan {
+    fn new(
+        source: &'static str,
+        stages: Vec<Box<dyn Stage<Tailoring>>>,
+        tailoring_at: usize,
+    ) -> Plan {
         Plan {
             source,
             clusters: Vec::new(),
@@ -197,7 +201,7 @@ impl Plan {
     }
 
     /// The stages, as the runner takes them.
-    pub fn stages(&self) -> Vec<&dyn Stage> {
+    pub fn stages(&self) -> Vec<&dyn Stage<Tailoring>> {
         self.stages.iter().map(Box::as_ref).collect()
     }
 
@@ -235,7 +239,7 @@ impl Plan {
 
     /// The stage that may run on each object as it is read: the first one, when it has a
     /// read-time form (nothing may need an object as it was before it).
-    pub fn stage_at_read(&self) -> Option<&dyn Stage> {
+    pub fn stage_at_read(&self) -> Option<&dyn Stage<Tailoring>> {
         self.stages
             .first()
             .map(Box::as_ref)
@@ -268,7 +272,7 @@ impl Plan {
 }
 
 /// A list of stages.
-type Stages = Vec<Box<dyn Stage>>;
+type Stages = Vec<Box<dyn Stage<Tailoring>>>;
 
 /// The stages that apply the targets' options, in order: Fleet's yaml overlays, the Flux
 /// overlay fields, Fleet's namespaces, replacements; and those that come last (after
@@ -280,7 +284,7 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
     use crate::stages::flux_overlays::FluxOverlays;
     use crate::stages::replacements::{Replacements, Source};
     let per_destination = targets.vary();
-    let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+    let mut stages: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
     if targets.any(|t| !t.yaml_overlays.is_empty()) {
         stages.push(Box::new(FleetOverlays {
             per_destination,
@@ -300,7 +304,7 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
     if targets.any(|t| !t.extra.overlay().replacements.is_empty()) {
         stages.push(Box::new(Replacements(Source::Targets)));
     }
-    let mut last: Vec<Box<dyn Stage>> = Vec::new();
+    let mut last: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
     if targets.any(|t| t.extra.overlay().sets_common_metadata()) {
         last.push(Box::new(CommonMetadata { per_destination }));
     }

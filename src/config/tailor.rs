@@ -1,5 +1,6 @@
 //! The `Tailor` kind: the whole pipeline in one object.
 
+use crate::stages::Tailoring;
 use serde_json::{Map, Value as Json};
 use tailor_cluster::ClusterSpec;
 use tailor_fleet::FleetConfig;
@@ -73,7 +74,7 @@ impl Spec {
             Some(c) => Targets::Fleet(Box::new(c)),
             None => Targets::Fixed(Box::default()),
         };
-        let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+        let mut stages: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
         // Kratix schedules a workload without destinationSelectors too: a strict destination
         // with labels of its own does not get it.
         let strict = self

@@ -6,6 +6,7 @@
 //! `# tailor.dev/cluster: NAME` comment, so a run over the output of an in-place fan-out (a
 //! second `kpt fn render`) recognises tailored copies instead of tailoring them again.
 
+use crate::stages::Tailoring;
 use std::collections::BTreeSet;
 
 use tailor_cluster::Cluster;
@@ -14,7 +15,7 @@ use super::Run;
 use crate::stages::{self, Destination, Forked, Log, Stage};
 
 /// A stage to fork on each thread, with its inputs.
-type Seed<'p> = (&'p dyn Stage, &'p [Resource]);
+type Seed<'p> = (&'p dyn Stage<Tailoring>, &'p [Resource]);
 use tailor_kio::{annotations, KrmResult, Resource};
 
 /// What to say when sources and tailored copies cannot be kept apart in place.
@@ -56,6 +57,7 @@ pub(super) fn tailor_each<'p>(
     let mut log = Log {
         results,
         explain: None,
+        rules_of: stages::rules_of,
     };
     stages::run_all(&mut before, &mut work, None, &tailoring, &mut log);
     if results.iter().any(KrmResult::is_error) {

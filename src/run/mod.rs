@@ -192,7 +192,11 @@ impl<'a> Run<'a> {
         if results.iter().any(KrmResult::is_error) {
             return;
         }
-        let mut log = Log { results, explain };
+        let mut log = Log {
+            results,
+            explain,
+            rules_of: stages::rules_of,
+        };
         stages::run_all(stages, items, destination, &tailoring, &mut log);
     }
 

@@ -5,6 +5,7 @@
 //! text, not trees. Decided from what the stages declare (`Stage::each`, `Reads`).
 
 use crate::config::{Plan, Targets};
+use crate::stages::Tailoring;
 use crate::stages::{Reads, Stage};
 use tailor_kio::read::Prepared;
 use tailor_kio::Resource;
@@ -13,7 +14,7 @@ use tailor_kio::Resource;
 #[derive(Clone, Copy)]
 pub enum Step<'p> {
     /// The stage runs on the object now ([`Stage::each`]).
-    Runs(&'p dyn Stage),
+    Runs(&'p dyn Stage<Tailoring>),
     /// The stage leaves an object alone unless it carries one of these annotations.
     Passes(&'static [&'static str]),
 }

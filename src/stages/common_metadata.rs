@@ -13,7 +13,7 @@ pub struct CommonMetadata {
     pub per_destination: bool,
 }
 
-impl Stage for CommonMetadata {
+impl Stage<Tailoring> for CommonMetadata {
     fn name(&self) -> &'static str {
         "common metadata"
     }
@@ -23,8 +23,8 @@ impl Stage for CommonMetadata {
     }
 
     /// Each object gets the same labels and annotations whatever the others are.
-    fn each(&self) -> Option<&dyn Apply> {
-        (!self.per_destination).then_some(self as &dyn Apply)
+    fn each(&self) -> Option<&dyn Apply<Tailoring>> {
+        (!self.per_destination).then_some(self as &dyn Apply<Tailoring>)
     }
 
     /// Object by object, in order: the first object the metadata cannot be set on ends the
@@ -45,7 +45,7 @@ impl Stage for CommonMetadata {
     }
 }
 
-impl Apply for CommonMetadata {
+impl Apply<Tailoring> for CommonMetadata {
     fn apply(&self, item: &mut Resource, options: &Tailoring) -> Option<Applied> {
         if item.is_left_alone() {
             return None;

@@ -18,7 +18,11 @@ pub struct Setup {
 
 /// Runs `stage` on the objects of `input` (a YAML stream): the objects as it leaves them,
 /// written as a stream (untouched ones verbatim), and its results as kpt prints them.
-pub fn run_stage(stage: &dyn Stage, input: &str, setup: &Setup) -> (String, Vec<String>) {
+pub fn run_stage(
+    stage: &dyn Stage<Tailoring>,
+    input: &str,
+    setup: &Setup,
+) -> (String, Vec<String>) {
     let mut items = read_input(input, &crate::run::parse_options())
         .expect("the example input reads")
         .items;
@@ -34,6 +38,7 @@ pub fn run_stage(stage: &dyn Stage, input: &str, setup: &Setup) -> (String, Vec<
         log: Log {
             results: &mut results,
             explain: None,
+            rules_of: super::rules_of,
         },
         state: state.as_mut(),
     };

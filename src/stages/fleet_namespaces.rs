@@ -4,6 +4,7 @@
 //! CustomResourceDefinition gets `helm.sh/resource-policy: keep` unless the bundle sets
 //! `deleteCRDResources`).
 
+use crate::stages::Tailoring;
 use tailor_fleet::{apply_namespaces, Scopes};
 
 use super::nodes::Work;
@@ -20,7 +21,7 @@ pub struct FleetNamespaces {
 /// The annotation Fleet's post-renderer sets on CRDs, and its value.
 const RESOURCE_POLICY: (&str, &str) = ("helm.sh/resource-policy", "keep");
 
-impl Stage for FleetNamespaces {
+impl Stage<Tailoring> for FleetNamespaces {
     fn name(&self) -> &'static str {
         "fleet namespaces"
     }

@@ -3,6 +3,7 @@
 //! strategic merge is apimachinery's (`tailor_kube::strategicpatch`, what wrangler's
 //! `patch.Apply` calls), JSON6902 and JSON merge patch the kustomize crate's engines.
 
+use crate::stages::Tailoring;
 use std::collections::HashMap;
 
 use tailor_fleet::{apply_overlays, plan_overlays, reread_as_raw_yaml, BundleFile, PatchKind};
@@ -23,7 +24,7 @@ pub struct FleetOverlays {
     pub files: Vec<BundleFile>,
 }
 
-impl Stage for FleetOverlays {
+impl Stage<Tailoring> for FleetOverlays {
     fn name(&self) -> &'static str {
         "fleet overlays"
     }

@@ -4,6 +4,7 @@
 //! `common_metadata`). The kustomize crate does the work over copies; only changed objects are
 //! written back.
 
+use crate::stages::Tailoring;
 use tailor_kustomize::builtins::{
     add_prefix_suffix_tracked, set_images, set_namespace_tracked, NameTracker,
 };
@@ -20,7 +21,7 @@ pub struct FluxOverlays {
     pub per_destination: bool,
 }
 
-impl Stage for FluxOverlays {
+impl Stage<Tailoring> for FluxOverlays {
     fn name(&self) -> &'static str {
         "flux overlay fields"
     }

@@ -3,6 +3,7 @@
 //! `flux build kustomization` shows). Set after substitution, before `commonMetadata`.
 
 use super::{Context, Scope, Stage};
+use crate::stages::Tailoring;
 use tailor_kio::Resource;
 
 pub struct OwnerLabels {
@@ -10,7 +11,7 @@ pub struct OwnerLabels {
     pub namespace: String,
 }
 
-impl Stage for OwnerLabels {
+impl Stage<Tailoring> for OwnerLabels {
     fn name(&self) -> &'static str {
         "owner labels"
     }

@@ -1,6 +1,7 @@
 //! Replacements stage: kustomize v5.5 `replacements` (the kustomize crate does the work), with
 //! the destination cluster's properties available as `source: {property: NAME}`.
 
+use crate::stages::Tailoring;
 use std::collections::BTreeMap;
 
 use tailor_kube::resid::ResId;
@@ -24,7 +25,7 @@ pub enum Source {
 
 pub struct Replacements(pub Source);
 
-impl Stage for Replacements {
+impl Stage<Tailoring> for Replacements {
     fn name(&self) -> &'static str {
         "replacements"
     }

@@ -1,6 +1,7 @@
 //! Scheduling stage: Kratix destination selectors decide, object by object, whether it goes to
 //! the destination at all (`tailor-kratix` holds the rules).
 
+use crate::stages::Tailoring;
 use tailor_kratix::KratixSchedule;
 
 use super::{Context, Scope, Stage};
@@ -15,7 +16,7 @@ pub struct Schedule {
     pub written: bool,
 }
 
-impl Stage for Schedule {
+impl Stage<Tailoring> for Schedule {
     fn name(&self) -> &'static str {
         "schedule"
     }

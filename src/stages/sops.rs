@@ -3,11 +3,12 @@
 //! Kustomization that asks for decryption is an error, never passed on still encrypted.
 
 use super::{Context, Scope, Stage};
+use crate::stages::Tailoring;
 use tailor_kio::{KrmResult, Resource};
 
 pub struct SopsSecrets;
 
-impl Stage for SopsSecrets {
+impl Stage<Tailoring> for SopsSecrets {
     fn name(&self) -> &'static str {
         "sops check"
     }

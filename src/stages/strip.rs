@@ -22,7 +22,7 @@ pub struct Strip {
     pub transforms: Vec<CustomTransform>,
 }
 
-impl Stage for Strip {
+impl Stage<Tailoring> for Strip {
     fn name(&self) -> &'static str {
         "strip"
     }
@@ -58,8 +58,8 @@ impl Stage for Strip {
         Box::new(item_transforms(inputs, results))
     }
 
-    fn each(&self) -> Option<&dyn Apply> {
-        self.builtin.then_some(self as &dyn Apply)
+    fn each(&self) -> Option<&dyn Apply<Tailoring>> {
+        self.builtin.then_some(self as &dyn Apply<Tailoring>)
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
@@ -129,7 +129,7 @@ impl Stage for Strip {
     }
 }
 
-impl Apply for Strip {
+impl Apply<Tailoring> for Strip {
     /// The built-in strip of one object as it is read, with the results it would report
     /// about it, whether it changed the object or not: an object the built-in strip leaves as
     /// it was need not be looked into again, and the reader may drop its tree.

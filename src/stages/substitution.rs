@@ -33,7 +33,7 @@ impl Substitution {
     }
 }
 
-impl Stage for Substitution {
+impl Stage<Tailoring> for Substitution {
     fn name(&self) -> &'static str {
         STAGE
     }
@@ -68,11 +68,11 @@ impl Stage for Substitution {
 
     /// With every variable written in the configuration (no `substituteFrom`), each object's
     /// outcome depends on that object alone; with no destination, no property adds to them.
-    fn each(&self) -> Option<&dyn Apply> {
+    fn each(&self) -> Option<&dyn Apply<Tailoring>> {
         self.post_build
             .substitute_from
             .is_empty()
-            .then_some(self as &dyn Apply)
+            .then_some(self as &dyn Apply<Tailoring>)
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
@@ -80,7 +80,7 @@ impl Stage for Substitution {
     }
 }
 
-impl Apply for Substitution {
+impl Apply<Tailoring> for Substitution {
     fn apply(&self, item: &mut Resource, _: &Tailoring) -> Option<Applied> {
         if !self.post_build.substitute_from.is_empty() || item.is_left_alone() {
             return None;

@@ -2,6 +2,7 @@
 //! (`tailor_kubestellar::templates` holds the rules). Any failure is an error result per failing
 //! string; the run then fails as a whole (`docs/design.md`).
 
+use crate::stages::Tailoring;
 use tailor_go::ExecOptions;
 use tailor_kubestellar::templates::{
     expand, expansion_refused, has_templates, wants_expansion, ObjectName,
@@ -17,7 +18,7 @@ pub struct Templates {
     pub limits: ExecOptions,
 }
 
-impl Stage for Templates {
+impl Stage<Tailoring> for Templates {
     fn name(&self) -> &'static str {
         "templates"
     }
