@@ -23,25 +23,68 @@ pub(crate) fn run(args: Args) -> i32 {
     // objects may be stripped and their trees dropped as they are read, and a failed run reads
     // its inputs again for the answer.
     let keep_originals = args.output == Output::ResourceList && reads_stdin(&args);
-    let mut rendered = match render_with(&args, keep_originals, true, true) {
+    let mut session = match Session::open(&args) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let mut rendered = match session.render(keep_originals, true, true) {
         Ok(r) => r,
         Err(code) => return code,
     };
     if rendered.passed.clashes(&rendered.outcome.items) {
         // An object goes to a file passed through as it was read (a path annotation names
         // it): read everything again as objects, to write that file from all of them.
-        rendered = match render_with(&args, keep_originals, false, true) {
+        rendered = match session.render(keep_originals, false, true) {
             Ok(r) => r,
             Err(code) => return code,
         };
     }
     report_all(&rendered.outcome.results);
-    write_output(&args, rendered)
+    write_output(&mut session, rendered)
+}
+
+/// A standalone run's command line, its CONFIG (read and parsed once) and the texts of the
+/// files it read: each file is read from disk once, however many times the run reads its
+/// objects (an input of the run among them, a file an object is written back to, the objects
+/// as read for a failed run's answer).
+pub(crate) struct Session<'a> {
+    args: &'a Args,
+    config: (tailor_yaml::Node, std::sync::Arc<String>),
+    texts: Texts,
+}
+
+impl<'a> Session<'a> {
+    /// Reads the CONFIG argument; `Err` is the exit code when that fails.
+    pub(crate) fn open(args: &'a Args) -> Result<Session<'a>, i32> {
+        let config = read_config_argument(args, &parse_options())?;
+        Ok(Session {
+            args,
+            config,
+            texts: Texts::default(),
+        })
+    }
+
+    fn render(
+        &mut self,
+        keep_originals: bool,
+        pass_through: bool,
+        per_item: bool,
+    ) -> Result<Rendered, i32> {
+        render_with(
+            self.args,
+            &self.config,
+            &mut self.texts,
+            keep_originals,
+            pass_through,
+            per_item,
+        )
+    }
 }
 
 /// Writes what the run produced the way `args` asks: a stream, a ResourceList (the objects as
 /// read when the run failed), or the files under `--output-dir`; the exit code.
-fn write_output(args: &Args, rendered: Rendered) -> i32 {
+fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
+    let args = session.args;
     let Rendered {
         fc,
         originals,
@@ -74,7 +117,7 @@ fn write_output(args: &Args, rendered: Rendered) -> i32 {
             let list = match (outcome.failed, originals) {
                 (false, _) => outcome.items,
                 (true, Some(originals)) => originals,
-                (true, None) => match render_with(args, true, false, true) {
+                (true, None) => match session.render(true, false, true) {
                     Ok(again) => again.originals.unwrap_or_default(),
                     Err(code) => return code,
                 },
@@ -124,23 +167,27 @@ pub(crate) struct Rendered {
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
 /// stderr; `Err` is the exit code when it could not get that far.
 pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32> {
-    let rendered = render_with(args, keep_originals, false, true)?;
+    let rendered = Session::open(args)?.render(keep_originals, false, true)?;
     report_all(&rendered.outcome.results);
     Ok(rendered)
 }
 
-/// [`render`] without reporting the results; with `pass_through`, files no stage can touch
-/// may be held as their text alone (only for stream and --output-dir output, which write them
-/// as they are); with `per_item`, the stages may run on each object as it is read.
+/// Reads the inputs of `args` (files from `texts` once read) and runs the CONFIG's plan over
+/// them, without reporting the results. With `pass_through`, files no stage can touch may be
+/// held as their text alone (only for stream and --output-dir output, which write them as they
+/// are); with `per_item`, the stages may run on each object as it is read. When an input of
+/// the run turns up among the objects, they are read again without either.
 fn render_with(
     args: &Args,
+    config: &(tailor_yaml::Node, std::sync::Arc<String>),
+    texts: &mut Texts,
     keep_originals: bool,
     pass_through: bool,
     per_item: bool,
 ) -> Result<Rendered, i32> {
+    let (fc, config_source) = config;
     let opts = parse_options();
-    let (fc, config_source) = read_config_argument(args, &opts)?;
-    let plan = crate::config::parse(Some(&fc));
+    let plan = crate::config::parse(Some(fc));
     let deferral = deferral(args, &plan, keep_originals, per_item);
     let streams = deferral
         .as_ref()
@@ -169,6 +216,7 @@ fn render_with(
             .as_mut()
             .map(|f| f as &mut dyn FnMut(&Resource) -> bool),
         one_input: args.inputs.len() == 1,
+        texts: Some(texts),
         ..PackageReading::default()
     };
     let (items, bundle) = read_inputs(args, &mut reading, &opts)?;
@@ -177,12 +225,13 @@ fn render_with(
     if (streams || !reading.passed.is_empty()) && plan.as_ref().is_ok_and(consumed) {
         // An input of the run arrived among the items (an inventory object, a
         // CustomTransform...): it may concern every object, and change what the stages do to
-        // it. Every file is read again as objects, for the stages to run in the run.
+        // it. Every file's objects are read again from its text, for the stages to run in the
+        // run.
         drop(reading);
         drop(hook);
         drop(inert);
         drop(items);
-        return render_with(args, keep_originals, false, false);
+        return render_with(args, config, texts, keep_originals, false, false);
     }
     let kept = std::mem::take(&mut reading.kept);
     let passed = std::mem::take(&mut reading.passed);
@@ -191,9 +240,9 @@ fn render_with(
     drop(hook);
     drop(inert);
     let originals = keep_originals.then(|| items.clone());
-    let outcome = tailor(args, plan, items, bundle, &fc, &config_source)?;
+    let outcome = tailor(args, plan, items, bundle, fc, config_source)?;
     Ok(Rendered {
-        fc,
+        fc: fc.clone(),
         originals,
         outcome,
         kept,
@@ -457,6 +506,26 @@ struct PackageReading<'h> {
     /// objects through as its text).
     inert: Option<&'h mut dyn FnMut(&Resource) -> bool>,
     passed: Passed,
+    /// The texts of the files read before.
+    texts: Option<&'h mut Texts>,
+}
+
+/// The texts of the files a run read: each file is read from disk once, however many times
+/// its objects are read. The objects hold the same texts while they are deferred.
+#[derive(Default)]
+struct Texts(std::collections::HashMap<std::path::PathBuf, std::sync::Arc<String>>);
+
+impl Texts {
+    /// The text of `file`, read from disk the first time.
+    fn read(&mut self, file: &Path) -> Result<std::sync::Arc<String>, KrmResult> {
+        if let Some(text) = self.0.get(file) {
+            return Ok(text.clone());
+        }
+        let text =
+            std::sync::Arc::new(tailor_kio::input::read_file(file).map_err(KrmResult::error)?);
+        self.0.insert(file.to_path_buf(), text.clone());
+        Ok(text)
+    }
 }
 
 impl PackageReading<'_> {
@@ -510,7 +579,12 @@ impl PackageReading<'_> {
                     )));
                 }
             }
-            let text = tailor_kio::input::read_file(&file).map_err(KrmResult::error)?;
+            let text = match self.texts.as_deref_mut() {
+                Some(texts) => texts.read(&file)?,
+                None => std::sync::Arc::new(
+                    tailor_kio::input::read_file(&file).map_err(KrmResult::error)?,
+                ),
+            };
             let render = self.defer.as_ref().and_then(|d| d.render);
             match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
                 files::FileContents::Objects(objects) => {
@@ -705,6 +779,13 @@ fn source_of(item: &Resource) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// A stream or --output-dir run of `args`, with the stages run as objects are read or not.
+    fn render_at(args: &Args, per_item: bool) -> Rendered {
+        Session::open(args)
+            .and_then(|mut s| s.render(false, true, per_item))
+            .unwrap_or_else(|code| panic!("exit {code}"))
+    }
+
     /// Under commonMetadata, the objects are finished as their files are read: a file of them
     /// is held as its output alone, a stream's documents or the file as written back; with a
     /// destination (no file is passed through then), each object is held as its output text.
@@ -734,17 +815,17 @@ mod tests {
         };
         let labelled = "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    team: a\n";
         for output in [Output::Stream, Output::Dir(work.join("out"))] {
-            let r = render_with(&args(output.clone(), spec), false, true, true).unwrap();
+            let r = render_at(&args(output.clone(), spec), true);
             assert!(r.outcome.items.is_empty());
             let files = r.passed.files();
             assert_eq!(files.len(), 1);
             assert_eq!(files[0].text.as_str(), labelled);
-            let r = render_with(&args(output.clone(), spec), false, true, false).unwrap();
+            let r = render_at(&args(output.clone(), spec), false);
             assert!(r.passed.files().is_empty());
             assert!(r.outcome.items.iter().all(|i| i.rendered().is_none()));
         }
         let one = spec.replace("spec:\n", "spec:\n  cluster: {name: dev}\n");
-        let r = render_with(&args(Output::Stream, &one), false, true, true).unwrap();
+        let r = render_at(&args(Output::Stream, &one), true);
         assert!(r.passed.files().is_empty());
         let held: Vec<_> = r
             .outcome
@@ -753,6 +834,62 @@ mod tests {
             .filter_map(Resource::rendered)
             .collect();
         assert_eq!(held, [(Rendering::Stream, labelled)]);
+        let _ = std::fs::remove_dir_all(&work);
+    }
+
+    /// Each file is read from disk once in a run, however many times its objects are read:
+    /// an inventory object among the files (read as the stages run on each object) has them
+    /// read again from the texts already read, so a file changed in between does not show.
+    #[test]
+    fn a_run_reads_each_file_once() {
+        let work = std::env::temp_dir().join(format!("tailor-once-{}", std::process::id()));
+        let pkg = work.join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        let a = pkg.join("a.yaml");
+        std::fs::write(
+            &a,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+        )
+        .unwrap();
+        let config = work.join("config.yaml");
+        std::fs::write(&config, "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: m}\nspec:\n  commonMetadata: {labels: {team: a}}\n").unwrap();
+        let args = Args {
+            config: config.to_string_lossy().into_owned(),
+            inputs: vec![pkg.to_string_lossy().into_owned()],
+            output: Output::Stream,
+            clean: false,
+            cluster: None,
+            strict: false,
+            shard: None,
+            explain: false,
+        };
+        let mut session = Session::open(&args).unwrap_or_else(|c| panic!("exit {c}"));
+        let first = session
+            .render(false, false, false)
+            .unwrap_or_else(|c| panic!("exit {c}"));
+        std::fs::write(
+            &a,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: changed\n",
+        )
+        .unwrap();
+        let again = session
+            .render(false, false, true)
+            .unwrap_or_else(|c| panic!("exit {c}"));
+        let names = |r: &Rendered| {
+            r.outcome
+                .items
+                .iter()
+                .map(|i| i.name().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&first), ["a"]);
+        assert_eq!(names(&again), ["a"]);
+        // A new session reads the file as it is now.
+        let mut fresh = Session::open(&args).unwrap_or_else(|c| panic!("exit {c}"));
+        let now = fresh
+            .render(false, false, false)
+            .unwrap_or_else(|c| panic!("exit {c}"));
+        assert_eq!(names(&now), ["changed"]);
         let _ = std::fs::remove_dir_all(&work);
     }
 }

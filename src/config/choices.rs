@@ -84,8 +84,8 @@ impl Plan {
         if config.root.extra.overlay().is_empty() {
             config.root.extra = current.extra.clone();
         }
-        self.set_targets(Targets::Fleet(Box::new(config)));
         self.overlay_files.extend(bundle.overlays);
+        self.set_targets(Targets::Fleet(Box::new(config)));
         Ok(())
     }
 }

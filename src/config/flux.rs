@@ -16,7 +16,9 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
         extra: TargetFields(k.overlay),
         ..Tailoring::default()
     }));
-    let (mut stages, last) = tailoring_stages(&targets);
+    let (mut stages, last) = tailoring_stages(&targets, &[]);
+    let counts = (stages.len(), last.len());
+    let tailoring_at = usize::from(k.decryption);
     if k.decryption {
         stages.insert(0, Box::new(SopsSecrets));
     }
@@ -28,7 +30,8 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
         namespace: k.namespace.unwrap_or_default(),
     }));
     stages.extend(last);
-    let mut plan = Plan::new("Kustomization", stages, 0);
+    let mut plan = Plan::new("Kustomization", stages, tailoring_at);
+    plan.tailored_by(counts.0, counts.1);
     plan.targets = targets;
     plan.notes = k.notes;
     Ok(plan)

@@ -22,7 +22,7 @@ use tailor_yaml::Node;
 use crate::stages::strip::Strip;
 use crate::stages::{Reads, Scope, Stage};
 use tailor_kio::host::{Host, OwnConfig};
-use tailor_kio::{KrmResult, Resource};
+use tailor_kio::KrmResult;
 
 pub use crate::stages::{Tailoring, TargetFields};
 pub use choices::{Choices, FleetBundle, Refused};
@@ -68,14 +68,18 @@ pub struct Plan {
     /// `spec.clusters` was used: paths get a `<cluster>/` prefix.
     pub fan_out: bool,
     /// The stages, in order.
-    pub stages: Vec<Box<dyn Stage>>,
+    pub stages: Vec<Box<dyn Stage<Tailoring>>>,
     pub targets: Targets,
     /// Fleet overlay files written in the functionConfig (`spec.overlays`).
     pub overlay_files: Vec<BundleFile>,
     /// Largest number of tailored copies (clusters × items) one run may produce.
     pub max_fan_out_items: usize,
-    /// Where the stages that apply the targets' options go (after the schedule and strip).
+    /// Where the stages that apply the targets' options go (after the schedule and strip), how
+    /// many there are, and how many of them come last (after substitution): a Fleet bundle's
+    /// targets replace them.
     tailoring_at: usize,
+    tailoring_len: usize,
+    last_len: usize,
     /// What reading the configuration found worth saying (warnings, infos); they lead the
     /// run's results.
     pub notes: Vec<Diagnostic>,
@@ -112,7 +116,11 @@ const DEFAULT_MAX_FAN_OUT_ITEMS: usize = 10_000_000;
 
 impl Plan {
     /// A plan of `stages`, whose tailoring stages (if any) go at `tailoring_at`.
-    fn new(source: &'static str, stages: Vec<Box<dyn Stage>>, tailoring_at: usize) -> Plan {
+    fn new(
+        source: &'static str,
+        stages: Vec<Box<dyn Stage<Tailoring>>>,
+        tailoring_at: usize,
+    ) -> Plan {
         Plan {
             source,
             clusters: Vec::new(),
@@ -122,6 +130,8 @@ impl Plan {
             overlay_files: Vec::new(),
             max_fan_out_items: DEFAULT_MAX_FAN_OUT_ITEMS,
             tailoring_at,
+            tailoring_len: 0,
+            last_len: 0,
             notes: Vec::new(),
             strict: false,
             empty_shard: None,
@@ -171,18 +181,27 @@ impl Plan {
     /// Replaces the targets (a Fleet bundle's fleet.yaml brings its own), and with them the
     /// stages that apply their options.
     fn set_targets(&mut self, targets: Targets) {
-        self.stages.retain(|s| !s.tailors());
         let at = self.tailoring_at.min(self.stages.len());
-        let tail = self.stages.split_off(at);
-        let (tailoring, last) = tailoring_stages(&targets);
-        self.stages.extend(tailoring);
-        self.stages.extend(tail);
+        let end = (at + self.tailoring_len).min(self.stages.len());
+        self.stages.drain(at..end);
+        let kept = self.stages.len().saturating_sub(self.last_len);
+        self.stages.truncate(kept);
+        let (tailoring, last) = tailoring_stages(&targets, &self.overlay_files);
+        self.tailored_by(tailoring.len(), last.len());
+        self.stages.splice(at..at, tailoring);
         self.stages.extend(last);
         self.targets = targets;
     }
 
+    /// Records how many stages apply the targets' options at `tailoring_at`, and how many
+    /// come last.
+    fn tailored_by(&mut self, tailoring: usize, last: usize) {
+        self.tailoring_len = tailoring;
+        self.last_len = last;
+    }
+
     /// The stages, as the runner takes them.
-    pub fn stages(&self) -> Vec<&dyn Stage> {
+    pub fn stages(&self) -> Vec<&dyn Stage<Tailoring>> {
         self.stages.iter().map(Box::as_ref).collect()
     }
 
@@ -220,11 +239,11 @@ impl Plan {
 
     /// The stage that may run on each object as it is read: the first one, when it has a
     /// read-time form (nothing may need an object as it was before it).
-    pub fn stage_at_read(&self) -> Option<&dyn Stage> {
+    pub fn stage_at_read(&self) -> Option<&dyn Stage<Tailoring>> {
         self.stages
             .first()
             .map(Box::as_ref)
-            .filter(|s| s.runs_at_read())
+            .filter(|s| s.each().is_some())
     }
 
     /// Which stages run once for every destination, before a fan-out's copies are made: the
@@ -238,8 +257,8 @@ impl Plan {
             match s.scope() {
                 Scope::PerDestination => break,
                 Scope::Selects => past_schedule = true,
-                Scope::Shared if past_schedule && !s.per_object() => break,
-                Scope::Shared => shared[i] = true,
+                Scope::Shared if past_schedule => break,
+                Scope::Shared | Scope::SharedEach => shared[i] = true,
             }
         }
         shared
@@ -253,21 +272,24 @@ impl Plan {
 }
 
 /// A list of stages.
-type Stages = Vec<Box<dyn Stage>>;
+type Stages = Vec<Box<dyn Stage<Tailoring>>>;
 
 /// The stages that apply the targets' options, in order: Fleet's yaml overlays, the Flux
 /// overlay fields, Fleet's namespaces, replacements; and those that come last (after
 /// substitution): Flux's commonMetadata. Only those some destination needs.
-fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
+fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages, Stages) {
     use crate::stages::common_metadata::CommonMetadata;
     use crate::stages::fleet_namespaces::FleetNamespaces;
     use crate::stages::fleet_overlays::FleetOverlays;
     use crate::stages::flux_overlays::FluxOverlays;
     use crate::stages::replacements::{Replacements, Source};
     let per_destination = targets.vary();
-    let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+    let mut stages: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
     if targets.any(|t| !t.yaml_overlays.is_empty()) {
-        stages.push(Box::new(FleetOverlays { per_destination }));
+        stages.push(Box::new(FleetOverlays {
+            per_destination,
+            files: overlay_files.to_vec(),
+        }));
     }
     if targets.any(|t| t.extra.overlay().builds_objects()) {
         stages.push(Box::new(FluxOverlays { per_destination }));
@@ -282,7 +304,7 @@ fn tailoring_stages(targets: &Targets) -> (Stages, Stages) {
     if targets.any(|t| !t.extra.overlay().replacements.is_empty()) {
         stages.push(Box::new(Replacements(Source::Targets)));
     }
-    let mut last: Vec<Box<dyn Stage>> = Vec::new();
+    let mut last: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
     if targets.any(|t| t.extra.overlay().sets_common_metadata()) {
         last.push(Box::new(CommonMetadata { per_destination }));
     }
@@ -371,12 +393,6 @@ impl Ahead {
     pub fn is_for(&self, fc: Option<&Node>) -> bool {
         fc.is_some_and(|fc| (fc.span.start as usize, fc.span.end as usize) == self.span)
     }
-}
-
-/// Whether an item is input the run consumes rather than an object it tailors: consumed items
-/// are never changed as they are read.
-pub fn is_custom_transform(r: &Resource) -> bool {
-    r.kind() == "CustomTransform" && r.api_version() == "control.kubestellar.io/v1alpha1"
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The `Tailor` kind: the whole pipeline in one object.
 
+use crate::stages::Tailoring;
 use serde_json::{Map, Value as Json};
 use tailor_cluster::ClusterSpec;
 use tailor_fleet::FleetConfig;
@@ -73,7 +74,7 @@ impl Spec {
             Some(c) => Targets::Fleet(Box::new(c)),
             None => Targets::Fixed(Box::default()),
         };
-        let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+        let mut stages: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
         // Kratix schedules a workload without destinationSelectors too: a strict destination
         // with labels of its own does not get it.
         let strict = self
@@ -91,7 +92,8 @@ impl Spec {
             transforms: self.custom_transforms,
         }));
         let tailoring_at = stages.len();
-        let (tailoring, last) = super::tailoring_stages(&targets);
+        let (tailoring, last) = super::tailoring_stages(&targets, &self.overlay_files);
+        let counts = (tailoring.len(), last.len());
         stages.extend(tailoring);
         if self.templates {
             stages.push(Box::new(Templates {
@@ -103,6 +105,7 @@ impl Spec {
         }
         stages.extend(last);
         let mut plan = Plan::new("Tailor", stages, tailoring_at);
+        plan.tailored_by(counts.0, counts.1);
         plan.clusters = self.clusters;
         plan.fan_out = self.fan_out;
         plan.targets = targets;

@@ -11,6 +11,7 @@ use tailor_fleet::Decision;
 use super::Run;
 use crate::config::Targets;
 use crate::stages::explain::{objects, Notes};
+use crate::stages::Destination;
 use tailor_kio::{KrmResult, Resource};
 
 /// The report of a run over `work` for `clusters` (none: one run without a destination).
@@ -97,13 +98,17 @@ fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out:
     let mut items = work.to_vec();
     let mut notes = Notes::default();
     let mut results: Vec<KrmResult> = Vec::new();
-    let stages = run.plan.stages();
-    run.for_destination(
-        &stages,
-        &mut items,
+    // The inputs were checked when the run forked its stages first.
+    let mut stages = run.fork(&mut Vec::new());
+    let destination = cluster.map(|cluster| Destination {
         cluster,
+        more: false,
+    });
+    run.for_destination(
+        &mut stages,
+        &mut items,
+        destination,
         &mut results,
-        None,
         Some(&mut notes),
     );
     if !notes.rules.is_empty() {

@@ -6,13 +6,16 @@
 //! `# tailor.dev/cluster: NAME` comment, so a run over the output of an in-place fan-out (a
 //! second `kpt fn render`) recognises tailored copies instead of tailoring them again.
 
+use crate::stages::Tailoring;
 use std::collections::BTreeSet;
 
 use tailor_cluster::Cluster;
 
 use super::Run;
-use crate::stages::substitution::Memo;
-use crate::stages::{self, Stage};
+use crate::stages::{self, Destination, Forked, Log, Stage};
+
+/// A stage to fork on each thread, with its inputs.
+type Seed<'p> = (&'p dyn Stage<Tailoring>, &'p [Resource]);
 use tailor_kio::{annotations, KrmResult, Resource};
 
 /// What to say when sources and tailored copies cannot be kept apart in place.
@@ -22,8 +25,9 @@ const KEEP_APART: &str = "tailor the sources into another place: kpt fn source S
 /// Stages that give every destination the same answer run once, before the copies are made
 /// (their warnings then appear once too); the others run per copy, and what they report names
 /// the destination.
-pub(super) fn tailor_each(
-    run: &Run<'_>,
+pub(super) fn tailor_each<'p>(
+    run: &Run<'p>,
+    forked: Vec<Forked<'p>>,
     work: Vec<Resource>,
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
@@ -42,17 +46,20 @@ pub(super) fn tailor_each(
         .filter(|r| r.is_meta_or_local())
         .cloned()
         .collect();
-    let all = run.plan.stages();
-    let (before, after): (Vec<_>, Vec<_>) = all
+    let (before, after): (Vec<_>, Vec<_>) = forked
         .into_iter()
         .zip(run.plan.shared_stages())
         .partition(|(_, shared)| *shared);
-    let before: Vec<&dyn Stage> = before.into_iter().map(|(s, _)| s).collect();
-    let after: Vec<&dyn Stage> = after.into_iter().map(|(s, _)| s).collect();
+    let mut before: Vec<Forked<'_>> = before.into_iter().map(|(s, _)| s).collect();
+    let after: Vec<Seed<'_>> = after.into_iter().map(|(s, _)| s.seed()).collect();
     let mut work = work;
     let tailoring = run.shared_tailoring();
-    let mut ctx = run.context(None, &tailoring, results, None, None);
-    stages::run_all(&before, &mut work, &mut ctx);
+    let mut log = Log {
+        results,
+        explain: None,
+        rules_of: stages::rules_of,
+    };
+    stages::run_all(&mut before, &mut work, None, &tailoring, &mut log);
     if results.iter().any(KrmResult::is_error) {
         return None;
     }
@@ -130,7 +137,7 @@ fn describe(r: &Resource) -> String {
 /// Each destination's results are its own: one that fails does not hide another's.
 fn copies(
     run: &Run<'_>,
-    stages: &[&dyn Stage],
+    stages: &[Seed<'_>],
     work: &[Resource],
     clusters: &[Cluster],
 ) -> (Vec<Resource>, Vec<KrmResult>) {
@@ -149,28 +156,28 @@ fn copies(
 /// The copies, and each destination's results with its name.
 fn tailor_all<'c>(
     run: &Run<'_>,
-    stages: &[&dyn Stage],
+    stages: &[Seed<'_>],
     work: &[Resource],
     clusters: &'c [Cluster],
     threads: usize,
 ) -> (Vec<Resource>, Vec<(&'c str, KrmResult)>) {
     let per_thread = clusters.len().div_ceil(threads);
     let tailor_chunk = |chunk: &'c [Cluster]| {
-        let mut memo = Memo::default();
+        // This thread's workers of the stages (their inputs were checked before the copies).
+        let mut forked: Vec<Forked<'_>> = stages
+            .iter()
+            .map(|&(stage, inputs)| Forked::new(stage, inputs, &mut Vec::new()))
+            .collect();
         let mut out = Vec::with_capacity(work.len() * chunk.len());
         let mut results = Vec::new();
         for (i, cluster) in chunk.iter().enumerate() {
-            memo.last_destination = i + 1 == chunk.len();
+            let destination = Destination {
+                cluster,
+                more: i + 1 < chunk.len(),
+            };
             let mut items = work.to_vec();
             let mut own = Vec::new();
-            run.for_destination(
-                stages,
-                &mut items,
-                Some(cluster),
-                &mut own,
-                Some(&mut memo),
-                None,
-            );
+            run.for_destination(&mut forked, &mut items, Some(destination), &mut own, None);
             results.extend(own.into_iter().map(|r| (cluster.name.as_str(), r)));
             items.retain(|item| !item.is_meta_or_local());
             for item in &mut items {

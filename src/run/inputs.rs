@@ -3,23 +3,22 @@
 //! names overlay sets, the Fleet overlay files under `overlays/`. None of them is tailored;
 //! they come back as read when the host writes files back (kpt), else they are not emitted.
 
-use tailor_fleet::BundleFile;
-use tailor_kubestellar::strip::{parse_custom_transform_at, CustomTransform, PathSyntax};
+use std::collections::HashMap;
 
 use super::returned::Returned;
-use crate::config::{is_custom_transform, Plan};
+use crate::config::Plan;
+use crate::stages::Claim;
+use tailor_kio::annotations::LOCAL_CONFIG;
 use tailor_kio::{KrmResult, Resource};
 
 /// The run's items, sorted.
 pub(super) struct Inputs {
     /// The objects to tailor.
     pub work: Vec<Resource>,
-    /// Inventory objects and the inputs stages take (`substituteFrom` sources), as read.
-    pub consumed: Vec<Resource>,
-    /// CustomTransforms that arrived as items, parsed.
-    pub transforms: Vec<CustomTransform>,
-    /// Fleet overlay files: the plan's own, then those among the items.
-    pub overlay_files: Vec<BundleFile>,
+    /// Inventory objects, as read: they describe the destinations.
+    pub inventory: Vec<Resource>,
+    /// What each stage of the plan claimed as its inputs, by the stage's place in the plan.
+    pub claimed: Vec<Vec<Resource>>,
     /// The inputs that come back in the answer.
     pub returned: Returned,
 }
@@ -32,131 +31,97 @@ pub fn is_inventory(r: &Resource) -> bool {
 /// Whether the run may consume `item` (see [`split`]); `plan` is the one read ahead, if any.
 /// Such items are never changed as they are read.
 pub fn may_consume(plan: Option<&Plan>, item: &Resource) -> bool {
-    is_custom_transform(item)
-        || is_inventory(item)
+    is_inventory(item)
         || plan.is_some_and(|p| {
             p.own_config.as_ref().is_some_and(|c| c.is(item))
-                || (p.takes_overlay_files()
-                    && item.path().is_some_and(tailor_fleet::is_under_overlays))
-                || p.stages.iter().any(|s| s.consumes(item))
+                || p.stages.iter().any(|s| s.claims(item) != Claim::No)
         })
 }
 
-/// Separates the objects to tailor from the inputs the run consumes: inventory objects,
-/// CustomTransforms, overlay files when the plan takes them, and what stages take as inputs.
-/// (A `substituteFrom` source that shares its name with a manifest of the build is the one
-/// marked local-config, and the manifest is tailored and deployed, as Flux deploys it: see
-/// the stage's `take_inputs`.) When the host writes files back, the
-/// inputs and the functionConfig's own item come back as read ([`Returned`]).
-/// CustomTransform errors go to `results`.
+/// Which stage claims each item (the first that does), with what the item is for it; an item
+/// claimed as [`Claim::Sole`] alongside others of its identity is the stage's only when it is
+/// the one of them marked local-config.
+fn claims(items: &[Resource], plan: &Plan) -> Vec<Option<(usize, &'static str)>> {
+    let mut claimed: Vec<Option<(usize, &'static str)>> = vec![None; items.len()];
+    let mut sole: HashMap<(usize, &str, Option<&str>, &str), Vec<usize>> = HashMap::new();
+    for (i, item) in items.iter().enumerate().filter(|(_, r)| !is_inventory(r)) {
+        for (at, stage) in plan.stages.iter().enumerate() {
+            match stage.claims(item) {
+                Claim::No => continue,
+                Claim::Input(what) => claimed[i] = Some((at, what)),
+                Claim::Sole(what) => {
+                    claimed[i] = Some((at, what));
+                    let id = (at, item.kind(), item.namespace(), item.name());
+                    sole.entry(id).or_default().push(i);
+                }
+            }
+            break;
+        }
+    }
+    for group in sole.into_values().filter(|g| g.len() > 1) {
+        let marked: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|&i| items[i].annotation(LOCAL_CONFIG) == Some("true"))
+            .collect();
+        for i in group {
+            if marked != [i] {
+                claimed[i] = None;
+            }
+        }
+    }
+    claimed
+}
+
+/// Separates the objects to tailor from the inputs the run consumes: inventory objects and
+/// what the stages claim (CustomTransforms, overlay files, `substituteFrom` sources). When
+/// the host writes files back, the inputs and the functionConfig's own item come back as read
+/// ([`Returned`]).
 pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResult>) -> Inputs {
-    let takes_overlays = plan.takes_overlay_files();
     let returns = plan.host.writes_files_back();
     let own_config =
         |item: &Resource| returns && plan.own_config.as_ref().is_some_and(|c| c.is(item));
     let mut inputs = Inputs {
         work: Vec::new(),
-        consumed: Vec::new(),
-        transforms: Vec::new(),
-        overlay_files: plan.overlay_files.clone(),
+        inventory: Vec::new(),
+        claimed: vec![Vec::new(); plan.stages.len()],
         returned: Returned::default(),
     };
-    let mut taken = vec![false; items.len()];
-    for stage in &plan.stages {
-        for i in stage.take_inputs(&items) {
-            taken[i] = true;
-        }
-    }
-    let overlay = |item: &Resource| {
-        takes_overlays && item.path().is_some_and(tailor_fleet::is_under_overlays)
+    let claimed = claims(&items, plan);
+    let consumed = |(item, claim): (&Resource, &Option<(usize, &str)>)| {
+        claim.is_some() || is_inventory(item) || own_config(item)
     };
-    let consumed = |(item, taken): (&Resource, &bool)| {
-        *taken
-            || is_custom_transform(item)
-            || is_inventory(item)
-            || overlay(item)
-            || own_config(item)
-    };
-    if !items.iter().zip(&taken).any(consumed) {
+    if !items.iter().zip(&claimed).any(consumed) {
         // Nothing to take out (the common case): the list is the work, not moved into another.
         inputs.work = items;
         return inputs;
     }
     inputs.work.reserve(items.len());
-    let mut custom = Vec::new();
-    for (item, taken) in items.into_iter().zip(taken) {
+    for (item, claim) in items.into_iter().zip(claimed) {
         let before = inputs.work.len();
         // Only what came from a file comes back: another would be written to a new one.
         let comes_back = returns && item.path().is_some();
-        let returned = &mut inputs.returned;
         let mut keep = |item: &Resource, what: &str| {
             if comes_back {
-                returned.keep(before, item.clone(), Some(what), results);
+                let what = format!("{what} tailor reads");
+                inputs
+                    .returned
+                    .keep(before, item.clone(), Some(&what), results);
             }
         };
         if own_config(&item) {
             if comes_back {
                 inputs.returned.keep(before, item, None, results);
             }
-        } else if is_custom_transform(&item) {
-            keep(&item, "a CustomTransform tailor reads");
-            custom.push(item);
         } else if is_inventory(&item) {
-            keep(&item, "an inventory object tailor reads");
-            inputs.consumed.push(item);
-        } else if taken {
-            keep(&item, "a `substituteFrom` source tailor reads");
-            inputs.consumed.push(item);
-        } else if overlay(&item) {
-            keep(&item, "a Fleet overlay file tailor reads");
-            add_overlay_file(&mut inputs.overlay_files, item);
+            keep(&item, "an inventory object");
+            inputs.inventory.push(item);
+        } else if let Some((at, what)) = claim {
+            keep(&item, what);
+            inputs.claimed[at].push(item);
         } else {
             inputs.work.push(item);
         }
     }
-    inputs.transforms = item_transforms(&custom, results);
     inputs
-}
-
-/// Items under `overlays/<name>/` become the documents of their overlay file, without the
-/// host's bookkeeping (their path is the overlay's, not the patched object's).
-fn add_overlay_file(files: &mut Vec<BundleFile>, item: Resource) {
-    let path = tailor_go::path::clean(item.path().unwrap_or_default());
-    let mut node = item.into_node();
-    tailor_kio::orchestrator::drop_bookkeeping(&mut node);
-    match files.iter_mut().find(|f| f.path == path) {
-        Some(f) => f.docs.push(node),
-        None => files.push(BundleFile {
-            path,
-            docs: vec![node],
-        }),
-    }
-}
-
-/// The CustomTransform items, parsed; errors name the item's place in the ResourceList
-/// (`items[3].spec.remove[0]`), or, for a document of a file, the field in the object.
-fn item_transforms(items: &[Resource], results: &mut Vec<KrmResult>) -> Vec<CustomTransform> {
-    let mut out = Vec::new();
-    for (i, r) in items.iter().enumerate() {
-        let name = r
-            .place()
-            .map_or_else(|| format!("item {i}"), |p| p.into_owned());
-        match parse_custom_transform_at(
-            r.node(),
-            &name,
-            PathSyntax::Extended,
-            &r.place().unwrap_or_default(),
-        ) {
-            Ok(t) => out.push(t),
-            Err(findings) => results.extend(findings.into_iter().map(|f| {
-                let result = KrmResult::from(f);
-                if r.place().is_none() {
-                    result.about(r)
-                } else {
-                    result
-                }
-            })),
-        }
-    }
-    out
 }

@@ -16,7 +16,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::Decision;
 
 use crate::config::{Plan, Tailoring, Targets};
-use crate::stages::{self, Context, Stage};
+use crate::stages::{self, Destination, Forked, Log};
 use tailor_kio::{lists, KrmResult, Resource, Severity};
 
 pub use inputs::may_consume;
@@ -73,7 +73,7 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     if results.iter().any(KrmResult::is_error) {
         return failed(results);
     }
-    let Some(clusters) = destinations::resolve(&plan, &inputs.consumed, &mut results) else {
+    let Some(clusters) = destinations::resolve(&plan, &inputs.inventory, &mut results) else {
         return failed(results);
     };
     if results.iter().any(KrmResult::is_error) {
@@ -93,10 +93,12 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     }
     let run = Run {
         plan: &plan,
-        transforms: &inputs.transforms,
-        overlay_files: &inputs.overlay_files,
-        inputs: &inputs.consumed,
+        claimed: &inputs.claimed,
     };
+    let mut forked = run.fork(&mut results);
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
     if plan.explain {
         let report = explain::report(&run, &work, &clusters);
         let failed = results.iter().any(KrmResult::is_error);
@@ -107,17 +109,19 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     let out = match clusters.as_slice() {
         [] => {
             let mut items = work;
-            let stages = run.plan.stages();
-            run.for_destination(&stages, &mut items, None, &mut results, None, None);
+            run.for_destination(&mut forked, &mut items, None, &mut results, None);
             items
         }
         [one] if !plan.fan_out => {
             let mut items = work;
-            let stages = run.plan.stages();
-            run.for_destination(&stages, &mut items, Some(one), &mut results, None, None);
+            let one = Destination {
+                cluster: one,
+                more: false,
+            };
+            run.for_destination(&mut forked, &mut items, Some(one), &mut results, None);
             items
         }
-        many => match fan_out::tailor_each(&run, work, many, &mut results) {
+        many => match fan_out::tailor_each(&run, forked, work, many, &mut results) {
             Some(items) => items,
             None => return failed(results),
         },
@@ -148,30 +152,19 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
 /// What every destination's run shares.
 struct Run<'a> {
     plan: &'a Plan,
-    transforms: &'a [tailor_kubestellar::strip::CustomTransform],
-    overlay_files: &'a [tailor_fleet::BundleFile],
-    inputs: &'a [Resource],
+    /// What each stage claimed, by its place in the plan.
+    claimed: &'a [Vec<Resource>],
 }
 
 impl<'a> Run<'a> {
-    fn context<'c>(
-        &'c self,
-        cluster: Option<&'c Cluster>,
-        tailoring: &'c Tailoring,
-        results: &'c mut Vec<KrmResult>,
-        memo: Option<&'c mut stages::substitution::Memo>,
-        explain: Option<&'c mut stages::explain::Notes>,
-    ) -> Context<'c> {
-        Context {
-            cluster,
-            tailoring,
-            transforms: self.transforms,
-            overlay_files: self.overlay_files,
-            inputs: self.inputs,
-            results,
-            memo,
-            explain,
-        }
+    /// A worker of every stage of the plan; problems with their inputs go to `results`.
+    fn fork(&self, results: &mut Vec<KrmResult>) -> Vec<Forked<'a>> {
+        self.plan
+            .stages
+            .iter()
+            .zip(self.claimed)
+            .map(|(stage, inputs)| Forked::new(stage.as_ref(), inputs, results))
+            .collect()
     }
 
     /// The options every destination gets when they cannot differ.
@@ -186,22 +179,25 @@ impl<'a> Run<'a> {
     /// customization applies (doNotDeploy leaves nothing), then the stages in order.
     fn for_destination(
         &self,
-        stages: &[&dyn Stage],
+        stages: &mut [Forked<'_>],
         items: &mut Vec<Resource>,
-        cluster: Option<&Cluster>,
+        destination: Option<Destination<'_>>,
         results: &mut Vec<KrmResult>,
-        memo: Option<&mut stages::substitution::Memo>,
         explain: Option<&mut stages::explain::Notes>,
     ) {
-        let Some(tailoring) = self.tailoring(cluster, results) else {
+        let Some(tailoring) = self.tailoring(destination.map(|d| d.cluster), results) else {
             items.clear();
             return;
         };
         if results.iter().any(KrmResult::is_error) {
             return;
         }
-        let mut ctx = self.context(cluster, &tailoring, results, memo, explain);
-        stages::run_all(stages, items, &mut ctx);
+        let mut log = Log {
+            results,
+            explain,
+            rules_of: stages::rules_of,
+        };
+        stages::run_all(stages, items, destination, &tailoring, &mut log);
     }
 
     /// The options a destination gets from the target customizations, merged

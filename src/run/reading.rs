@@ -123,7 +123,8 @@ pub fn read_items(text: String, reading: Reading, ahead: Option<&Ahead>) -> Resu
                 builtin: true,
                 transforms: Vec::new(),
             };
-            let stage: &dyn Stage = plan.and_then(Plan::stage_at_read).unwrap_or(&builtin);
+            let stage: &dyn Stage<Tailoring> =
+                plan.and_then(Plan::stage_at_read).unwrap_or(&builtin);
             let mut hook = at_read_hook(plan, stage);
             // When no later stage reads every object, an object the strip left as it was
             // keeps only its header: a pipeline that strips nothing (clean manifests from git)
@@ -144,11 +145,11 @@ pub fn read_items(text: String, reading: Reading, ahead: Option<&Ahead>) -> Resu
     }
 }
 
-/// `stage`'s work on each object as it is read ([`Stage::at_read`]), except on the items the
+/// `stage`'s work on each object as it is read ([`Stage::each`]), except on the items the
 /// run may consume (`plan` is the one read ahead, if any): those are read as they are.
 pub fn at_read_hook<'a>(
     plan: Option<&'a Plan>,
-    stage: &'a dyn Stage,
+    stage: &'a dyn Stage<Tailoring>,
 ) -> impl FnMut(&mut Resource) -> Prepared + 'a {
     // The strip, the only stage that runs so, reads no option.
     let tailoring = Tailoring::default();
@@ -156,9 +157,9 @@ pub fn at_read_hook<'a>(
         if super::inputs::may_consume(plan, item) {
             return Prepared::Untouched;
         }
-        match stage.at_read(item, &tailoring) {
-            Some(results) => {
-                item.set_read_results(stage.name(), results);
+        match stage.each().and_then(|each| each.apply(item, &tailoring)) {
+            Some(applied) => {
+                item.set_read_results(stage.name(), applied.results, applied.done);
                 if item.is_dirty() {
                     Prepared::Changed
                 } else {
@@ -173,7 +174,7 @@ pub fn at_read_hook<'a>(
 /// What runs on each object as standalone mode reads it.
 pub enum AtRead<'p> {
     /// The plan's first stage (the built-in strip), the only one that reads every object.
-    Stage(&'p dyn Stage),
+    Stage(&'p dyn Stage<Tailoring>),
     /// Every stage of the plan ([`stream_steps`]): an object they finish is held as the text
     /// the output writes for it.
     Steps(Vec<Step<'p>>),
@@ -196,9 +197,7 @@ impl<'p> AtRead<'p> {
     /// Whether every stage that runs as objects are read ran on `item`, reported nothing, and
     /// has nothing more to do with it.
     fn done_with(&self, item: &Resource) -> bool {
-        let done = |stage: &dyn Stage| {
-            item.read_results(stage.name()).is_some_and(<[_]>::is_empty) && stage.done_at_read(item)
-        };
+        let done = |stage: &dyn Stage<Tailoring>| item.finished_at_read(stage.name());
         match self {
             AtRead::Stage(stage) => done(*stage),
             AtRead::Steps(steps) => steps.iter().all(|step| match *step {

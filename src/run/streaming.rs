@@ -2,24 +2,25 @@
 //! parser hands it over (a ResourceList's items) or as its file is read (standalone mode,
 //! `reading::AtRead`), and an object they finished changing is held as its output text, so
 //! a pipeline that changes every object (commonMetadata, inline substitution, the strip) holds
-//! text, not trees. Decided from what the stages declare (`Stage::at_read`, `Reads`).
+//! text, not trees. Decided from what the stages declare (`Stage::each`, `Reads`).
 
 use crate::config::{Plan, Targets};
-use crate::stages::{Reads, Scope, Stage};
+use crate::stages::Tailoring;
+use crate::stages::{Reads, Stage};
 use tailor_kio::read::Prepared;
 use tailor_kio::Resource;
 
 /// One step of an object's way through the plan as it is read.
 #[derive(Clone, Copy)]
 pub enum Step<'p> {
-    /// The stage runs on the object now ([`Stage::at_read`]).
-    Runs(&'p dyn Stage),
+    /// The stage runs on the object now ([`Stage::each`]).
+    Runs(&'p dyn Stage<Tailoring>),
     /// The stage leaves an object alone unless it carries one of these annotations.
     Passes(&'static [&'static str]),
 }
 
 /// How each object goes through `plan` as it is read, when every stage of the plan either
-/// treats objects one by one with the options every destination shares ([`Stage::at_read`])
+/// treats objects one by one with the options every destination shares ([`Stage::each`])
 /// or leaves alone the objects without its annotations, and at least one does the former;
 /// `None` otherwise. Not with several destinations (each gets its own copy) or options that
 /// vary between them, nor with `--explain` (it compares each stage's before and after).
@@ -29,9 +30,9 @@ pub fn stream_steps(plan: &Plan) -> Option<Vec<Step<'_>>> {
     }
     let mut steps = Vec::with_capacity(plan.stages.len());
     for stage in &plan.stages {
-        let shared = stage.scope() == Scope::Shared || plan.clusters.is_empty();
+        let shared = stage.scope().shared() || plan.clusters.is_empty();
         steps.push(match stage.reads() {
-            _ if shared && stage.runs_at_read() => Step::Runs(stage.as_ref()),
+            _ if shared && stage.each().is_some() => Step::Runs(stage.as_ref()),
             Reads::Annotated(keys) => Step::Passes(keys),
             Reads::Every => return None,
         });
@@ -69,10 +70,10 @@ pub fn stream_hook<'p>(
         for (i, step) in steps.iter().enumerate() {
             let goes_on = match *step {
                 Step::Passes(keys) => !carries(item, keys),
-                Step::Runs(stage) => match stage.at_read(item, &tailoring) {
-                    Some(results) => {
-                        item.set_read_results(stage.name(), results);
-                        stage.done_at_read(item)
+                Step::Runs(stage) => match stage.each().and_then(|e| e.apply(item, &tailoring)) {
+                    Some(applied) => {
+                        item.set_read_results(stage.name(), applied.results, applied.done);
+                        applied.done
                     }
                     None => false,
                 },

@@ -5,7 +5,7 @@
 use tailor_kustomize::builtins::set_common_metadata;
 
 use super::nodes::Work;
-use super::{Context, Scope, Stage, Tailoring};
+use super::{Applied, Apply, Context, Scope, Stage, Tailoring};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct CommonMetadata {
@@ -13,7 +13,7 @@ pub struct CommonMetadata {
     pub per_destination: bool,
 }
 
-impl Stage for CommonMetadata {
+impl Stage<Tailoring> for CommonMetadata {
     fn name(&self) -> &'static str {
         "common metadata"
     }
@@ -22,24 +22,9 @@ impl Stage for CommonMetadata {
         Scope::of_options(self.per_destination)
     }
 
-    fn tailors(&self) -> bool {
-        true
-    }
-
     /// Each object gets the same labels and annotations whatever the others are.
-    fn runs_at_read(&self) -> bool {
-        !self.per_destination
-    }
-
-    fn at_read(&self, item: &mut Resource, tailoring: &Tailoring) -> Option<Vec<KrmResult>> {
-        if item.is_left_alone() {
-            return None;
-        }
-        Some(set_on(item, tailoring).into_iter().collect())
-    }
-
-    fn done_at_read(&self, _item: &Resource) -> bool {
-        true
+    fn each(&self) -> Option<&dyn Apply<Tailoring>> {
+        (!self.per_destination).then_some(self as &dyn Apply<Tailoring>)
     }
 
     /// Object by object, in order: the first object the metadata cannot be set on ends the
@@ -50,13 +35,25 @@ impl Stage for CommonMetadata {
         for item in items.iter_mut().filter(|i| !i.is_left_alone()) {
             let error = match item.take_read_results(self.name()) {
                 Some(results) => results.into_iter().next(),
-                None => set_on(item, ctx.tailoring),
+                None => set_on(item, ctx.options),
             };
             if let Some(error) = error {
-                ctx.results.push(error);
+                ctx.log.results.push(error);
                 return;
             }
         }
+    }
+}
+
+impl Apply<Tailoring> for CommonMetadata {
+    fn apply(&self, item: &mut Resource, options: &Tailoring) -> Option<Applied> {
+        if item.is_left_alone() {
+            return None;
+        }
+        Some(Applied {
+            results: set_on(item, options).into_iter().collect(),
+            done: true,
+        })
     }
 }
 

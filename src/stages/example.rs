@@ -4,36 +4,43 @@
 
 use serde_json::{json, Value};
 use tailor_cluster::Cluster;
-use tailor_fleet::BundleFile;
 use tailor_flux::overlay::Overlay;
 use tailor_kio::{read_input, write::write_stream};
 
-use super::{Context, Stage, Tailoring, TargetFields};
+use super::{Context, Destination, Log, Stage, Tailoring, TargetFields};
 
 /// What a stage runs with besides the objects.
 #[derive(Default)]
 pub struct Setup {
     pub cluster: Option<Cluster>,
     pub tailoring: Tailoring,
-    pub overlay_files: Vec<BundleFile>,
 }
 
 /// Runs `stage` on the objects of `input` (a YAML stream): the objects as it leaves them,
 /// written as a stream (untouched ones verbatim), and its results as kpt prints them.
-pub fn run_stage(stage: &dyn Stage, input: &str, setup: &Setup) -> (String, Vec<String>) {
+pub fn run_stage(
+    stage: &dyn Stage<Tailoring>,
+    input: &str,
+    setup: &Setup,
+) -> (String, Vec<String>) {
     let mut items = read_input(input, &crate::run::parse_options())
         .expect("the example input reads")
         .items;
     let mut results = Vec::new();
+    let mut state = stage.fork(&[], &mut results);
     let mut ctx = Context {
-        cluster: setup.cluster.as_ref(),
-        tailoring: &setup.tailoring,
-        transforms: &[],
-        overlay_files: &setup.overlay_files,
+        destination: setup.cluster.as_ref().map(|cluster| Destination {
+            cluster,
+            more: false,
+        }),
+        options: &setup.tailoring,
         inputs: &[],
-        results: &mut results,
-        memo: None,
-        explain: None,
+        log: Log {
+            results: &mut results,
+            explain: None,
+            rules_of: super::rules_of,
+        },
+        state: state.as_mut(),
     };
     stage.run(&mut items, &mut ctx);
     let results = results.iter().map(|r| r.summary_line()).collect();

@@ -4,6 +4,7 @@
 //! CustomResourceDefinition gets `helm.sh/resource-policy: keep` unless the bundle sets
 //! `deleteCRDResources`).
 
+use crate::stages::Tailoring;
 use tailor_fleet::{apply_namespaces, Scopes};
 
 use super::nodes::Work;
@@ -20,7 +21,7 @@ pub struct FleetNamespaces {
 /// The annotation Fleet's post-renderer sets on CRDs, and its value.
 const RESOURCE_POLICY: (&str, &str) = ("helm.sh/resource-policy", "keep");
 
-impl Stage for FleetNamespaces {
+impl Stage<Tailoring> for FleetNamespaces {
     fn name(&self) -> &'static str {
         "fleet namespaces"
     }
@@ -29,12 +30,8 @@ impl Stage for FleetNamespaces {
         Scope::of_options(self.per_destination)
     }
 
-    fn tailors(&self) -> bool {
-        true
-    }
-
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let options = ctx.tailoring;
+        let options = ctx.options;
         if self.crd_keep && !options.delete_crd_resources() {
             for item in items.iter_mut() {
                 if item.kind() == "CustomResourceDefinition" && !item.is_meta_or_local() {
@@ -62,7 +59,7 @@ impl Stage for FleetNamespaces {
                     if let Some(&pos) = positions.get(e.index) {
                         r = r.about(&items[pos]);
                     }
-                    ctx.results.push(r);
+                    ctx.log.results.push(r);
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! strategic merge is apimachinery's (`tailor_kube::strategicpatch`, what wrangler's
 //! `patch.Apply` calls), JSON6902 and JSON merge patch the kustomize crate's engines.
 
+use crate::stages::Tailoring;
 use std::collections::HashMap;
 
 use tailor_fleet::{apply_overlays, plan_overlays, reread_as_raw_yaml, BundleFile, PatchKind};
@@ -11,16 +12,19 @@ use tailor_kube::strategicpatch::strategic_merge_patch;
 use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
-use super::{Context, Scope, Stage};
+use super::{Claim, Context, Scope, Stage, State};
 use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Origin, Resource};
 
 pub struct FleetOverlays {
     /// Whether the overlay names differ between destinations (target customizations set them).
     pub per_destination: bool,
+    /// The overlay files written in the functionConfig (`spec.overlays`) or read from a
+    /// bundle directory; those that arrive as items under `overlays/` follow them.
+    pub files: Vec<BundleFile>,
 }
 
-impl Stage for FleetOverlays {
+impl Stage<Tailoring> for FleetOverlays {
     fn name(&self) -> &'static str {
         "fleet overlays"
     }
@@ -29,13 +33,31 @@ impl Stage for FleetOverlays {
         Scope::of_options(self.per_destination)
     }
 
-    fn tailors(&self) -> bool {
-        true
+    /// Items under `overlays/<name>/` are overlay files, not objects.
+    fn claims(&self, item: &Resource) -> Claim {
+        if item.path().is_some_and(tailor_fleet::is_under_overlays) {
+            Claim::Input("a Fleet overlay file")
+        } else {
+            Claim::No
+        }
+    }
+
+    /// The overlay files: the configuration's, then those that arrived as items.
+    fn fork(&self, inputs: &[Resource], _results: &mut Vec<KrmResult>) -> State {
+        let mut files = self.files.clone();
+        for item in inputs {
+            add_overlay_file(&mut files, item.clone());
+        }
+        Box::new(files)
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let names = &ctx.tailoring.yaml_overlays;
-        let applied = yaml_overlays(names, ctx.overlay_files, items, ctx.results);
+        let names = &ctx.options.yaml_overlays;
+        let files = ctx
+            .state
+            .downcast_ref::<Vec<BundleFile>>()
+            .map_or(&[][..], Vec::as_slice);
+        let applied = yaml_overlays(names, files, items, ctx.log.results);
         for step in applied {
             let what = match step.op {
                 tailor_fleet::OverlayOp::Replace(_) => "replaces",
@@ -47,6 +69,21 @@ impl Stage for FleetOverlays {
                 format!("{} {what} {}", step.source, step.target),
             );
         }
+    }
+}
+
+/// Items under `overlays/<name>/` become the documents of their overlay file, without the
+/// host's bookkeeping (their path is the overlay's, not the patched object's).
+fn add_overlay_file(files: &mut Vec<BundleFile>, item: Resource) {
+    let path = tailor_go::path::clean(item.path().unwrap_or_default());
+    let mut node = item.into_node();
+    tailor_kio::orchestrator::drop_bookkeeping(&mut node);
+    match files.iter_mut().find(|f| f.path == path) {
+        Some(f) => f.docs.push(node),
+        None => files.push(BundleFile {
+            path,
+            docs: vec![node],
+        }),
     }
 }
 
@@ -239,14 +276,14 @@ spec:
                 yaml_overlays: vec!["prod".into()],
                 ..Tailoring::default()
             },
-            overlay_files: vec![BundleFile {
-                path: "overlays/prod/deployment_patch.yaml".into(),
-                docs: patch.into_iter().map(|d| d.root).collect(),
-            }],
             ..Setup::default()
         };
         let stage = FleetOverlays {
             per_destination: false,
+            files: vec![BundleFile {
+                path: "overlays/prod/deployment_patch.yaml".into(),
+                docs: patch.into_iter().map(|d| d.root).collect(),
+            }],
         };
         let (out, results) = run_stage(&stage, input, &setup);
         assert_eq!(

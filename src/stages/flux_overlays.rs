@@ -4,6 +4,7 @@
 //! `common_metadata`). The kustomize crate does the work over copies; only changed objects are
 //! written back.
 
+use crate::stages::Tailoring;
 use tailor_kustomize::builtins::{
     add_prefix_suffix_tracked, set_images, set_namespace_tracked, NameTracker,
 };
@@ -20,7 +21,7 @@ pub struct FluxOverlays {
     pub per_destination: bool,
 }
 
-impl Stage for FluxOverlays {
+impl Stage<Tailoring> for FluxOverlays {
     fn name(&self) -> &'static str {
         "flux overlay fields"
     }
@@ -29,12 +30,8 @@ impl Stage for FluxOverlays {
         Scope::of_options(self.per_destination)
     }
 
-    fn tailors(&self) -> bool {
-        true
-    }
-
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let flux = &ctx.tailoring.extra.overlay();
+        let flux = &ctx.options.extra.overlay();
         // Replacements and commonMetadata travel with these fields but run as their own
         // stages; without any other field there is nothing to do here (and no tree to copy).
         if !flux.builds_objects() {
@@ -50,7 +47,7 @@ impl Stage for FluxOverlays {
             Ok(removed) => removed,
             Err((field, e)) => {
                 work.write_back(items);
-                ctx.results.push(KrmResult::error(e).at_field(field));
+                ctx.log.results.push(KrmResult::error(e).at_field(field));
                 return;
             }
         };
@@ -79,7 +76,7 @@ impl Stage for FluxOverlays {
         keep_earlier_ids(&work, &tracker, items);
         work.write_back(items);
         if let Some(error) = failed {
-            ctx.results.push(error);
+            ctx.log.results.push(error);
             return;
         }
         if !removed.is_empty() {
@@ -145,7 +142,7 @@ fn patches(
                     )
                 }),
             );
-            ctx.results.push(
+            ctx.log.results.push(
                 KrmResult::warning(format!(
                     "patch target {selector} selects no object; nothing patched{hint}"
                 ))

@@ -3,6 +3,7 @@
 //! `flux build kustomization` shows). Set after substitution, before `commonMetadata`.
 
 use super::{Context, Scope, Stage};
+use crate::stages::Tailoring;
 use tailor_kio::Resource;
 
 pub struct OwnerLabels {
@@ -10,17 +11,13 @@ pub struct OwnerLabels {
     pub namespace: String,
 }
 
-impl Stage for OwnerLabels {
+impl Stage<Tailoring> for OwnerLabels {
     fn name(&self) -> &'static str {
         "owner labels"
     }
 
     fn scope(&self) -> Scope {
-        Scope::Shared
-    }
-
-    fn per_object(&self) -> bool {
-        true
+        Scope::SharedEach
     }
 
     fn run(&self, items: &mut Vec<Resource>, _ctx: &mut Context<'_>) {

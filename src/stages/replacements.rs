@@ -1,6 +1,7 @@
 //! Replacements stage: kustomize v5.5 `replacements` (the kustomize crate does the work), with
 //! the destination cluster's properties available as `source: {property: NAME}`.
 
+use crate::stages::Tailoring;
 use std::collections::BTreeMap;
 
 use tailor_kube::resid::ResId;
@@ -24,7 +25,7 @@ pub enum Source {
 
 pub struct Replacements(pub Source);
 
-impl Stage for Replacements {
+impl Stage<Tailoring> for Replacements {
     fn name(&self) -> &'static str {
         "replacements"
     }
@@ -34,15 +35,11 @@ impl Stage for Replacements {
         Scope::PerDestination
     }
 
-    fn tailors(&self) -> bool {
-        matches!(self.0, Source::Targets)
-    }
-
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let (list, field) = match &self.0 {
             Source::Fixed { list, field } => (list.as_slice(), *field),
             Source::Targets => (
-                ctx.tailoring.extra.overlay().replacements.as_slice(),
+                ctx.options.extra.overlay().replacements.as_slice(),
                 "spec.replacements",
             ),
         };
@@ -50,7 +47,7 @@ impl Stage for Replacements {
             return;
         }
         let props: BTreeMap<String, String> = ctx
-            .cluster
+            .cluster()
             .map(|c| c.properties.clone().into_iter().collect())
             .unwrap_or_default();
         // Every item is a source and a target, local-config objects and the Kptfile included:
@@ -73,7 +70,8 @@ impl Stage for Replacements {
                 let at = e
                     .replacement()
                     .map_or_else(|| field.to_string(), |i| format!("{field}[{i}]"));
-                ctx.results
+                ctx.log
+                    .results
                     .push(KrmResult::error(e.to_string()).at_field(at));
                 return;
             }
@@ -86,7 +84,7 @@ impl Stage for Replacements {
                 .targets
                 .as_ref()
                 .and_then(|ts| ts[t].select.as_ref());
-            ctx.results.push(unmatched_target(
+            ctx.log.results.push(unmatched_target(
                 &format!("{field}[{r}].targets[{t}].select"),
                 select,
                 items,
@@ -95,7 +93,7 @@ impl Stage for Replacements {
         // kustomize reads every object back with its metadata validated.
         for &k in &applied.written {
             if items[k].name().is_empty() {
-                ctx.results.push(
+                ctx.log.results.push(
                     KrmResult::error(format!(
                         "missing metadata.name in object {} after replacements",
                         items[k].display_id()
@@ -183,7 +181,6 @@ spec:
                               "fieldPaths": ["metadata.labels.region"],
                               "options": {"create": true}}]},
             ]})),
-            ..Setup::default()
         };
         let (out, results) = run_stage(&Replacements(Source::Targets), input, &setup);
         assert_eq!(

@@ -1,6 +1,7 @@
 //! Scheduling stage: Kratix destination selectors decide, object by object, whether it goes to
 //! the destination at all (`tailor-kratix` holds the rules).
 
+use crate::stages::Tailoring;
 use tailor_kratix::KratixSchedule;
 
 use super::{Context, Scope, Stage};
@@ -15,7 +16,7 @@ pub struct Schedule {
     pub written: bool,
 }
 
-impl Stage for Schedule {
+impl Stage<Tailoring> for Schedule {
     fn name(&self) -> &'static str {
         "schedule"
     }
@@ -24,13 +25,9 @@ impl Stage for Schedule {
         Scope::Selects
     }
 
-    fn per_object(&self) -> bool {
-        true
-    }
-
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         if let Some(promise) = items.iter().find(|i| is_kratix_promise(i)) {
-            ctx.results.push(
+            ctx.log.results.push(
                 KrmResult::error(format!(
                     "Promise {:?}: tailor schedules a workflow's output, not a Promise: Kratix \
                      installs a Promise on the platform and schedules its spec.dependencies by \
@@ -43,11 +40,11 @@ impl Stage for Schedule {
             );
             return;
         }
-        let Some(cluster) = ctx.cluster else {
+        let Some(cluster) = ctx.cluster() else {
             if !self.written {
                 return;
             }
-            ctx.results.push(
+            ctx.log.results.push(
                 KrmResult::error(
                     "spec.destinationSelectors need a destination cluster to match against: set spec.cluster or spec.clusters",
                 )
@@ -63,7 +60,7 @@ impl Stage for Schedule {
             .retain(|item| item.is_meta_or_local() || self.selectors.selects(item.path(), cluster));
         let dropped = before - items.len();
         if dropped > 0 {
-            ctx.results.push(KrmResult::info(format!(
+            ctx.log.results.push(KrmResult::info(format!(
                 "{dropped} object(s) not scheduled to cluster {:?}: its labels do not match their destinationSelectors{}",
                 cluster.name,
                 if self.written { "" } else { " (none are written, and the destination has strictMatchLabels: true and labels)" }

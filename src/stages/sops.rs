@@ -3,27 +3,24 @@
 //! Kustomization that asks for decryption is an error, never passed on still encrypted.
 
 use super::{Context, Scope, Stage};
+use crate::stages::Tailoring;
 use tailor_kio::{KrmResult, Resource};
 
 pub struct SopsSecrets;
 
-impl Stage for SopsSecrets {
+impl Stage<Tailoring> for SopsSecrets {
     fn name(&self) -> &'static str {
         "sops check"
     }
 
     fn scope(&self) -> Scope {
-        Scope::Shared
-    }
-
-    fn per_object(&self) -> bool {
-        true
+        Scope::SharedEach
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         for item in items.iter() {
             if item.kind() == "Secret" && item.node().contains_key("sops") {
-                ctx.results.push(
+                ctx.log.results.push(
                     KrmResult::error(format!(
                         "{} is encrypted with SOPS and spec.decryption asks to decrypt it: tailor holds no keys and cannot; decrypt it before tailor (sops --decrypt) or leave it out",
                         item.display_id()

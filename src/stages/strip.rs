@@ -4,12 +4,13 @@
 use std::collections::BTreeSet;
 
 use tailor_kubestellar::strip::{
-    duplicate_transform_warnings, may_need_builtin_strip, strip_object,
-    unmatched_transform_warnings, CustomTransform, Finding, ResourceMapper, StripOptions, Stripped,
+    duplicate_transform_warnings, may_need_builtin_strip, parse_custom_transform_at, strip_object,
+    unmatched_transform_warnings, CustomTransform, Finding, PathSyntax, ResourceMapper,
+    StripOptions, Stripped,
 };
 use tailor_yaml::Node;
 
-use super::{Context, Reads, Scope, Stage};
+use super::{Applied, Apply, Claim, Context, Reads, Scope, Stage, State, Tailoring};
 use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Resource, Severity};
 
@@ -21,13 +22,13 @@ pub struct Strip {
     pub transforms: Vec<CustomTransform>,
 }
 
-impl Stage for Strip {
+impl Stage<Tailoring> for Strip {
     fn name(&self) -> &'static str {
         "strip"
     }
 
     fn scope(&self) -> Scope {
-        Scope::Shared
+        Scope::SharedEach
     }
 
     /// With nothing to do of its own it looks into an object only for a CustomTransform that
@@ -40,53 +41,38 @@ impl Stage for Strip {
         }
     }
 
-    fn per_object(&self) -> bool {
-        true
-    }
-
-    fn runs_at_read(&self) -> bool {
-        self.builtin
-    }
-
-    /// The built-in strip of one object as it is read, with the results it would report
-    /// about it, whether it changed the object or not: an object the built-in strip leaves as
-    /// it was need not be looked into again, and the reader may drop its tree.
-    /// CustomTransforms still run in [`Stage::run`] (they need the CRDs among all the items).
-    fn at_read(&self, item: &mut Resource, _: &super::Tailoring) -> Option<Vec<KrmResult>> {
-        if !self.builtin || item.is_left_alone() {
-            return None;
+    /// A CustomTransform that arrives as an item configures the strip: it is read, not
+    /// tailored.
+    fn claims(&self, item: &Resource) -> Claim {
+        if is_custom_transform(item) {
+            Claim::Input("a CustomTransform")
+        } else {
+            Claim::No
         }
-        if !may_need_builtin_strip(item.node()) {
-            return Some(Vec::new());
-        }
-        let builtin = StripOptions { builtin: true };
-        let stripped = strip_in_place(item, builtin, &[], &ResourceMapper::new());
-        Some(
-            stripped
-                .findings
-                .into_iter()
-                .map(|f| KrmResult::from(f).about(item))
-                .collect(),
-        )
     }
 
-    /// CustomTransforms of the configuration apply to every object, and the CRDs among the
-    /// items map the resources they name.
-    fn done_at_read(&self, item: &Resource) -> bool {
-        self.transforms.is_empty() && item.kind() != "CustomResourceDefinition"
+    /// The CustomTransforms that arrived as items, parsed; errors name the item's place in the
+    /// ResourceList (`items[3].spec.remove[0]`), or, for a document of a file, the field in
+    /// the object.
+    fn fork(&self, inputs: &[Resource], results: &mut Vec<KrmResult>) -> State {
+        Box::new(item_transforms(inputs, results))
+    }
+
+    fn each(&self) -> Option<&dyn Apply<Tailoring>> {
+        self.builtin.then_some(self as &dyn Apply<Tailoring>)
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        let transforms: Vec<CustomTransform> = self
-            .transforms
-            .iter()
-            .chain(ctx.transforms)
-            .cloned()
-            .collect();
+        let arrived: &[CustomTransform] = ctx
+            .state
+            .downcast_ref::<Vec<CustomTransform>>()
+            .map_or(&[], Vec::as_slice);
+        let transforms: Vec<CustomTransform> =
+            self.transforms.iter().chain(arrived).cloned().collect();
         if !self.builtin && transforms.is_empty() {
             return;
         }
-        ctx.results.extend(
+        ctx.log.results.extend(
             duplicate_transform_warnings(&transforms)
                 .into_iter()
                 .map(KrmResult::from),
@@ -95,7 +81,7 @@ impl Stage for Strip {
         for item in items.iter() {
             if item.kind() == "CustomResourceDefinition" {
                 for f in mapper.add_crd(item.node()) {
-                    ctx.results.push(crd_problem(item, f, &transforms));
+                    ctx.log.results.push(crd_problem(item, f, &transforms));
                 }
             }
         }
@@ -108,7 +94,7 @@ impl Stage for Strip {
                 .filter(|i| !i.is_left_alone())
                 .filter_map(|i| mapper.resource_for(i.api_version(), i.kind()))
                 .collect();
-            ctx.results.extend(
+            ctx.log.results.extend(
                 unmatched_transform_warnings(&transforms, &present, &mapper)
                     .into_iter()
                     .map(KrmResult::from),
@@ -124,11 +110,11 @@ impl Stage for Strip {
             if let Some(results) = item.take_read_results(self.name()) {
                 // Stripped as it was read (changed or not): its findings go where the strip
                 // would have reported them, then the CustomTransforms run.
-                ctx.results.extend(results);
+                ctx.log.results.extend(results);
                 if !transforms.is_empty() {
                     let custom = StripOptions { builtin: false };
                     for f in strip_in_place(item, custom, &transforms, &mapper).findings {
-                        ctx.results.push(KrmResult::from(f).about(item));
+                        ctx.log.results.push(KrmResult::from(f).about(item));
                     }
                 }
                 continue;
@@ -137,10 +123,70 @@ impl Stage for Strip {
                 continue;
             }
             for f in strip_in_place(item, opts, &transforms, &mapper).findings {
-                ctx.results.push(KrmResult::from(f).about(item));
+                ctx.log.results.push(KrmResult::from(f).about(item));
             }
         }
     }
+}
+
+impl Apply<Tailoring> for Strip {
+    /// The built-in strip of one object as it is read, with the results it would report
+    /// about it, whether it changed the object or not: an object the built-in strip leaves as
+    /// it was need not be looked into again, and the reader may drop its tree.
+    /// CustomTransforms still run in [`Stage::run`] (they need the CRDs among all the items):
+    /// the CustomTransforms of the configuration apply to every object, and the CRDs among
+    /// the items map the resources they name.
+    fn apply(&self, item: &mut Resource, _: &Tailoring) -> Option<Applied> {
+        if !self.builtin || item.is_left_alone() {
+            return None;
+        }
+        let done = self.transforms.is_empty() && item.kind() != "CustomResourceDefinition";
+        if !may_need_builtin_strip(item.node()) {
+            return Some(Applied {
+                results: Vec::new(),
+                done,
+            });
+        }
+        let builtin = StripOptions { builtin: true };
+        let stripped = strip_in_place(item, builtin, &[], &ResourceMapper::new());
+        let results = stripped
+            .findings
+            .into_iter()
+            .map(|f| KrmResult::from(f).about(item))
+            .collect();
+        Some(Applied { results, done })
+    }
+}
+
+/// Whether an item is a KubeStellar CustomTransform.
+pub fn is_custom_transform(r: &Resource) -> bool {
+    r.kind() == "CustomTransform" && r.api_version() == "control.kubestellar.io/v1alpha1"
+}
+
+fn item_transforms(items: &[Resource], results: &mut Vec<KrmResult>) -> Vec<CustomTransform> {
+    let mut out = Vec::new();
+    for (i, r) in items.iter().enumerate() {
+        let name = r
+            .place()
+            .map_or_else(|| format!("item {i}"), |p| p.into_owned());
+        match parse_custom_transform_at(
+            r.node(),
+            &name,
+            PathSyntax::Extended,
+            &r.place().unwrap_or_default(),
+        ) {
+            Ok(t) => out.push(t),
+            Err(findings) => results.extend(findings.into_iter().map(|f| {
+                let result = KrmResult::from(f);
+                if r.place().is_none() {
+                    result.about(r)
+                } else {
+                    result
+                }
+            })),
+        }
+    }
+    out
 }
 
 /// For `--explain`: how many objects each CustomTransform changes, each tried alone on a copy.

@@ -12,8 +12,7 @@ use tailor_yaml::Node;
 
 use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
 
-use super::{Context, Scope, Stage};
-use tailor_kio::annotations::LOCAL_CONFIG;
+use super::{Applied, Apply, Claim, Context, Scope, Stage, State, Tailoring};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Substitution {
@@ -34,7 +33,7 @@ impl Substitution {
     }
 }
 
-impl Stage for Substitution {
+impl Stage<Tailoring> for Substitution {
     fn name(&self) -> &'static str {
         STAGE
     }
@@ -46,47 +45,44 @@ impl Stage for Substitution {
 
     /// A `substituteFrom` ConfigMap or Secret is cluster state the controller reads, not a
     /// manifest: it is consumed (looked up as it was read, before any stage changes it), not
-    /// tailored or emitted.
-    fn consumes(&self, item: &Resource) -> bool {
-        self.post_build
+    /// tailored or emitted. Among several items of one source's identity (a built object may
+    /// share it), the one marked `config.kubernetes.io/local-config: "true"` is the source;
+    /// the others stay manifests.
+    fn claims(&self, item: &Resource) -> Claim {
+        let source = self
+            .post_build
             .substitute_from
             .iter()
-            .any(|from| is_source(from, self.namespace.as_deref(), item))
+            .any(|from| is_source(from, self.namespace.as_deref(), item));
+        if source {
+            Claim::Sole("a `substituteFrom` source")
+        } else {
+            Claim::No
+        }
     }
 
-    /// Among several items of one source's identity (a built object may share it), the one
-    /// marked `config.kubernetes.io/local-config: "true"` is the source; the others stay
-    /// manifests.
-    fn take_inputs(&self, items: &[Resource]) -> Vec<usize> {
-        let mut taken = Vec::new();
-        for from in &self.post_build.substitute_from {
-            let candidates: Vec<usize> = (0..items.len())
-                .filter(|&i| is_source(from, self.namespace.as_deref(), &items[i]))
-                .collect();
-            let chosen: Vec<usize> = if candidates.len() > 1 {
-                candidates
-                    .iter()
-                    .copied()
-                    .filter(|&i| items[i].annotation(LOCAL_CONFIG) == Some("true"))
-                    .collect()
-            } else {
-                candidates
-            };
-            if chosen.len() == 1 {
-                taken.push(chosen[0]);
-            }
-        }
-        taken
+    /// Outcomes kept from one destination to the next of a fan-out.
+    fn fork(&self, _inputs: &[Resource], _results: &mut Vec<KrmResult>) -> State {
+        Box::new(Memo::default())
     }
 
     /// With every variable written in the configuration (no `substituteFrom`), each object's
     /// outcome depends on that object alone; with no destination, no property adds to them.
-    fn runs_at_read(&self) -> bool {
-        self.post_build.substitute_from.is_empty()
+    fn each(&self) -> Option<&dyn Apply<Tailoring>> {
+        self.post_build
+            .substitute_from
+            .is_empty()
+            .then_some(self as &dyn Apply<Tailoring>)
     }
 
-    fn at_read(&self, item: &mut Resource, _: &super::Tailoring) -> Option<Vec<KrmResult>> {
-        if !self.runs_at_read() || item.is_left_alone() {
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        run(&self.post_build, self.namespace.as_deref(), items, ctx);
+    }
+}
+
+impl Apply<Tailoring> for Substitution {
+    fn apply(&self, item: &mut Resource, _: &Tailoring) -> Option<Applied> {
+        if !self.post_build.substitute_from.is_empty() || item.is_left_alone() {
             return None;
         }
         let pb = &self.post_build;
@@ -95,10 +91,16 @@ impl Stage for Substitution {
             vars.set_inline(pb.substitute.iter().map(|(k, v)| (k.as_str(), v.as_str())));
             vars
         });
+        let done = |results| {
+            Some(Applied {
+                results,
+                done: true,
+            })
+        };
         if is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
             || !vars.should_run(pb.always)
         {
-            return Some(Vec::new());
+            return done(Vec::new());
         }
         let opts = Options {
             strict: pb.strict,
@@ -109,18 +111,10 @@ impl Stage for Substitution {
                 if let Some(change) = &outcome.change {
                     change.apply(item.node_mut());
                 }
-                Some(Vec::new())
+                done(Vec::new())
             }
-            Err(e) => Some(vec![substitution_error(item, &e)]),
+            Err(e) => done(vec![substitution_error(item, &e)]),
         }
-    }
-
-    fn done_at_read(&self, _item: &Resource) -> bool {
-        true
-    }
-
-    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        run(&self.post_build, self.namespace.as_deref(), items, ctx);
     }
 }
 
@@ -170,7 +164,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
         return;
     }
     let mut vars = Vars::new();
-    if let Some(cluster) = ctx.cluster {
+    if let Some(cluster) = ctx.cluster() {
         // Properties are ambient, not declared by the user: ones Flux could never reference
         // (non-ASCII identifiers) are left out instead of failing every resource.
         vars.add_source(
@@ -185,7 +179,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
             Ok(Some(data)) => vars.add_source(data),
             Ok(None) => {}
             Err(message) => {
-                ctx.results.push(
+                ctx.log.results.push(
                     KrmResult::error(message)
                         .at_field(format!("spec.postBuild.substituteFrom[{i}]")),
                 );
@@ -201,11 +195,13 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
         strict: pb.strict,
         ..Options::default()
     };
-    let mut memo = ctx.memo.as_deref_mut();
+    // Kept for the next destination only when one follows on this worker.
+    let more = ctx.destination.is_some_and(|d| d.more);
+    let mut memo = ctx.state.downcast_mut::<Memo>();
     for position in substituted {
         let item = &mut items[position];
         if let Some(results) = item.take_read_results(STAGE) {
-            ctx.results.extend(results);
+            ctx.log.results.extend(results);
             continue;
         }
         if let Some(reused) = memo.as_deref().and_then(|m| m.get(position, item.node())) {
@@ -216,8 +212,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
         }
         match tailor_flux::postbuild::substitute_resource_outcome(item.node(), &vars, &opts) {
             Ok(outcome) => {
-                let remember =
-                    !outcome.used_variables && memo.as_ref().is_some_and(|m| !m.last_destination);
+                let remember = more && !outcome.used_variables && memo.is_some();
                 let tree = memo
                     .as_ref()
                     .filter(|_| remember)
@@ -229,7 +224,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
                     m.put(position, tree, outcome.change);
                 }
             }
-            Err(e) => ctx.results.push(substitution_error(item, &e)),
+            Err(e) => ctx.log.results.push(substitution_error(item, &e)),
         }
     }
 }
@@ -241,8 +236,6 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
 #[derive(Default)]
 pub struct Memo {
     by_position: Vec<Option<(Node, Option<Change>)>>,
-    /// Set for the last destination: nothing is kept for a next one.
-    pub last_destination: bool,
 }
 
 impl Memo {

@@ -2,6 +2,7 @@
 //! (`tailor_kubestellar::templates` holds the rules). Any failure is an error result per failing
 //! string; the run then fails as a whole (`docs/design.md`).
 
+use crate::stages::Tailoring;
 use tailor_go::ExecOptions;
 use tailor_kubestellar::templates::{
     expand, expansion_refused, has_templates, wants_expansion, ObjectName,
@@ -17,7 +18,7 @@ pub struct Templates {
     pub limits: ExecOptions,
 }
 
-impl Stage for Templates {
+impl Stage<Tailoring> for Templates {
     fn name(&self) -> &'static str {
         "templates"
     }
@@ -46,7 +47,7 @@ fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
         }
         if !wants_expansion(item.node()) {
             if let Some(why) = expansion_refused(item.node()) {
-                ctx.results.push(
+                ctx.log.results.push(
                     KrmResult::warning(why)
                         .about(item)
                         .at_field(format!("metadata.annotations.{EXPAND_ANNOTATION}")),
@@ -57,8 +58,8 @@ fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
         if !has_templates(item.node()) {
             continue;
         }
-        let Some(cluster) = ctx.cluster else {
-            ctx.results.push(
+        let Some(cluster) = ctx.cluster() else {
+            ctx.log.results.push(
                 KrmResult::error(format!(
                     "{} asks for template expansion ({EXPAND_ANNOTATION}: \"true\") but no destination cluster is named: set spec.cluster (or clusterName) so its properties can fill the templates",
                     item.display_id()
@@ -82,7 +83,7 @@ fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
         };
         let mut expansion = expand(item.node(), &id, &cluster.name, &cluster.properties, limits);
         for e in std::mem::take(&mut expansion.errors) {
-            ctx.results.push(KrmResult::from(e).about(item));
+            ctx.log.results.push(KrmResult::from(e).about(item));
         }
         if !expansion.is_unchanged() {
             expansion.apply(item.node_mut());

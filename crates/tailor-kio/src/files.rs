@@ -40,12 +40,11 @@ pub enum FileContents {
 /// ever passed on untailored. With `defer`, the objects' trees are dropped once checked
 /// ([`defer_documents`]).
 pub fn read_manifest_file(
-    text: String,
+    source: Source,
     rel_path: &str,
     opts: &ParseOptions,
     defer: Option<&mut Deferral<'_>>,
 ) -> Result<FileContents, KrmResult> {
-    let source: Source = Arc::new(text);
     let mut objects = Vec::new();
     let mut other = None;
     for res in documents(&source, rel_path, opts)? {
@@ -596,7 +595,12 @@ mod tests {
 
     /// One file's objects, as standalone mode reads them.
     fn read(text: &str) -> Vec<Resource> {
-        match read_manifest_file(text.to_string(), "f.yaml", &ParseOptions::default(), None) {
+        match read_manifest_file(
+            Arc::new(text.to_string()),
+            "f.yaml",
+            &ParseOptions::default(),
+            None,
+        ) {
             Ok(FileContents::Objects(objects)) => objects,
             _ => panic!("not a file of objects: {text:?}"),
         }

@@ -1,17 +1,21 @@
 //! The KRM function protocol: ResourceList in, ResourceList out, results and exit codes
 //! (`docs/semantics/krm.md` §8), plus the plain multi-document form used by shell pipes and the
-//! files of standalone mode. It knows nothing of stages or plans.
+//! files of standalone mode, and the stage pipeline (`pipeline`): what a stage declares and
+//! how the stages run for a destination. It names no stage and no plan.
 //!
 //! Its own crate so that the data path has one owner whose `Cargo.toml` shows what it may
 //! know: the YAML layer and the Kubernetes vocabulary, never an upstream project (issue 24).
 
 pub mod annotations;
 pub mod env;
+pub mod explain;
 pub mod files;
 pub mod host;
+mod identity;
 pub mod input;
 pub mod lists;
 pub mod orchestrator;
+pub mod pipeline;
 pub mod read;
 pub mod resource;
 pub mod results;

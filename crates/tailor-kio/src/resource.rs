@@ -59,7 +59,7 @@ pub struct Resource {
     /// messages about the object as input.
     place: Option<Place>,
     /// The stages that ran as the object was read, each with what it reported, for the stage
-    /// to pass on in its place (`Stage::at_read`).
+    /// to pass on in its place (`Stage::each` in the binary).
     read_results: ReadResults,
     /// Its part in a `*List` container while the stages run (`super::lists`).
     list: Option<Box<ListRole>>,
@@ -132,7 +132,9 @@ pub enum Rebuild {
 /// What the stages that ran as an object was read reported, by stage name. A boxed slice:
 /// empty, it costs no allocation, and an object read in a list of thousands holds one entry
 /// or two.
-type ReadResults = Box<[(&'static str, Vec<super::results::KrmResult>)]>;
+/// Per stage that ran as the object was read: its name, its results, and whether it has
+/// nothing more to do with the object.
+type ReadResults = Box<[(&'static str, Vec<super::results::KrmResult>, bool)]>;
 
 /// What a deferred object answers without its tree: each field exactly what the accessor of
 /// the same name reads from the whole tree. Flat values rather than a pruned copy of the
@@ -466,8 +468,16 @@ impl Resource {
     pub fn read_results(&self, stage: &str) -> Option<&[super::results::KrmResult]> {
         self.read_results
             .iter()
-            .find(|(name, _)| *name == stage)
-            .map(|(_, r)| r.as_slice())
+            .find(|(name, ..)| *name == stage)
+            .map(|(_, r, _)| r.as_slice())
+    }
+
+    /// Whether `stage` ran on the object as it was read, reported nothing, and has nothing
+    /// more to do with it.
+    pub fn finished_at_read(&self, stage: &str) -> bool {
+        self.read_results
+            .iter()
+            .any(|(name, r, done)| *name == stage && r.is_empty() && *done)
     }
 
     /// Whether some stage ran on the object as it was read.
@@ -475,14 +485,16 @@ impl Resource {
         !self.read_results.is_empty()
     }
 
-    /// Records that `stage` (by name) already ran on this object, with its results.
+    /// Records that `stage` (by name) already ran on this object, with its results, and
+    /// whether it has nothing more to do with it (`done`).
     pub fn set_read_results(
         &mut self,
         stage: &'static str,
         results: Vec<super::results::KrmResult>,
+        done: bool,
     ) {
         let mut all = std::mem::take(&mut self.read_results).into_vec();
-        all.push((stage, results));
+        all.push((stage, results, done));
         self.read_results = all.into_boxed_slice();
     }
 
@@ -491,9 +503,9 @@ impl Resource {
         let at = self
             .read_results
             .iter()
-            .position(|(name, _)| *name == stage)?;
+            .position(|(name, ..)| *name == stage)?;
         let mut all = std::mem::take(&mut self.read_results).into_vec();
-        let (_, results) = all.remove(at);
+        let (_, results, _) = all.remove(at);
         self.read_results = all.into_boxed_slice();
         Some(results)
     }

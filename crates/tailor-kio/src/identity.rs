@@ -3,31 +3,20 @@
 //! take. Such an object is an error naming the stage's rules, never emitted (a failed run
 //! answers with the items as read).
 
-use super::Stage;
-use tailor_kio::{KrmResult, Resource};
-
-/// The rules of `stage` that may leave an object without its identity, for the message.
-fn rules_of(stage: &dyn Stage) -> &'static str {
-    match stage.name() {
-        "strip" => "a CustomTransform's `remove`",
-        "flux overlay fields" => "spec.patches",
-        "fleet overlays" => "a Fleet overlay (yaml.overlays)",
-        "templates" => "a template",
-        _ => "its rules",
-    }
-}
+use crate::{KrmResult, Resource};
 
 /// Which of `items` have a name before a stage runs: an object may arrive without one (kpt
 /// passes a `kustomization.yaml` as an item), but one that had it must keep it.
-pub(super) fn named(items: &[Resource]) -> Vec<bool> {
+pub(crate) fn named(items: &[Resource]) -> Vec<bool> {
     items.iter().map(|i| !i.name().is_empty()).collect()
 }
 
 /// The errors for the objects among `items` that `stage` changed and left without
 /// `apiVersion` or `kind` (every item arrives with them), or without the `metadata.name` they
 /// had (`named_before`, when the stage kept every object in its place).
-pub(super) fn lost_identity(
-    stage: &dyn Stage,
+pub(crate) fn lost_identity(
+    stage: &str,
+    rules: &str,
     items: &[Resource],
     named_before: &[bool],
 ) -> Vec<KrmResult> {
@@ -57,8 +46,8 @@ pub(super) fn lost_identity(
         };
         out.push(KrmResult::error(format!(
             "the {} stage ({}) left an object{place} without {}: every object keeps apiVersion, kind and metadata.name; change the rule",
-            stage.name(),
-            rules_of(stage),
+            stage,
+            rules,
             missing.join(", "),
         )));
     }
@@ -68,8 +57,7 @@ pub(super) fn lost_identity(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stages::strip::Strip;
-    use tailor_kio::read_input;
+    use crate::read_input;
 
     fn items(text: &str) -> Vec<Resource> {
         read_input(text, &tailor_yaml::ParseOptions::default())
@@ -87,19 +75,17 @@ mod tests {
         assert_eq!(named, [true, false, true]);
         list[0].node_mut().remove("kind");
         list[1].node_mut().set("x", tailor_yaml::Node::plain("y"));
-        let strip = Strip {
-            builtin: false,
-            transforms: Vec::new(),
-        };
-        let errors = lost_identity(&strip, &list, &named);
+        let strip = "strip";
+        let rules = "a CustomTransform's `remove`";
+        let errors = lost_identity(strip, rules, &list, &named);
         assert_eq!(errors.len(), 1);
         assert_eq!(
             errors[0].message,
             "the strip stage (a CustomTransform's `remove`) left an object (items[0]) without kind: every object keeps apiVersion, kind and metadata.name; change the rule"
         );
         list[2].node_mut().remove("metadata");
-        assert_eq!(lost_identity(&strip, &list, &named).len(), 2);
+        assert_eq!(lost_identity(strip, rules, &list, &named).len(), 2);
         // A stage that removed objects: names are not compared by position.
-        assert_eq!(lost_identity(&strip, &list[1..], &named).len(), 0);
+        assert_eq!(lost_identity(strip, rules, &list[1..], &named).len(), 0);
     }
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use tailor_yaml::Node;
 
-use tailor_kio::Resource;
+use crate::Resource;
 
 /// One destination's notes.
 #[derive(Debug, Default)]
