@@ -444,3 +444,65 @@ fn a_template_that_expands_to_a_template_is_refused_in_place() {
     let _ = std::fs::remove_dir_all(&again);
     let _ = std::fs::remove_dir_all(&plain);
 }
+
+/// A run that returns fewer objects than it read deleted their files in place: a Fleet
+/// `doNotDeploy` destination removed every file of the package but the configuration (the
+/// Kptfile too), and a `$patch: delete` the document it deletes. In place both are refused:
+/// the package stays as it was, and the error names what would be removed and where to
+/// render instead.
+#[test]
+fn a_run_that_would_remove_package_objects_is_refused_in_place() {
+    let Some(kpt) = tool("kpt") else { return };
+    let app = "# two objects, one file\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata: {k: v}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: app\n";
+    let skip = "  cluster: {name: edge-1, labels: {env: edge}}\n  targetCustomizations:\n  - name: no-edge\n    clusterSelector: {matchLabels: {env: edge}}\n    doNotDeploy: true\n";
+    let delete = "  patches:\n  - patch: |\n      apiVersion: v1\n      kind: Secret\n      metadata: {name: app}\n      $patch: delete\n";
+    let elsewhere = "and kpt renders in place: it would delete them from their files; tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
+    let cases = [
+        (skip, format!("[error] this run would remove 2 objects of the package (v1/ConfigMap/app in app.yaml, v1/Secret/app in app.yaml), {elsewhere}")),
+        (delete, format!("[error] this run would remove 1 object of the package (v1/Secret/app in app.yaml), {elsewhere}")),
+    ];
+    for (spec, error) in cases {
+        let config = format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\n{LOCAL}spec:\n{spec}");
+        let dir = package(
+            "kpt-guest-remove",
+            "tailor.yaml",
+            &[("app.yaml", app), ("tailor.yaml", &config)],
+        );
+        let twice = render_twice(&kpt, &dir);
+        assert_eq!(twice.first.code, 1, "{}", twice.first.stderr);
+        for run in [&twice.first, &twice.second] {
+            assert!(run.stderr.contains(&error), "{}", run.stderr);
+        }
+        assert_eq!(twice.after_first, twice.before);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // Into another directory, the same destination gets no object; the Kptfile and the
+    // configuration come back.
+    let config = format!(
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\n{LOCAL}spec:\n{skip}"
+    );
+    let src = package(
+        "kpt-guest-remove-pipe",
+        "tailor.yaml",
+        &[("app.yaml", app), ("tailor.yaml", &config)],
+    );
+    let list = run_ok(
+        Command::new(&kpt)
+            .args(["fn", "source"])
+            .arg(&src)
+            .arg("--fn-config")
+            .arg(src.join("tailor.yaml")),
+    );
+    let tailored = run_tailor(&[], &list);
+    assert_eq!(tailored.code, 0, "{}", tailored.stderr);
+    let out = temp_dir("kpt-guest-remove-out").join("out");
+    let sink = run_command(
+        Command::new(&kpt).args(["fn", "sink"]).arg(&out),
+        &tailored.stdout,
+    );
+    assert_eq!(sink.code, 0, "{}", sink.stderr);
+    let written: Vec<String> = read_tree(&out).into_keys().collect();
+    assert_eq!(written, ["Kptfile", "tailor.yaml"]);
+    let _ = std::fs::remove_dir_all(&src);
+    let _ = std::fs::remove_dir_all(out.parent().expect("parent"));
+}
