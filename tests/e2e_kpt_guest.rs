@@ -506,3 +506,40 @@ fn a_run_that_would_remove_package_objects_is_refused_in_place() {
     let _ = std::fs::remove_dir_all(&src);
     let _ = std::fs::remove_dir_all(out.parent().expect("parent"));
 }
+
+/// Flux's `$${var}` writes `${var}`, which the next render substituted: in place it is
+/// refused and the package stays as it was; into another directory the escape is Flux's.
+#[test]
+fn an_escaped_variable_is_refused_in_place() {
+    let Some(kpt) = tool("kpt") else { return };
+    let web = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  region: ${region}\n  literal: $${region}\n";
+    let dir = package(
+        "kpt-guest-escape",
+        "ks.yaml",
+        &[("ks.yaml", FLUX), ("vars.yaml", VARS), ("web.yaml", web)],
+    );
+    let twice = render_twice(&kpt, &dir);
+    assert_eq!(twice.first.code, 1, "{}", twice.first.stderr);
+    let error = "[error] v1/ConfigMap/apps/web: its substituted text (web.yaml) still holds a variable (`$${var}` writes `${var}`, and a variable's value may hold one), and kpt renders in place: the next `kpt fn render` would substitute it again; tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
+    for run in [&twice.first, &twice.second] {
+        assert!(run.stderr.contains(error), "{}", run.stderr);
+    }
+    assert_eq!(twice.after_first, twice.before);
+    let list = run_ok(
+        Command::new(&kpt)
+            .args(["fn", "source"])
+            .arg(&dir)
+            .arg("--fn-config")
+            .arg(dir.join("ks.yaml")),
+    );
+    let piped = run_tailor(&[], &list);
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert!(
+        piped
+            .stdout
+            .contains("    region: eu\n    literal: ${region}\n"),
+        "{}",
+        piped.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

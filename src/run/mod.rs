@@ -10,6 +10,7 @@ mod inputs;
 mod package_files;
 mod reading;
 pub mod resource_list;
+mod resubstitution;
 mod returned;
 mod streaming;
 
@@ -137,6 +138,9 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
         return failed(results);
     }
     if let Some(refusal) = in_place::expands_again(&plan, &out) {
+        return failed(vec![refusal]);
+    }
+    if let Some(refusal) = resubstitution::substitutes_again(&run, &out, &clusters) {
         return failed(vec![refusal]);
     }
     let mut out = out;
