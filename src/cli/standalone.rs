@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::args::{Args, Output};
-use super::{output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
+use super::{durable, output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
 use crate::run::{self, parse_options};
@@ -97,12 +97,18 @@ fn write_output(args: &Args, rendered: Rendered) -> i32 {
                 return 1;
             }
             // Checked before reading (`output_dir::check`): replaced whole, or left as it was.
-            let written = output_dir::replace(dir, |staging| {
-                files::write_output_dir(staging, &outcome.items, &kept, passed.files()).map(drop)
-            });
-            match written {
+            let files = match files::output_dir_files(&outcome.items, &kept, passed.files()) {
+                Ok(files) => files,
+                Err(msg) => {
+                    return fail(KrmResult::error(format!(
+                        "--output-dir {}: {msg}",
+                        dir.display()
+                    )))
+                }
+            };
+            match output_dir::replace(dir, |staging| durable::write_files(staging, files)) {
                 Ok(()) => 0,
-                Err(msg) => fail(KrmResult::error(msg)),
+                Err(e) => fail(KrmResult::error(output_dir::not_written(dir, &e))),
             }
         }
     }
