@@ -83,9 +83,38 @@ pub fn check_directory_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Re
     Ok(())
 }
 
+/// Refuses two destination names that differ only in case: `Dev/` and `dev/` are one
+/// directory on a case-insensitive file system (macOS and Windows by default), where one
+/// destination's files would overwrite the other's. Refused on every OS, so an output written
+/// on Linux can be checked out anywhere.
+pub fn check_case_distinct<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    for name in names {
+        if let Some(first) = seen.insert(name.to_lowercase(), name) {
+            if first != name {
+                return Err(format!(
+                    "clusters {first:?} and {name:?} differ only in case: their directories {first}/ and {name}/ are one on a case-insensitive file system (macOS, Windows), where one would overwrite the other; give them names that differ otherwise"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_that_differ_only_in_case_are_refused() {
+        assert!(check_case_distinct(["dev", "prod", "dev"]).is_ok());
+        let err = check_case_distinct(["Dev", "prod", "dEV"]).unwrap_err();
+        assert!(
+            err.starts_with("clusters \"Dev\" and \"dEV\" differ only in case"),
+            "{err}"
+        );
+        assert!(check_case_distinct(["Ä", "ä"]).is_err());
+    }
 
     #[test]
     fn resolves_what_exists_and_cleans_the_rest() {

@@ -13,6 +13,9 @@ use common::*;
 
 const LOCAL: &str = "  annotations:\n    config.kubernetes.io/local-config: \"true\"\n";
 
+/// Where every refusal in place says to render instead (`src/run/in_place.rs`).
+const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT; to stdout: kpt fn source SRC | tailor ..., or tailor CONFIG SRC (kpt fn render -o stdout and kpt fn eval -o stdout hand tailor what an in-place render does, and are refused alike)";
+
 /// A package of `files` whose Kptfile runs tailor with the config at `config_path`.
 fn package(tag: &str, config_path: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir = temp_dir(tag);
@@ -204,7 +207,7 @@ fn host_annotations_survive_the_strip() {
 
 /// The error kpt shows for a rule that would tailor its own output again.
 fn refusal(field: &str, what: &str) -> String {
-    format!("[error] {field}: {field} {what} each time it runs, and kpt renders in place: the next `kpt fn render` would tailor the tailored objects again; tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT")
+    format!("[error] {field}: {field} {what} each time it runs, and kpt renders in place: the next `kpt fn render` would tailor the tailored objects again; {ELSEWHERE}")
 }
 
 /// namePrefix gave `p-p-cm` on the second render, a JSON 6902 `add` to a list a second
@@ -433,7 +436,12 @@ fn a_template_that_expands_to_a_template_is_refused_in_place() {
     kptfile(&again);
     let twice = render_twice(&kpt, &again);
     assert_ne!(twice.first.code, 0);
-    assert!(twice.first.stderr.contains("[error] v1/ConfigMap/where: its expanded templates (cm.yaml) still hold a template, and kpt renders in place: the next `kpt fn render` would expand it again; tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT"), "{}", twice.first.stderr);
+    let error = format!("[error] v1/ConfigMap/where: its expanded templates (cm.yaml) still hold a template, and kpt renders in place: the next `kpt fn render` would expand it again; {ELSEWHERE}");
+    assert!(
+        twice.first.stderr.contains(&error),
+        "{}",
+        twice.first.stderr
+    );
     assert_eq!(twice.after_first, twice.before);
     let plain = temp_dir("kpt-guest-template-plain");
     std::fs::write(plain.join("cm.yaml"), cm("  at: '{{.clusterName}}'\n")).expect("write");
@@ -443,4 +451,189 @@ fn a_template_that_expands_to_a_template_is_refused_in_place() {
     assert!(twice.file("cm.yaml").ends_with("  at: 'virgo'\n"));
     let _ = std::fs::remove_dir_all(&again);
     let _ = std::fs::remove_dir_all(&plain);
+}
+
+/// A run that returns fewer objects than it read deleted their files in place: a Fleet
+/// `doNotDeploy` destination removed every file of the package but the configuration (the
+/// Kptfile too), and a `$patch: delete` the document it deletes. In place both are refused:
+/// the package stays as it was, and the error names what would be removed and where to
+/// render instead.
+#[test]
+fn a_run_that_would_remove_package_objects_is_refused_in_place() {
+    let Some(kpt) = tool("kpt") else { return };
+    let app = "# two objects, one file\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata: {k: v}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: app\n";
+    let skip = "  cluster: {name: edge-1, labels: {env: edge}}\n  targetCustomizations:\n  - name: no-edge\n    clusterSelector: {matchLabels: {env: edge}}\n    doNotDeploy: true\n";
+    let delete = "  patches:\n  - patch: |\n      apiVersion: v1\n      kind: Secret\n      metadata: {name: app}\n      $patch: delete\n";
+    let elsewhere =
+        format!("and kpt renders in place: it would delete them from their files; {ELSEWHERE}");
+    let cases = [
+        (skip, format!("[error] this run would remove 2 objects of the package (v1/ConfigMap/app in app.yaml, v1/Secret/app in app.yaml), {elsewhere}")),
+        (delete, format!("[error] this run would remove 1 object of the package (v1/Secret/app in app.yaml), {elsewhere}")),
+    ];
+    for (spec, error) in cases {
+        let config = format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\n{LOCAL}spec:\n{spec}");
+        let dir = package(
+            "kpt-guest-remove",
+            "tailor.yaml",
+            &[("app.yaml", app), ("tailor.yaml", &config)],
+        );
+        let twice = render_twice(&kpt, &dir);
+        assert_eq!(twice.first.code, 1, "{}", twice.first.stderr);
+        for run in [&twice.first, &twice.second] {
+            assert!(run.stderr.contains(&error), "{}", run.stderr);
+        }
+        assert_eq!(twice.after_first, twice.before);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // Into another directory, the same destination gets no object; the Kptfile and the
+    // configuration come back.
+    let config = format!(
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\n{LOCAL}spec:\n{skip}"
+    );
+    let src = package(
+        "kpt-guest-remove-pipe",
+        "tailor.yaml",
+        &[("app.yaml", app), ("tailor.yaml", &config)],
+    );
+    let list = run_ok(
+        Command::new(&kpt)
+            .args(["fn", "source"])
+            .arg(&src)
+            .arg("--fn-config")
+            .arg(src.join("tailor.yaml")),
+    );
+    let tailored = run_tailor(&[], &list);
+    assert_eq!(tailored.code, 0, "{}", tailored.stderr);
+    let out = temp_dir("kpt-guest-remove-out").join("out");
+    let sink = run_command(
+        Command::new(&kpt).args(["fn", "sink"]).arg(&out),
+        &tailored.stdout,
+    );
+    assert_eq!(sink.code, 0, "{}", sink.stderr);
+    let written: Vec<String> = read_tree(&out).into_keys().collect();
+    assert_eq!(written, ["Kptfile", "tailor.yaml"]);
+    let _ = std::fs::remove_dir_all(&src);
+    let _ = std::fs::remove_dir_all(out.parent().expect("parent"));
+}
+
+/// Flux's `$${var}` writes `${var}`, which the next render substituted: in place it is
+/// refused and the package stays as it was; into another directory the escape is Flux's.
+#[test]
+fn an_escaped_variable_is_refused_in_place() {
+    let Some(kpt) = tool("kpt") else { return };
+    let web = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  region: ${region}\n  literal: $${region}\n";
+    let dir = package(
+        "kpt-guest-escape",
+        "ks.yaml",
+        &[("ks.yaml", FLUX), ("vars.yaml", VARS), ("web.yaml", web)],
+    );
+    let twice = render_twice(&kpt, &dir);
+    assert_eq!(twice.first.code, 1, "{}", twice.first.stderr);
+    let error = format!("[error] v1/ConfigMap/apps/web: its substituted text (web.yaml) still holds a variable (`$${{var}}` writes `${{var}}`, and a variable's value may hold one), and kpt renders in place: the next `kpt fn render` would substitute it again; {ELSEWHERE}");
+    for run in [&twice.first, &twice.second] {
+        assert!(run.stderr.contains(&error), "{}", run.stderr);
+    }
+    assert_eq!(twice.after_first, twice.before);
+    let list = run_ok(
+        Command::new(&kpt)
+            .args(["fn", "source"])
+            .arg(&dir)
+            .arg("--fn-config")
+            .arg(dir.join("ks.yaml")),
+    );
+    let piped = run_tailor(&[], &list);
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert!(
+        piped
+            .stdout
+            .contains("    region: eu\n    literal: ${region}\n"),
+        "{}",
+        piped.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `kpt fn render -o stdout` and `kpt fn eval -o stdout` write nothing back, but kpt hands the
+/// function the very items (a path and a run id on each) and environment of an in-place
+/// render, and decides where the answer goes only after every function ran
+/// (`docs/host-contract.md`): tailor cannot tell them apart, refuses a rule that repeats there
+/// too, and names the ways to stdout that work, which this test takes.
+#[test]
+fn render_to_stdout_is_refused_like_in_place_and_the_named_ways_work() {
+    let Some(kpt) = tool("kpt") else { return };
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n";
+    let config = format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\n{LOCAL}spec:\n  namePrefix: p-\n");
+    let dir = package(
+        "kpt-guest-stdout",
+        "tailor.yaml",
+        &[("cm.yaml", cm), ("tailor.yaml", &config)],
+    );
+    let before = read_tree(&dir);
+    let error = refusal("spec.namePrefix", "adds its prefix to every name");
+    let render = run_command(
+        Command::new(&kpt)
+            .args([
+                "fn",
+                "render",
+                "--allow-exec",
+                "--truncate-output=false",
+                "-o",
+                "stdout",
+            ])
+            .arg(&dir),
+        "",
+    );
+    let eval = run_command(
+        Command::new(&kpt)
+            .args([
+                "fn",
+                "eval",
+                "--truncate-output=false",
+                "-o",
+                "stdout",
+                "--exec",
+                tailor_bin(),
+            ])
+            .arg(&dir)
+            .arg("--fn-config")
+            .arg(dir.join("tailor.yaml")),
+        "",
+    );
+    for run in [&render, &eval] {
+        assert_ne!(run.code, 0);
+        assert!(run.stderr.contains(&error), "{}", run.stderr);
+        assert!(!run.stdout.contains("p-cm"), "{}", run.stdout);
+    }
+    assert_eq!(read_tree(&dir), before);
+    // The ways the error names: a pipe from kpt fn source, and standalone mode.
+    let list = run_ok(
+        Command::new(&kpt)
+            .args(["fn", "source"])
+            .arg(&dir)
+            .arg("--fn-config")
+            .arg(dir.join("tailor.yaml")),
+    );
+    let piped = run_tailor(&[], &list);
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert!(
+        piped.stdout.contains("    name: p-cm\n"),
+        "{}",
+        piped.stdout
+    );
+    let config = dir.join("tailor.yaml");
+    let cm_path = dir.join("cm.yaml");
+    let standalone = run_tailor(
+        &[
+            config.to_str().expect("path"),
+            cm_path.to_str().expect("path"),
+        ],
+        "",
+    );
+    assert_eq!(standalone.code, 0, "{}", standalone.stderr);
+    assert_eq!(
+        standalone.stdout,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p-cm\n"
+    );
+    assert_eq!(read_tree(&dir), before);
+    let _ = std::fs::remove_dir_all(&dir);
 }

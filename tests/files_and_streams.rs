@@ -357,6 +357,33 @@ fn cluster_names_are_checked_as_directory_names_before_anything_is_written() {
     }
 }
 
+/// `Dev/` and `dev/` are one directory on macOS and Windows: one destination's files would
+/// overwrite the other's there. Refused under `--output-dir` on every OS (the output must be
+/// portable), naming both, with nothing written; other cases pass.
+#[test]
+fn clusters_that_differ_only_in_case_are_refused_under_output_dir() {
+    let dir = workspace("cluster-case");
+    let config = |clusters: &str| {
+        format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {{name: m}}\nspec:\n  clusters: [{clusters}]\n")
+    };
+    std::fs::write(
+        dir.join("fan.yaml"),
+        config("{name: Dev}, {name: prod}, {name: dev}"),
+    )
+    .unwrap();
+    refused(
+        &dir,
+        &["fan.yaml", "pkg", "--output-dir", "out"],
+        1,
+        "[error] --output-dir out: clusters \"Dev\" and \"dev\" differ only in case: their directories Dev/ and dev/ are one on a case-insensitive file system (macOS, Windows), where one would overwrite the other; give them names that differ otherwise\n",
+    );
+    std::fs::write(dir.join("fan.yaml"), config("{name: dev-a}, {name: dev-b}")).unwrap();
+    let ran = tailor_in(&dir, &["fan.yaml", "pkg", "--output-dir", "out"], None);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let written: Vec<String> = read_tree(&dir.join("out")).into_keys().collect();
+    assert_eq!(written, ["dev-a/a.yaml", "dev-b/a.yaml"]);
+}
+
 #[test]
 fn text_from_the_input_is_escaped_on_stderr() {
     let dir = workspace("escape");

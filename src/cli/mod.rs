@@ -6,6 +6,7 @@ use std::io::Write;
 mod args;
 mod completion;
 mod diff;
+mod durable;
 mod fleet_values;
 mod output_dir;
 mod standalone;

@@ -12,10 +12,16 @@
 //!   after the new one is in place. A failure (a full disk, a file where a directory must go,
 //!   a name too long) removes the new directory and leaves DIR as it was.
 //!
-//! The rename is atomic against errors, not against a crash: files are not synced.
+//! - Every file is synced to disk as it is written, then the directories holding them, before
+//!   the rename; the parent after it ([`durable`]): once tailor exits 0 the output outlives a
+//!   crash or a power cut.
 
+use std::fs;
 use std::path::{Path, PathBuf};
 
+use anyhow::{bail, Context, Result};
+
+use super::durable;
 use crate::safe_paths::{resolve, within};
 
 /// Why tailor must not write `dir` for a run reading `inputs` (files, directories, `-`) with
@@ -103,46 +109,62 @@ fn rel(root: &Path, path: &Path) -> String {
 }
 
 /// Writes the output with `write` (given a new, empty directory to write into; its errors
-/// name the file relative to it) and puts it in place of `dir`, as the module doc says.
-pub fn replace(dir: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
-    let shown = dir.display();
-    let fail = |what: String| format!("--output-dir {shown}: {what}; {shown} is left as it was");
-    let target = resolve(dir).map_err(|e| fail(e.to_string()))?;
+/// name the file relative to it) and puts it in place of `dir`, as the module doc says. Any
+/// error leaves `dir` as it was ([`not_written`] says so).
+pub fn replace(dir: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    stage_and_rename(dir, write).with_context(|| format!("--output-dir {}", dir.display()))
+}
+
+/// [`replace`], its errors not yet naming `--output-dir`.
+fn stage_and_rename(dir: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let target = resolve(dir)?;
     let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
-        return Err(fail("not a directory tailor can replace".into()));
+        bail!("not a directory tailor can replace");
     };
-    std::fs::create_dir_all(parent).map_err(|e| fail(format!("{}: {e}", parent.display())))?;
+    fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     let staging = beside(parent, name, "new");
-    std::fs::create_dir(&staging).map_err(|e| fail(format!("{}: {e}", staging.display())))?;
-    let put = write(&staging)
-        .map_err(|e| format!("writing {e}"))
-        .and_then(|()| put_in_place(&staging, &target));
-    if let Err(e) = put {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(fail(e));
+    fs::create_dir(&staging).with_context(|| staging.display().to_string())?;
+    let put = write(&staging).and_then(|()| put_in_place(&staging, &target));
+    if put.is_err() {
+        let _ = fs::remove_dir_all(&staging);
     }
-    Ok(())
+    put.map(|()| sync_parent(parent))
+}
+
+/// The message for a [`replace`] of `dir` that failed with `error`.
+pub fn not_written(dir: &Path, error: &anyhow::Error) -> String {
+    format!("{error:#}; {} is left as it was", dir.display())
+}
+
+/// Syncs `parent`, where the new output was renamed, so the rename outlives a crash. The
+/// output is in place whatever happens: a failure is only said.
+fn sync_parent(parent: &Path) {
+    if let Err(e) = durable::sync_dir(parent) {
+        super::say(&format!(
+            "tailor: the output is written, but syncing its parent directory {} failed: {e}; a crash now could undo the rename",
+            parent.display()
+        ));
+    }
 }
 
 /// Renames `staging` to `target`: over an absent or empty `target` directly, else with the
 /// old one renamed aside first, restored if the second rename fails, removed after.
-fn put_in_place(staging: &Path, target: &Path) -> Result<(), String> {
-    let empty = std::fs::read_dir(target).map_or(true, |mut d| d.next().is_none());
+fn put_in_place(staging: &Path, target: &Path) -> Result<()> {
+    let empty = fs::read_dir(target).map_or(true, |mut d| d.next().is_none());
     if empty {
-        return std::fs::rename(staging, target)
-            .map_err(|e| format!("renaming the new output into place: {e}"));
+        return fs::rename(staging, target).context("renaming the new output into place");
     }
     let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
-        return Err("not a directory tailor can replace".into());
+        bail!("not a directory tailor can replace");
     };
     let aside = beside(parent, name, "old");
-    std::fs::rename(target, &aside)
-        .map_err(|e| format!("moving the old output aside to {}: {e}", aside.display()))?;
-    if let Err(e) = std::fs::rename(staging, target) {
-        let _ = std::fs::rename(&aside, target);
-        return Err(format!("renaming the new output into place: {e}"));
+    fs::rename(target, &aside)
+        .with_context(|| format!("moving the old output aside to {}", aside.display()))?;
+    if let Err(e) = fs::rename(staging, target) {
+        let _ = fs::rename(&aside, target);
+        return Err(e).context("renaming the new output into place");
     }
-    if let Err(e) = std::fs::remove_dir_all(&aside) {
+    if let Err(e) = fs::remove_dir_all(&aside) {
         // The new output is in place; only the old copy is left behind.
         super::say(&format!(
             "tailor: the output is written, but the old one, moved to {}, could not be removed: {e}",
@@ -192,15 +214,16 @@ mod tests {
         std::fs::write(out.join("old.yaml"), "old").unwrap();
         let err = replace(&out, |staging| {
             std::fs::write(staging.join("half.yaml"), "half").unwrap();
-            Err("x.yaml: it broke".into())
+            Err(anyhow::anyhow!("it broke")).context("writing x.yaml")
         })
         .unwrap_err();
-        assert!(err.contains(": writing x.yaml: it broke; "), "{err}");
+        let err = not_written(&out, &err);
+        assert!(err.contains("out: writing x.yaml: it broke; "), "{err}");
         assert!(err.ends_with("is left as it was"), "{err}");
         assert_eq!(names(&d), ["out"]);
         assert_eq!(names(&out), ["old.yaml"]);
         replace(&out, |staging| {
-            std::fs::write(staging.join("new.yaml"), "new").map_err(|e| e.to_string())
+            Ok(std::fs::write(staging.join("new.yaml"), "new")?)
         })
         .unwrap();
         assert_eq!(names(&d), ["out"]);

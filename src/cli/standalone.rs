@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::args::{Args, Output};
-use super::{output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
+use super::{durable, output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
 use crate::run::{self, parse_options};
@@ -139,16 +139,30 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
             if outcome.failed {
                 return 1;
             }
-            // Checked before reading (`output_dir::check`): replaced whole, or left as it was.
-            let written = output_dir::replace(dir, |staging| {
-                files::write_output_dir(staging, &outcome.items, &kept, passed.files()).map(drop)
-            });
-            match written {
+            match write_dir(dir, &outcome, &kept, &passed) {
                 Ok(()) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
         }
     }
+}
+
+/// Writes the files of a run that succeeded under `--output-dir dir`: replaced whole, or left
+/// as it was (checked before reading: `output_dir::check`).
+fn write_dir(
+    dir: &Path,
+    outcome: &run::Outcome,
+    kept: &[files::KeptFile],
+    passed: &Passed,
+) -> Result<(), String> {
+    let named = |msg: String| format!("--output-dir {}: {msg}", dir.display());
+    if outcome.fanned_out {
+        let names = outcome.destinations.iter().map(String::as_str);
+        crate::safe_paths::check_case_distinct(names).map_err(named)?;
+    }
+    let files = files::output_dir_files(&outcome.items, kept, passed.files()).map_err(named)?;
+    output_dir::replace(dir, |staging| durable::write_files(staging, files))
+        .map_err(|e| output_dir::not_written(dir, &e))
 }
 
 /// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.

@@ -3,7 +3,8 @@
 //! `tailor ... > out.yaml` would leave a truncated file and exit 0. Every byte tailor writes to
 //! stdout goes through [`Stdout`], and its [`Stdout::finish`] decides the exit code:
 //!
-//! - a write error names the stream and the exit code is 1;
+//! - a write error names the stream (an `anyhow` context, as ripgrep's errors name theirs)
+//!   and the exit code is 1;
 //! - a closed pipe (`tailor ... | head -1`, EPIPE) ends the output quietly with exit code 141,
 //!   what a shell reports for a program killed by SIGPIPE (`cat`, `kubectl` and `kustomize`
 //!   end so): the output is incomplete, so it is never 0, and `set -o pipefail` treats tailor
@@ -44,6 +45,7 @@ impl Stdout {
         let flushed = self.inner.flush();
         let flushed = self.keep(flushed);
         let error = self.error.take().or(flushed.err());
+        let error = error.map(|e| anyhow::Error::new(e).context("writing stdout"));
         outcome_code(code, error.as_ref(), &mut io::stderr().lock())
     }
 }
@@ -70,18 +72,26 @@ impl Write for Stdout {
     }
 }
 
-/// The exit code of a run that would exit with `code`, after stdout failed with `error`: 1
-/// with a message on `stderr` naming the stream, [`BROKEN_PIPE_EXIT`] quietly for a closed
-/// pipe, `code` when nothing failed.
-pub fn outcome_code(code: i32, error: Option<&io::Error>, stderr: &mut dyn Write) -> i32 {
-    match error {
-        None => code,
-        Some(e) if e.kind() == io::ErrorKind::BrokenPipe => BROKEN_PIPE_EXIT,
-        Some(e) => {
-            let _ = writeln!(stderr, "tailor: writing stdout: {e}");
-            1
-        }
+/// The exit code of a run that would exit with `code`, after stdout failed with `error` (its
+/// context names the stream): 1 with the message on `stderr`, [`BROKEN_PIPE_EXIT`] quietly
+/// for a closed pipe, `code` when nothing failed.
+pub fn outcome_code(code: i32, error: Option<&anyhow::Error>, stderr: &mut dyn Write) -> i32 {
+    let Some(e) = error else {
+        return code;
+    };
+    if is_broken_pipe(e) {
+        return BROKEN_PIPE_EXIT;
     }
+    let _ = writeln!(stderr, "tailor: {e:#}");
+    1
+}
+
+/// Whether `error` comes from a pipe its reader closed (ripgrep tells it the same way).
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
 /// Writes `text` to stdout: the exit code of a run that would exit with `code`.
@@ -105,7 +115,7 @@ mod tests {
     #[test]
     fn a_write_error_names_stdout_and_fails() {
         let mut err = Vec::new();
-        let full = io::Error::from_raw_os_error(28);
+        let full = anyhow::Error::new(io::Error::from_raw_os_error(28)).context("writing stdout");
         assert_eq!(outcome_code(0, Some(&full), &mut err), 1);
         let said = String::from_utf8(err).unwrap();
         assert!(said.starts_with("tailor: writing stdout: No space left on device"));
@@ -114,7 +124,8 @@ mod tests {
     #[test]
     fn a_closed_pipe_is_quiet_and_never_zero() {
         let mut err = Vec::new();
-        let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
+        let pipe = anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe))
+            .context("writing stdout");
         assert_eq!(outcome_code(0, Some(&pipe), &mut err), BROKEN_PIPE_EXIT);
         assert!(err.is_empty());
         assert_eq!(outcome_code(1, None, &mut err), 1);

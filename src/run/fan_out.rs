@@ -145,11 +145,11 @@ fn copies(
         Ok(n) => n.clamp(1, clusters.len().max(1)),
         Err(e) => return (Vec::new(), vec![KrmResult::error(e)]),
     };
-    let (items, mut results) = tailor_all(run, stages, work, clusters, threads);
-    let unstarted = results.iter().position(|(c, _)| c.is_empty());
-    let spawn_error = unstarted.map(|i| results.remove(i).1);
-    let mut results = name_clusters(results);
-    results.extend(spawn_error);
+    let (items, results) = tailor_all(run, stages, work, clusters, threads);
+    // A thread that could not start or ended outside any destination: no cluster to name.
+    let (unnamed, named): (Vec<_>, Vec<_>) = results.into_iter().partition(|(c, _)| c.is_empty());
+    let mut results = name_clusters(named);
+    results.extend(unnamed.into_iter().map(|(_, r)| r));
     (items, results)
 }
 
@@ -177,7 +177,13 @@ fn tailor_all<'c>(
             };
             let mut items = work.to_vec();
             let mut own = Vec::new();
-            run.for_destination(&mut forked, &mut items, Some(destination), &mut own, None);
+            let tailored = super::contained::contained(|| {
+                run.for_destination(&mut forked, &mut items, Some(destination), &mut own, None);
+            });
+            if let Err(error) = tailored {
+                own.push(error);
+                items.clear();
+            }
             results.extend(own.into_iter().map(|r| (cluster.name.as_str(), r)));
             items.retain(|item| !item.is_meta_or_local());
             for item in &mut items {
@@ -215,7 +221,8 @@ fn tailor_all<'c>(
                     out.extend(items);
                     results.extend(r);
                 }
-                Err(panic) => std::panic::resume_unwind(panic),
+                // Each destination's panic is caught on its thread; this is what escaped that.
+                Err(panic) => results.push(("", super::contained::panicked(panic.as_ref()))),
             }
         }
         (out, results)

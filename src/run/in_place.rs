@@ -18,8 +18,11 @@ use crate::config::{Plan, Tailoring};
 use crate::stages::templates::EXPAND_ANNOTATION;
 use tailor_kio::{KrmResult, Resource};
 
-/// Where to tailor when sources and tailored objects cannot share a directory.
-pub(super) const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
+/// Where to tailor when sources and tailored objects cannot share a directory. kpt hands a
+/// function the same items and environment whether it renders in place or to stdout (`kpt fn
+/// render -o stdout`, `kpt fn eval -o stdout`: see `docs/host-contract.md`), so the ways to
+/// stdout are named too.
+pub(super) const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT; to stdout: kpt fn source SRC | tailor ..., or tailor CONFIG SRC (kpt fn render -o stdout and kpt fn eval -o stdout hand tailor what an in-place render does, and are refused alike)";
 
 /// The error for a plan whose rules tailor their own output again, when the host renders
 /// in place; `None` when every rule gives the same answer on its output.

@@ -2,13 +2,16 @@
 //! means nothing tailored is written: the input items come back unchanged, with the results,
 //! and the exit code is 1.
 
+mod contained;
 mod destinations;
 mod explain;
 mod fan_out;
 mod in_place;
 mod inputs;
+mod package_files;
 mod reading;
 pub mod resource_list;
+mod resubstitution;
 mod returned;
 mod streaming;
 
@@ -65,6 +68,7 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     if let Some(refusal) = in_place::refusal(&plan) {
         return failed(vec![refusal]);
     }
+    let package = package_files::PackageItems::of(&plan, &items);
     let mut results: Vec<KrmResult> = plan.notes.iter().cloned().map(KrmResult::from).collect();
     // The items of `*List` objects are tailored as objects of their own, and written back
     // inside their List.
@@ -141,10 +145,19 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     if let Some(refusal) = in_place::expands_again(&plan, &out) {
         return failed(vec![refusal]);
     }
+    if let Some(refusal) = resubstitution::substitutes_again(&run, &out, &clusters) {
+        return failed(vec![refusal]);
+    }
     let mut out = out;
     returned.put_back(&mut out, !plan.fan_out);
-    let mut outcome = Outcome::new(lists::repack(out), results, false);
-    outcome.destinations = clusters.iter().map(|c| c.name.clone()).collect();
+    let out = lists::repack(out);
+    let destinations: Vec<String> = clusters.iter().map(|c| c.name.clone()).collect();
+    if let Some(refusal) = package.and_then(|p| p.dropped(&out, &destinations)) {
+        results.push(refusal);
+        return failed(results);
+    }
+    let mut outcome = Outcome::new(out, results, false);
+    outcome.destinations = destinations;
     outcome.fanned_out = plan.fan_out;
     outcome
 }
@@ -176,7 +189,7 @@ impl<'a> Run<'a> {
     }
 
     /// Tailors `items` for one destination (or none) with `stages`: first which target
-    /// customization applies (doNotDeploy leaves nothing), then the stages in order.
+    /// customization applies (doNotDeploy leaves only the Kptfile and local-config objects), then the stages in order.
     fn for_destination(
         &self,
         stages: &mut [Forked<'_>],
@@ -186,7 +199,9 @@ impl<'a> Run<'a> {
         explain: Option<&mut stages::explain::Notes>,
     ) {
         let Some(tailoring) = self.tailoring(destination.map(|d| d.cluster), results) else {
-            items.clear();
+            // Nothing is deployed there; the Kptfile and local-config objects stay, as a
+            // fan-out keeps them.
+            items.retain(Resource::is_meta_or_local);
             return;
         };
         if results.iter().any(KrmResult::is_error) {

@@ -406,24 +406,37 @@ pub struct KeptFile {
     pub text: Source,
 }
 
-/// Writes every object to its file under `out_dir`, and the files that hold no object as they
-/// are. A file whose objects are all untouched and all present is copied byte for byte;
-/// otherwise untouched documents keep their exact text and changed ones are written from the
-/// tree (JSON in a `.json` file). Every path is checked before anything is written; then each
-/// file's text is made and written in turn, so the output is never held whole.
-pub fn write_output_dir(
-    out_dir: &Path,
-    items: &[Resource],
-    kept: &[KeptFile],
-    passed: &[PassThrough],
-) -> Result<Vec<String>, String> {
-    enum Out<'a> {
-        Objects(Vec<&'a Resource>),
-        Kept(&'a Source),
+/// One file of an output directory: the objects written to it, or a file's text kept as it
+/// was.
+pub enum OutputFile<'a> {
+    Objects(Vec<&'a Resource>),
+    Kept(&'a Source),
+}
+
+impl OutputFile<'_> {
+    /// The file's text, made now. A file whose objects are all untouched and all present is
+    /// its source byte for byte; otherwise untouched documents keep their exact text and
+    /// changed ones are written from the tree (JSON in a `.json` file).
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            OutputFile::Objects(docs) => file_text(docs),
+            OutputFile::Kept(text) => Cow::Borrowed(text.as_str()),
+        }
     }
-    let mut files: BTreeMap<String, Out<'_>> = group_by_file(items)?
+}
+
+/// The files of an output directory, by path relative to it: every object's file, the input
+/// files that hold no object, and the files passed through, as they are. Every path is
+/// checked here, before anything is written; the writer makes each file's text
+/// ([`OutputFile::text`]) and writes it in turn, so the output is never held whole.
+pub fn output_dir_files<'a>(
+    items: &'a [Resource],
+    kept: &'a [KeptFile],
+    passed: &'a [PassThrough],
+) -> Result<BTreeMap<String, OutputFile<'a>>, String> {
+    let mut files: BTreeMap<String, OutputFile<'a>> = group_by_file(items)?
         .into_iter()
-        .map(|(rel, docs)| (rel, Out::Objects(docs)))
+        .map(|(rel, docs)| (rel, OutputFile::Objects(docs)))
         .collect();
     for file in kept {
         if files.contains_key(&file.rel) {
@@ -432,34 +445,17 @@ pub fn write_output_dir(
                 file.rel
             ));
         }
-        files.insert(file.rel.clone(), Out::Kept(&file.text));
+        files.insert(file.rel.clone(), OutputFile::Kept(&file.text));
     }
     // The files passed through are written as they are (their rels are their own: standalone
     // mode checks that no object goes to one).
     for file in passed {
-        files.insert(file.rel.clone(), Out::Kept(&file.text));
+        files.insert(file.rel.clone(), OutputFile::Kept(&file.text));
     }
-    let mut written = Vec::new();
-    for (rel, out) in files {
-        let path = out_dir.join(&rel);
-        if let Some(parent) = path.parent() {
-            // Named relative to `out_dir`: it may be a directory tailor renames into place.
-            fs::create_dir_all(parent).map_err(|e| {
-                let dir = Path::new(&rel).parent().unwrap_or(Path::new(""));
-                format!("{} (a directory, to hold {rel}): {e}", dir.display())
-            })?;
-        }
-        let text = match out {
-            Out::Objects(docs) => file_text(&docs),
-            Out::Kept(text) => Cow::Borrowed(text.as_str()),
-        };
-        fs::write(&path, text.as_bytes()).map_err(|e| format!("{rel}: {e}"))?;
-        written.push(rel);
-    }
-    Ok(written)
+    Ok(files)
 }
 
-/// The files the objects are written to, relative path → text, as [`write_output_dir`]
+/// The files the objects are written to, relative path → text, as [`output_dir_files`]
 /// writes them (and `tailor diff` compares them).
 pub fn output_files(items: &[Resource]) -> Result<BTreeMap<String, String>, String> {
     Ok(group_by_file(items)?
