@@ -168,3 +168,153 @@ fn a_missing_or_out_of_range_index_is_refused() {
         assert!(stderr.contains(says), "{env:?}: {stderr}");
     }
 }
+
+/// What the ApplicationSet's cluster generator gives a template for one Argo CD cluster.
+struct ArgoCluster {
+    name: &'static str,
+    labels: BTreeMap<&'static str, &'static str>,
+}
+
+fn argo_clusters() -> Vec<ArgoCluster> {
+    let labels = |env, region| {
+        BTreeMap::from([
+            ("argocd.argoproj.io/secret-type", "cluster"),
+            ("env", env),
+            ("region", region),
+            ("tailor.dev/render", "true"),
+        ])
+    };
+    vec![
+        ArgoCluster {
+            name: "eu-prod-1",
+            labels: labels("prod", "eu"),
+        },
+        ArgoCluster {
+            name: "us-dev-1",
+            labels: labels("dev", "us"),
+        },
+    ]
+}
+
+/// Runs plugin.yaml's `generate` in `app` as the CMP server does: its command and args,
+/// the Application's environment, and each plugin env entry as `ARGOCD_ENV_NAME`.
+fn generate(app: &Path, plugin_env: &[(String, String)]) -> common::Run {
+    let plugin = yaml_file("plugin.yaml");
+    let generate = &plugin["spec"]["generate"];
+    let mut argv = strings(&generate["command"]);
+    argv.extend(strings(&generate["args"]));
+    let bin = Path::new(common::tailor_bin()).parent().unwrap();
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .current_dir(app)
+        .env_clear()
+        .env("PATH", path)
+        .env("ARGOCD_APP_NAME", "web")
+        .env("ARGOCD_APP_NAMESPACE", "web")
+        .env(
+            "ARGOCD_APP_REVISION",
+            "0123456789abcdef0123456789abcdef01234567",
+        )
+        .env("ARGOCD_APP_SOURCE_PATH", "examples/argocd/app")
+        .env(
+            "ARGOCD_APP_SOURCE_REPO_URL",
+            "https://github.com/example/fleet.git",
+        )
+        .env("ARGOCD_APP_SOURCE_TARGET_REVISION", "main")
+        .env("KUBE_VERSION", "1.31.0")
+        .env("KUBE_API_VERSIONS", "v1,apps/v1,batch/v1");
+    for (name, value) in plugin_env {
+        cmd.env(format!("ARGOCD_ENV_{name}"), value);
+    }
+    common::run_command(&mut cmd, "")
+}
+
+/// `plugin.yaml` with `examples/argocd/`: each Application the ApplicationSet generates gets
+/// its cluster's render (`examples/argocd/expected/NAME.yaml`, `TAILOR_UPDATE_EXAMPLES=1`
+/// rewrites them), with the labels of Argo CD's cluster secret choosing the customization.
+#[test]
+fn the_argocd_plugin_renders_each_generated_application() {
+    let plugin = yaml_file("plugin.yaml");
+    assert_eq!(plugin["apiVersion"], "argoproj.io/v1alpha1");
+    assert_eq!(plugin["kind"], "ConfigManagementPlugin");
+    let appset = yaml_file("examples/argocd/applicationset.yaml");
+    let source = &appset["spec"]["template"]["spec"]["source"];
+    // A sidecar plugin is named NAME-VERSION.
+    let name = format!(
+        "{}-{}",
+        plugin["metadata"]["name"].as_str().unwrap(),
+        plugin["spec"]["version"].as_str().unwrap()
+    );
+    assert_eq!(source["plugin"]["name"], name.as_str());
+    let app = repo_root().join(source["path"].as_str().expect("path"));
+    let discover = plugin["spec"]["discover"]["fileName"].as_str().unwrap();
+    assert!(app.join(discover).is_file(), "discover finds {discover}");
+    for cluster in argo_clusters() {
+        let env: Vec<(String, String)> = source["plugin"]["env"]
+            .as_array()
+            .expect("plugin env")
+            .iter()
+            .map(|e| {
+                let value = e["value"].as_str().expect("value");
+                let filled = value.replace("{{ .name }}", cluster.name).replace(
+                    "{{ toJson .metadata.labels }}",
+                    &serde_json::to_string(&cluster.labels).unwrap(),
+                );
+                assert!(!filled.contains("{{"), "unfilled template {value}");
+                (e["name"].as_str().unwrap().to_string(), filled)
+            })
+            .collect();
+        let run = generate(&app, &env);
+        assert_eq!(run.code, 0, "{}: {}", cluster.name, run.stderr);
+        let expected = repo_root()
+            .join("examples/argocd/expected")
+            .join(format!("{}.yaml", cluster.name));
+        if std::env::var_os("TAILOR_UPDATE_EXAMPLES").is_some_and(|v| v == "1") {
+            std::fs::write(&expected, &run.stdout).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&expected).expect("expected render");
+        assert_eq!(run.stdout, want, "{}", cluster.name);
+    }
+}
+
+/// A cluster the configuration does not name, a missing name or labels that are not a JSON
+/// object fail the generate step (Argo CD shows the message) instead of rendering nothing.
+#[test]
+fn the_argocd_plugin_refuses_what_it_cannot_render() {
+    let app = repo_root().join("examples/argocd/app");
+    let env = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    for (vars, says) in [
+        (env(&[("TAILOR_CLUSTER", "ap-lab-9")]), "ap-lab-9"),
+        (env(&[]), "set TAILOR_CLUSTER"),
+        (
+            env(&[("TAILOR_CLUSTER", "eu-prod-1\"}, \"x\": {\"y")]),
+            "is not a cluster name",
+        ),
+        (
+            env(&[
+                ("TAILOR_CLUSTER", "eu-prod-1"),
+                ("TAILOR_CLUSTER_LABELS", "env=prod"),
+            ]),
+            "must be a JSON object",
+        ),
+        (
+            env(&[
+                ("TAILOR_CLUSTER", "eu-prod-1"),
+                ("TAILOR_CLUSTER_LABELS", "{\"env\": 3}"),
+            ]),
+            "ManagedCluster",
+        ),
+    ] {
+        let run = generate(&app, &vars);
+        assert_ne!(run.code, 0, "{vars:?}: {}", run.stdout);
+        assert!(run.stdout.is_empty(), "{vars:?}: {}", run.stdout);
+        assert!(run.stderr.contains(says), "{vars:?}: {}", run.stderr);
+    }
+}
