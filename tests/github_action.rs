@@ -4,7 +4,8 @@
 //! each `${{ ... }}` expression filled in as GitHub fills it. `tailor diff --base` is played
 //! by a fake `tailor` on PATH that records its arguments and prints a canned review, so these
 //! tests pin the action's side of the interface; the pull-request comment goes to a fake
-//! GitHub API on a local port that records each request.
+//! GitHub API on a local port that records each request. The GitLab CI job of `docs/ci.md`
+//! runs here too, its script under `sh` with a merge request's variables.
 
 mod common;
 
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use common::{repo_root, run_ok, temp_dir, tool};
+use common::{repo_root, run_ok, temp_dir, tool, Run};
 use serde_json::{json, Value};
 
 const REVIEW: &str = "## tailor: 2 of 3 clusters change\n\n<details><summary>prod</summary>\n\n```diff\n-replicas: 1\n+replicas: 3\n```\n</details>\n";
@@ -616,4 +617,83 @@ fn the_release_binary_is_installed_and_checked() {
         runner.stdout
     );
     assert!(!root2.join("runner-temp/tailor-0.1.0/tailor").exists());
+}
+
+/// The GitLab CI job of `docs/ci.md`: its `script` lines, run by `sh` as a GitLab runner
+/// runs them with a merge request's variables, with the fake tailor and a fake GitLab API.
+fn gitlab_job(exit: i32, token: &str) -> (Run, Option<Request>, Setup) {
+    let docs = std::fs::read_to_string(repo_root().join("docs/ci.md")).unwrap();
+    let start = docs
+        .find("```yaml\ntailor-review:")
+        .expect("the GitLab job in docs/ci.md")
+        + 8;
+    let end = docs[start..].find("```").unwrap() + start;
+    let job = tailor_yaml::parse_stream(&docs[start..end])
+        .expect("yaml")
+        .remove(0)
+        .root;
+    let job = job.to_json().unwrap();
+    let script: Vec<String> = job["tailor-review"]["script"]
+        .as_array()
+        .expect("script")
+        .iter()
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    let s = setup("gitlab", exit);
+    let (api, log) = fake_api(json!([]));
+    let mut cmd = Command::new("sh");
+    cmd.args(["-e", "-c", &script.join("\n")])
+        .current_dir(&s.workspace)
+        .env_clear()
+        .env("PATH", search_path(&s.bin))
+        .env("CI_PIPELINE_SOURCE", "merge_request_event")
+        .env("CI_MERGE_REQUEST_DIFF_BASE_SHA", &s.base)
+        .env("CI_MERGE_REQUEST_IID", "7")
+        .env("CI_PROJECT_ID", "42")
+        .env("CI_API_V4_URL", format!("{api}/api/v4"))
+        .env("TAILOR_REVIEW_TOKEN", token);
+    let run = common::run_command(&mut cmd, "");
+    let request = log.lock().unwrap().first().cloned();
+    (run, request, s)
+}
+
+#[test]
+fn the_gitlab_job_reviews_a_merge_request() {
+    if !have_tools() {
+        return;
+    }
+    // A change: the job passes, review.md holds the review, the note is posted.
+    let (run, request, s) = gitlab_job(2, "glpat-fake");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        s.argv(),
+        [
+            "diff",
+            "--base",
+            &s.base,
+            "--format",
+            "markdown",
+            "--exit-code",
+            "tailor.yaml",
+            "manifests"
+        ]
+    );
+    let review = std::fs::read_to_string(s.workspace.join("review.md")).unwrap();
+    assert!(review.contains(REVIEW), "{review}");
+    let request = request.expect("a note was posted");
+    assert_eq!(request.method, "POST");
+    assert_eq!(request.path, "/api/v4/projects/42/merge_requests/7/notes");
+    assert!(
+        request.body.starts_with("body=") && request.body.contains("clusters"),
+        "{}",
+        request.body
+    );
+    // No token: no note, the job still passes.
+    let (run, request, _) = gitlab_job(2, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(request.is_none());
+    // An error fails the job and posts nothing.
+    let (run, request, _) = gitlab_job(1, "glpat-fake");
+    assert_ne!(run.code, 0);
+    assert!(request.is_none());
 }
