@@ -337,7 +337,12 @@ impl Runner {
     }
 }
 
+/// jq, curl and git, as GitHub's runners have them; jq is installed (apt) when missing, and
+/// a tool still missing skips the test with a loud line.
 fn have_tools() -> bool {
+    if tool("jq").is_none() {
+        common::install_python_tools();
+    }
     ["jq", "curl", "git"].iter().all(|t| tool(t).is_some())
 }
 

