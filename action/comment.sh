@@ -59,20 +59,30 @@ call() { # call METHOD URL [DATA]
     "$2"
 }
 
+# A comment that cannot be posted (a pull request from a fork gets a read-only token) is a
+# warning: the review is in the job summary all the same.
+cannot() { # cannot WHAT RESPONSE
+  echo "::warning title=tailor::could not $1 (the GitHub API answered: ${2:-nothing}); a pull request from a fork gets a read-only token. The review is in the job summary"
+  exit 0
+}
+
 existing=""
 page=1
 # 100 comments a page, at most 30 pages (GitHub lists a pull request's comments oldest first).
 while [ -z "$existing" ] && [ "$page" -le 30 ]; do
-  comments=$(call GET "$repo_api/issues/$number/comments?per_page=100&page=$page")
+  comments=$(call GET "$repo_api/issues/$number/comments?per_page=100&page=$page") ||
+    cannot "list the pull request's comments" "$comments"
   [ "$(jq 'length' <<<"$comments")" -gt 0 ] || break
   existing=$(jq -r --arg m "$marker" '[.[] | select(.body | startswith($m))][0].id // empty' <<<"$comments")
   page=$((page + 1))
 done
 
 if [ -n "$existing" ]; then
-  call PATCH "$repo_api/issues/comments/$existing" "$payload" >/dev/null
+  response=$(call PATCH "$repo_api/issues/comments/$existing" "$payload") ||
+    cannot "update comment $existing" "$response"
   echo "tailor: updated comment $existing on pull request #$number"
 else
-  call POST "$repo_api/issues/$number/comments" "$payload" >/dev/null
+  response=$(call POST "$repo_api/issues/$number/comments" "$payload") ||
+    cannot "post the review as a comment" "$response"
   echo "tailor: posted the review on pull request #$number"
 fi

@@ -66,6 +66,14 @@ struct Request {
 /// A GitHub REST API stand-in: lists `existing` as the pull request's comments (page 1; page 2
 /// is empty) and accepts a POST or PATCH of a comment. Returns its URL and the request log.
 fn fake_api(existing: Value) -> (String, Arc<Mutex<Vec<Request>>>) {
+    fake_api_posting(existing, "201 Created")
+}
+
+/// [`fake_api`] answering a new comment's POST with `post_status`.
+fn fake_api_posting(
+    existing: Value,
+    post_status: &'static str,
+) -> (String, Arc<Mutex<Vec<Request>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}", listener.local_addr().unwrap());
     let log = Arc::new(Mutex::new(Vec::new()));
@@ -77,7 +85,13 @@ fn fake_api(existing: Value) -> (String, Arc<Mutex<Vec<Request>>>) {
             let (status, body) = match request.method.as_str() {
                 "GET" if request.path.ends_with("&page=1") => ("200 OK", existing.to_string()),
                 "GET" => ("200 OK", "[]".to_string()),
-                "POST" => ("201 Created", json!({"id": 7001}).to_string()),
+                "POST" if post_status.starts_with("201") => {
+                    (post_status, json!({"id": 7001}).to_string())
+                }
+                "POST" => (
+                    post_status,
+                    json!({"message": "Resource not accessible by integration"}).to_string(),
+                ),
                 "PATCH" => ("200 OK", json!({"id": 42}).to_string()),
                 _ => ("405 Method Not Allowed", "{}".to_string()),
             };
@@ -701,4 +715,32 @@ fn the_gitlab_job_reviews_a_merge_request() {
     let (run, request, _) = gitlab_job(1, "glpat-fake");
     assert_ne!(run.code, 0);
     assert!(request.is_none());
+}
+
+/// A pull request from a fork gets a read-only token: the refused comment is a warning, the
+/// job passes with the review in its summary.
+#[test]
+fn a_comment_the_token_may_not_post_is_a_warning() {
+    if !have_tools() {
+        return;
+    }
+    let s = setup("action-forbidden", 2);
+    let (api, log) = fake_api_posting(json!([]), "403 Forbidden");
+    let mut runner = s
+        .runner()
+        .input("comment", "true")
+        .set("GITHUB_API_URL", &api);
+    assert_eq!(runner.run(), 0, "{}", runner.stdout);
+    assert!(runner.summary().contains(REVIEW));
+    assert!(
+        runner
+            .stdout
+            .contains("::warning title=tailor::could not post the review as a comment")
+            && runner
+                .stdout
+                .contains("Resource not accessible by integration"),
+        "{}",
+        runner.stdout
+    );
+    assert_eq!(log.lock().unwrap().last().unwrap().method, "POST");
 }
