@@ -49,12 +49,12 @@ mod fan_out_tests {
     use tailor_kio::Resource;
 
     use crate::run::process;
-    use crate::stages::{Context, Scope, Stage};
+    use crate::stages::{Context, Scope, Stage, Tailoring};
 
     /// A stage with a bug: it panics for the destination named "boom".
     struct Buggy;
 
-    impl Stage for Buggy {
+    impl Stage<Tailoring> for Buggy {
         fn name(&self) -> &'static str {
             "buggy"
         }
@@ -62,7 +62,7 @@ mod fan_out_tests {
             Scope::PerDestination
         }
         fn run(&self, _: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-            if ctx.cluster.is_some_and(|c| c.name == "boom") {
+            if ctx.cluster().is_some_and(|c| c.name == "boom") {
                 panic!("a bug");
             }
         }
