@@ -33,7 +33,11 @@ pub(super) fn substitutes_again(
     let tailoring = run.tailoring(cluster, &mut Vec::new())?;
     let mut again = out.to_vec();
     let mut results = Vec::new();
-    let mut stage = [Forked::new(plan.stages[at].as_ref(), &run.claimed[at], &mut results)];
+    let mut stage = [Forked::new(
+        plan.stages[at].as_ref(),
+        &run.claimed[at],
+        &mut results,
+    )];
     let destination = cluster.map(|cluster| Destination {
         cluster,
         more: false,
