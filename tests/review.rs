@@ -147,6 +147,14 @@ fn exit_codes_tell_a_ci_job_what_happened() {
         assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
         assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
     }
+    // A base inside an input would be read as part of the change.
+    let r = tailor_in(
+        &fixture(),
+        &["diff", "--base", "before", "after/first-match.yaml", "."],
+        &[],
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("lies inside the input"), "{}", r.stderr);
     let r = tailor_in(
         &after,
         &["diff", "--format", "json", "first-match.yaml", "app"],

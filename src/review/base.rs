@@ -17,6 +17,7 @@ pub struct Base {
 /// Finds CONFIG and the inputs inside BASE, resolved the way they are in the current version.
 pub fn locate(base: &str, config: &str, inputs: &[String]) -> Result<Base, String> {
     let (root, strip, checkout) = if Path::new(base).is_dir() {
+        outside_inputs(Path::new(base), inputs)?;
         (PathBuf::from(base), current_dir()?, None)
     } else {
         let top = git_toplevel(base)?;
@@ -41,6 +42,25 @@ pub fn locate(base: &str, config: &str, inputs: &[String]) -> Result<Base, Strin
         inputs: placed,
         _checkout: checkout,
     })
+}
+
+/// A BASE directory inside an input would be read as part of the current version.
+fn outside_inputs(base: &Path, inputs: &[String]) -> Result<(), String> {
+    let base = base
+        .canonicalize()
+        .map_err(|e| format!("--base {}: {e}", base.display()))?;
+    for input in inputs {
+        if Path::new(input)
+            .canonicalize()
+            .is_ok_and(|i| base.starts_with(i))
+        {
+            return Err(format!(
+                "--base {} lies inside the input {input}: its files would be read as part of the change; keep it outside them",
+                base.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn current_dir() -> Result<PathBuf, String> {

@@ -167,9 +167,10 @@ impl Review {
             "clusters"
         };
         let mut s = format!(
-            "{} of {} {noun} change: {} object{} changed, {} added, {} removed",
+            "{} of {} {noun} change{}: {} object{} changed, {} added, {} removed",
             t.clusters,
             self.destinations,
+            if t.clusters == 1 { "s" } else { "" },
             t.changed,
             if t.changed == 1 { "" } else { "s" },
             t.added,
