@@ -3,26 +3,30 @@
 //! `***` on both, a changed one `*** (before)` / `*** (after)`, so the diff still shows which
 //! keys changed, were added or removed without showing a value.
 
+use super::model::Held;
 use tailor_kio::write::document_text;
 use tailor_kio::Resource;
 use tailor_yaml::{emit_node, EmitOptions, Node, Value};
 
 const SECRET_FIELDS: [&str; 2] = ["data", "stringData"];
 
-/// The texts of an object before and after (empty where it does not exist).
-pub fn texts(old: Option<&Resource>, new: Option<&Resource>, show: bool) -> (String, String) {
-    let secret = [old, new]
-        .into_iter()
-        .flatten()
-        .any(|r| r.kind() == "Secret" && r.api_version() == "v1");
-    if !secret || show {
-        return (
-            old.map(text).unwrap_or_default(),
-            new.map(text).unwrap_or_default(),
-        );
+/// How a side keeps `item`: its text, or the tree of a Secret to be masked.
+pub fn held(item: Resource, show: bool) -> Held {
+    if !show && item.kind() == "Secret" && item.api_version() == "v1" {
+        Held::Secret(item.into_node())
+    } else {
+        Held::Text(text(&item))
     }
-    let mut a = old.map(|r| r.node().clone());
-    let mut b = new.map(|r| r.node().clone());
+}
+
+/// The texts of an object before and after (empty where it does not exist), a Secret's
+/// values masked against the other side's.
+pub fn texts(old: Option<&Held>, new: Option<&Held>) -> (String, String) {
+    let tree = |h: Option<&Held>| match h {
+        Some(Held::Secret(n)) => Some(n.clone()),
+        _ => None,
+    };
+    let (mut a, mut b) = (tree(old), tree(new));
     for field in SECRET_FIELDS {
         let theirs_b = b.as_ref().and_then(|n| n.get(field)).cloned();
         let theirs_a = a.as_ref().and_then(|n| n.get(field)).cloned();
@@ -33,8 +37,12 @@ pub fn texts(old: Option<&Resource>, new: Option<&Resource>, show: bool) -> (Str
             mask(n, theirs_a.as_ref(), "after");
         }
     }
-    let emit = |n: Option<Node>| n.map(|n| emit_node(&n, EmitOptions::default()));
-    (emit(a).unwrap_or_default(), emit(b).unwrap_or_default())
+    let written = |held: Option<&Held>, masked: Option<Node>| match (held, masked) {
+        (_, Some(n)) => emit_node(&n, EmitOptions::default()),
+        (Some(Held::Text(t)), None) => t.clone(),
+        _ => String::new(),
+    };
+    (written(old, a), written(new, b))
 }
 
 /// An object's document as a stream carries it, without the comment naming its destination

@@ -120,7 +120,7 @@ pub fn review(
         Err(msg) => return Ok(Err(msg)),
     };
     let after = match render(config, inputs)? {
-        Some((d, f, items)) => model::side(d, f, items),
+        Some((d, f, items)) => model::side(d, f, items, options.show_secrets),
         None => {
             return Ok(Err(
                 "the change does not render (see the errors above)".into()
@@ -129,7 +129,7 @@ pub fn review(
     };
     let before = match (&base.config, base.inputs.is_empty()) {
         (Some(c), false) => match render(c, &base.inputs)? {
-            Some((d, f, items)) => model::side(d, f, items),
+            Some((d, f, items)) => model::side(d, f, items, options.show_secrets),
             None => {
                 return Ok(Err(format!(
                     "the base ({}) does not render (see the errors above)",
@@ -140,7 +140,7 @@ pub fn review(
         // The change adds the CONFIG or every input: nothing was deployed before.
         _ => model::Side::default(),
     };
-    Ok(Ok(model::compare(&before, &after, options.show_secrets)))
+    Ok(Ok(model::compare(&before, &after)))
 }
 
 /// The review written in `format`; `color` for a terminal (text only).

@@ -7,14 +7,23 @@ use similar::TextDiff;
 
 use super::mask;
 use tailor_kio::Resource;
+use tailor_yaml::Node;
 
 /// One side of the review, rendered: each destination's objects, as the text a stream would
-/// carry (Secrets still as trees, masked once both sides are known).
+/// carry (Secrets to be masked as trees, masked once both sides are known). Only the text is
+/// kept: a side holds a tenth of the memory of the objects it was rendered as.
 #[derive(Default)]
 pub struct Side {
     /// The destinations in the order the run tailored them (skipped ones included).
     pub destinations: Vec<String>,
-    pub objects: BTreeMap<String, BTreeMap<ObjectId, Resource>>,
+    pub objects: BTreeMap<String, BTreeMap<ObjectId, Held>>,
+}
+
+/// An object as a side keeps it.
+pub enum Held {
+    Text(String),
+    /// A Secret whose values are to be masked.
+    Secret(Node),
 }
 
 /// An object's identity within a destination. `occurrence` tells apart objects a package
@@ -195,8 +204,14 @@ impl Review {
 }
 
 /// Builds a side from a run's objects: each copy of a fan-out goes to its destination; the
-/// Kptfile and local-config objects, which no destination gets, are left out.
-pub fn side(destinations: Vec<String>, fanned_out: bool, items: Vec<Resource>) -> Side {
+/// Kptfile and local-config objects, which no destination gets, are left out. Secrets are kept
+/// as trees to be masked unless `show_secrets`.
+pub fn side(
+    destinations: Vec<String>,
+    fanned_out: bool,
+    items: Vec<Resource>,
+    show_secrets: bool,
+) -> Side {
     let single = destinations
         .first()
         .filter(|_| !fanned_out)
@@ -207,7 +222,7 @@ pub fn side(destinations: Vec<String>, fanned_out: bool, items: Vec<Resource>) -
     } else {
         vec![single.clone()]
     };
-    let mut objects: BTreeMap<String, BTreeMap<ObjectId, Resource>> = BTreeMap::new();
+    let mut objects: BTreeMap<String, BTreeMap<ObjectId, Held>> = BTreeMap::new();
     for item in items {
         if item.is_meta_or_local() || item.is_list_shell() {
             continue;
@@ -228,7 +243,7 @@ pub fn side(destinations: Vec<String>, fanned_out: bool, items: Vec<Resource>) -
         while mine.contains_key(&id) {
             id.occurrence += 1;
         }
-        mine.insert(id, item);
+        mine.insert(id, mask::held(item, show_secrets));
     }
     Side {
         destinations,
@@ -237,7 +252,7 @@ pub fn side(destinations: Vec<String>, fanned_out: bool, items: Vec<Resource>) -
 }
 
 /// Compares the two sides destination by destination.
-pub fn compare(before: &Side, after: &Side, show_secrets: bool) -> Review {
+pub fn compare(before: &Side, after: &Side) -> Review {
     let mut order: Vec<&String> = after.destinations.iter().collect();
     let known: BTreeSet<&String> = order.iter().copied().collect();
     order.extend(before.destinations.iter().filter(|d| !known.contains(d)));
@@ -245,7 +260,7 @@ pub fn compare(before: &Side, after: &Side, show_secrets: bool) -> Review {
     let mut index: std::collections::HashMap<Change, usize> = Default::default();
     let mut unchanged = Vec::new();
     for dest in &order {
-        let change = destination_change(before, after, dest, show_secrets);
+        let change = destination_change(before, after, dest);
         if change.objects.is_empty() && change.receiving().is_none() {
             unchanged.push(dest.to_string());
             continue;
@@ -278,14 +293,19 @@ fn presence(side: &Side, dest: &str) -> Presence {
     }
 }
 
-fn destination_change(before: &Side, after: &Side, dest: &str, show_secrets: bool) -> Change {
+fn destination_change(before: &Side, after: &Side, dest: &str) -> Change {
     let empty = BTreeMap::new();
     let old = before.objects.get(dest).unwrap_or(&empty);
     let new = after.objects.get(dest).unwrap_or(&empty);
     let ids: BTreeSet<&ObjectId> = old.keys().chain(new.keys()).collect();
     let mut objects = Vec::new();
     for id in ids {
-        let (a, b) = mask::texts(old.get(id), new.get(id), show_secrets);
+        if let (Some(Held::Text(a)), Some(Held::Text(b))) = (old.get(id), new.get(id)) {
+            if a == b {
+                continue;
+            }
+        }
+        let (a, b) = mask::texts(old.get(id), new.get(id));
         if old.contains_key(id) && new.contains_key(id) && a == b {
             continue;
         }
