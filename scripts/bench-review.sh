@@ -9,7 +9,8 @@
 # The change: prod's replica patch (a third of the clusters), staging's image tag, one app's
 # image in the manifests (every cluster), a template that names the cluster (every cluster
 # differently), the Secret's password (masked), and the doNotDeploy set moving (some clusters
-# start, some stop receiving the bundle). Each row is the best of TAILOR_BENCH_RUNS runs
+# start, some stop receiving the bundle). Then the same change with a template that names only
+# the region (`grouped`): clusters with the same change are grouped. Each row is the best of TAILOR_BENCH_RUNS runs
 # (default 3) under /usr/bin/time -v: wall seconds, user+sys CPU, peak RSS, output bytes.
 set -euo pipefail
 . "$(dirname "$0")/bench-lib.sh"
@@ -22,9 +23,10 @@ if [ -z "${TAILOR_BENCH_NO_BUILD:-}" ]; then
 fi
 [ -x "$TAILOR" ] || { echo "FAIL: $TAILOR missing" >&2; exit 1; }
 
-# package DIR SIDE: writes the before (SIDE=0) or after (SIDE=1) version into DIR.
+# package DIR SIDE HOST: writes the before (SIDE=0) or after (SIDE=1) version into DIR, the
+# after version's host template HOST.
 package() {
-  local dir=$1 side=$2 i env region retired
+  local dir=$1 side=$2 after_host=$3 i env region retired
   mkdir -p "$dir/app"
   {
     echo "apiVersion: tailor.dev/v1alpha1"
@@ -62,7 +64,7 @@ YAML
   } >"$dir/tailor.yaml"
   for ((i = 0; i < apps; i++)); do
     local image="ghcr.io/example/app:1.0.$(( i == 0 ? side : 0 ))"
-    local host=$([ "$side" = 1 ] && echo '{{.clusterName}}.{{.region}}' || echo '{{.region}}')
+    local host=$([ "$side" = 1 ] && echo "$after_host" || echo '{{.region}}')
     cat >"$dir/app/app-$i.yaml" <<YAML
 apiVersion: apps/v1
 kind: Deployment
@@ -123,21 +125,25 @@ data:
 YAML
 }
 
-rm -rf "$WORK/before" "$WORK/after"
-package "$WORK/before" 0
-package "$WORK/after" 1
-cd "$WORK/after"
-objects=$(( apps * 3 + 1 ))
-echo "review of $clusters clusters x $objects objects (best of $runs; $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
-printf '%-24s %8s %8s %9s %11s\n' run wall_s cpu_s peak_MB out_bytes
 row() {
   local name=$1; shift
   best_of "$runs" "$WORK/out.txt" -- "$@" || true
   printf '%-24s %8s %8s %9.1f %11s\n' "$name" "$BEST_WALL" "$BEST_CPU" \
     "$(awk -v k="$PEAK_KB" 'BEGIN {print k / 1024}')" "$(wc -c <"$WORK/out.txt")"
 }
-row "render (one side)" "$TAILOR" tailor.yaml app
-for format in text markdown json html; do
-  row "review --format $format" "$TAILOR" diff --base ../before tailor.yaml app --format "$format"
+objects=$(( apps * 3 + 1 ))
+echo "review of $clusters clusters x $objects objects (best of $runs; $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
+for scenario in distinct grouped; do
+  host=$([ $scenario = distinct ] && echo '{{.clusterName}}.{{.region}}' || echo 'www.{{.region}}')
+  rm -rf "$WORK/before" "$WORK/after"
+  package "$WORK/before" 0 "$host"
+  package "$WORK/after" 1 "$host"
+  cd "$WORK/after"
+  echo "== $scenario: $("$TAILOR" diff --base ../before tailor.yaml app 2>/dev/null | head -1)"
+  echo "   $("$TAILOR" diff --base ../before tailor.yaml app --format json 2>/dev/null | grep -c '"clusters": \[') groups"
+  printf '%-24s %8s %8s %9s %11s\n' run wall_s cpu_s peak_MB out_bytes
+  [ $scenario = distinct ] && row "render (one side)" "$TAILOR" tailor.yaml app
+  for format in text markdown json html; do
+    row "review --format $format" "$TAILOR" diff --base ../before tailor.yaml app --format "$format"
+  done
 done
-"$TAILOR" diff --base ../before tailor.yaml app 2>/dev/null | head -1
