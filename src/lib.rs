@@ -9,6 +9,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod review;
 pub mod run;
 pub mod safe_paths;
 pub mod stages;

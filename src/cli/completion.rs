@@ -5,7 +5,7 @@
 pub const SUBCOMMANDS: &[(&str, &str)] = &[
     (
         "diff",
-        "a unified diff from the input to each destination's output",
+        "a diff from the input to each destination's output, or (--base) a change review",
     ),
     ("envsubst", "Flux's envsubst on stdin"),
     ("expand", "KubeStellar's template expansion of stdin"),

@@ -1,7 +1,8 @@
 //! `tailor diff CONFIG [FILE|DIR|-]... [--cluster NAME] [--shard K/N]`: a unified diff from
 //! the input files to what each destination gets, the preview Fleet, Flux and KubeStellar
 //! users cannot have without a live cluster. A destination that gets nothing (doNotDeploy)
-//! shows every file removed.
+//! shows every file removed. With `--base BASE` it reviews a change instead: both versions
+//! rendered and compared per destination (`crate::review`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -9,11 +10,26 @@ use similar::TextDiff;
 
 use super::args::{self, Output};
 use super::standalone::{render, report_all};
-use super::{emit, usage_error};
+use super::{emit, stdout, usage_error};
+use crate::review::{self, Options};
 use tailor_kio::{files, KrmResult, Resource};
 
 pub(crate) fn run(argv: &[String]) -> i32 {
-    let args = match args::parse(argv) {
+    let (review, argv) = match review::split_options(argv) {
+        Ok(split) => split,
+        Err(msg) => {
+            let code = usage_error(&format!("diff: {msg}"));
+            return if argv.iter().any(|a| a == "--exit-code") {
+                1
+            } else {
+                code
+            };
+        }
+    };
+    if let Some(options) = review {
+        return run_review(&options, &argv);
+    }
+    let args = match args::parse(&argv) {
         Ok(a) => a,
         Err(msg) => return usage_error(&format!("diff: {msg}")),
     };
@@ -43,6 +59,48 @@ pub(crate) fn run(argv: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// `tailor diff --base BASE ...`: the review of a change, written in the format asked for.
+/// With `--exit-code` every failure, a bad command line included, exits 1.
+fn run_review(options: &Options, argv: &[String]) -> i32 {
+    let failed = |code: i32| if options.exit_code { 1 } else { code };
+    let args = match args::parse(argv) {
+        Ok(a) => a,
+        Err(msg) => return failed(usage_error(&format!("diff: {msg}"))),
+    };
+    if args.output != Output::Stream || args.explain {
+        return failed(usage_error(
+            "diff --base writes a review: --output, --output-dir and --explain do not apply",
+        ));
+    }
+    let mut render_side = |config: &str, inputs: &[String]| -> Result<review::Rendered, i32> {
+        let side = args::Args {
+            config: config.to_string(),
+            inputs: inputs.to_vec(),
+            ..args.clone()
+        };
+        let outcome = render(&side, false)?.outcome;
+        Ok((!outcome.failed).then_some((outcome.destinations, outcome.fanned_out, outcome.items)))
+    };
+    match review::review(options, &args.config, &args.inputs, &mut render_side) {
+        Err(code) => failed(code),
+        Ok(Err(msg)) => {
+            report_all(&[KrmResult::error(msg)]);
+            1
+        }
+        Ok(Ok(reviewed)) => {
+            let color = options.format == review::Format::Text && stdout_is_colour_terminal();
+            let text = review::write(&reviewed, options.format, color);
+            stdout::emit(&text, review::exit_code(options, &reviewed))
+        }
+    }
+}
+
+/// Colour only on a terminal, and not when `NO_COLOR` is set (no-color.org).
+fn stdout_is_colour_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// The diff of every destination's files against the input's. In a fan-out each copy lives
