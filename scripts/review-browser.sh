@@ -6,11 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get install -y chromium >/dev/null
-  else
-    sudo apt-get install -y chromium >/dev/null
-  fi
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  # A fresh machine may have no package lists yet.
+  $sudo apt-get install -y chromium >/dev/null 2>&1 ||
+    { $sudo apt-get update >/dev/null && $sudo apt-get install -y chromium >/dev/null; }
 fi
 TAILOR_REQUIRE_CHROMIUM=1 cargo test --test review_browser -- --nocapture
 echo "screenshot: target/tmp/review-browser/review.png"

@@ -16,6 +16,8 @@ export PATH="$PWD/target-tools/bin:$PATH"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# The HTML change review in headless Chromium (installed from the distribution's packages).
+bash scripts/review-browser.sh
 # Fuzzing smoke run: every target over its committed seeds (regressions included), then a few
 # seconds of real fuzzing for the targets whose inputs are not YAML text (the YAML-driven ones
 # need minutes to get anywhere). Long runs: `scripts/fuzz.sh --long`, results in fuzz/README.md.
