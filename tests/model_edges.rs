@@ -481,3 +481,69 @@ fn flux_spec_ignore_is_named_as_not_applied() {
         run.stdout
     );
 }
+
+/// A directory read for a Flux `Kustomization` is read as Flux reads its source:
+/// source-controller's default exclusions and `.sourceignore` files (fluxcd/pkg
+/// `sourceignore/sourceignore.go` at 23cf50f6, gitignore dialect from
+/// `sourceignore/gitignore/pattern.go` at f78daaa7), and only the `.yaml`/`.yml` files the
+/// generated kustomization lists (fluxcd/pkg `kustomize/kustomize_generator.go`,
+/// `generateKustomization`: `filepath.Ext` is `.yaml` or `.yml`). A `Tailor` reads the same
+/// directory as `kpt fn source` does.
+#[test]
+fn a_flux_directory_is_read_as_flux_reads_its_source() {
+    let dir = temp_dir("flux-source");
+    let pkg = dir.join("apps");
+    let cm = |name: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n");
+    for (file, text) in [
+        ("deploy.yaml", cm("kept")),
+        ("other.yml", cm("kept-too")),
+        (
+            "extra.json",
+            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"json\"}}\n"
+                .into(),
+        ),
+        ("drafts/draft.yaml", cm("draft")),
+        ("team/keep.secret.yaml", cm("re-included")),
+        ("team/drop.secret.yaml", cm("secret")),
+        (".github/workflows/ci.yaml", "on: push\njobs: {}\n".into()),
+        (".sops.yaml", "creation_rules: []\n".into()),
+        (
+            ".sourceignore",
+            "# not deployed\ndrafts/\n*.secret.yaml\n".into(),
+        ),
+        ("team/.sourceignore", "!keep.secret.yaml\n".into()),
+    ] {
+        let path = pkg.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let flux = dir.join("flux.yaml");
+    std::fs::write(
+        &flux,
+        "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: flux-system}\nspec:\n  interval: 10m\n  namePrefix: p-\n",
+    )
+    .unwrap();
+    let run = run_tailor(&[flux.to_str().unwrap(), pkg.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let names: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  name: "))
+        .collect();
+    assert_eq!(names, ["p-kept", "p-kept-too", "p-re-included"]);
+    // A Tailor reads every file kpt fn source reads: the CI file is no object, an error.
+    let tailor = dir.join("tailor.yaml");
+    std::fs::write(
+        &tailor,
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  namePrefix: p-\n",
+    )
+    .unwrap();
+    std::fs::remove_dir_all(pkg.join(".github")).unwrap();
+    std::fs::remove_file(pkg.join(".sops.yaml")).unwrap();
+    let run = run_tailor(&[tailor.to_str().unwrap(), pkg.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for name in ["p-json", "p-draft", "p-secret"] {
+        assert!(run.stdout.contains(name), "{name} in {}", run.stdout);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

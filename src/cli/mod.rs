@@ -8,6 +8,7 @@ mod completion;
 mod diff;
 mod durable;
 mod fleet_values;
+mod flux_source;
 mod output_dir;
 mod standalone;
 pub(crate) mod stdout;

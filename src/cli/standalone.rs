@@ -231,6 +231,7 @@ fn render_with(
             .map(|f| f as &mut dyn FnMut(&Resource) -> bool),
         one_input: args.inputs.len() == 1,
         texts: Some(texts),
+        flux_source: plan.as_ref().is_ok_and(|p| p.source == "Kustomization"),
         ..PackageReading::default()
     };
     let (items, bundle) = read_inputs(args, &mut reading, &opts)?;
@@ -522,6 +523,8 @@ struct PackageReading<'h> {
     passed: Passed,
     /// The texts of the files read before.
     texts: Option<&'h mut Texts>,
+    /// Directories are read as Flux reads a source (the CONFIG is a Flux `Kustomization`).
+    flux_source: bool,
 }
 
 /// The texts of the files a run read: each file is read from disk once, however many times
@@ -564,8 +567,13 @@ impl PackageReading<'_> {
             .at_field("Chart.yaml"));
         }
         let files_to_read = if path.is_dir() {
-            files::package_files(path)
-                .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?
+            let all = files::package_files(path)
+                .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
+            if self.flux_source {
+                super::flux_source::flux_files(path, all).map_err(KrmResult::error)?
+            } else {
+                all
+            }
         } else {
             vec![(path.to_path_buf(), file_argument_path(path))]
         };

@@ -52,3 +52,4 @@ pub mod envsubst;
 pub mod kustomization;
 pub mod overlay;
 pub mod postbuild;
+pub mod sourceignore;
