@@ -21,7 +21,7 @@ pub const SUBCOMMANDS: &[(&str, &str)] = &[
 
 /// What a flag takes after it.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Value {
+pub enum Takes {
     None,
     Directory,
     Choice(&'static str),
@@ -29,41 +29,41 @@ pub enum Value {
 }
 
 /// The standalone flags: long name, short name, value, description.
-pub const FLAGS: &[(&str, Option<char>, Value, &str)] = &[
+pub const FLAGS: &[(&str, Option<char>, Takes, &str)] = &[
     (
         "output",
         Some('o'),
-        Value::Choice("stream resource-list"),
+        Takes::Choice("stream resource-list"),
         "output form",
     ),
     (
         "output-dir",
         None,
-        Value::Directory,
+        Takes::Directory,
         "write each object to its file under DIR",
     ),
     (
         "clean",
         None,
-        Value::None,
+        Takes::None,
         "replace the output directory (only files tailor writes)",
     ),
-    ("cluster", None, Value::Text, "render only this destination"),
+    ("cluster", None, Takes::Text, "render only this destination"),
     (
         "shard",
         None,
-        Value::Text,
+        Takes::Text,
         "render shard K/N of the destinations",
     ),
     (
         "explain",
         None,
-        Value::None,
+        Takes::None,
         "say what happens per destination instead of writing it",
     ),
-    ("strict", None, Value::None, "warnings are errors"),
-    ("help", Some('h'), Value::None, "the usage"),
-    ("version", Some('V'), Value::None, "the version"),
+    ("strict", None, Takes::None, "warnings are errors"),
+    ("help", Some('h'), Takes::None, "the usage"),
+    ("version", Some('V'), Takes::None, "the version"),
 ];
 
 /// Prints the script for `shell`; exit code 2 for an unknown or missing shell.
@@ -94,14 +94,14 @@ fn bash() -> String {
             None => format!("--{long}"),
         };
         match value {
-            Value::Choice(words) => values.push_str(&format!(
+            Takes::Choice(words) => values.push_str(&format!(
                 "        {names}) COMPREPLY=($(compgen -W \"{words}\" -- \"$cur\")); return ;;\n"
             )),
-            Value::Directory => values.push_str(&format!(
+            Takes::Directory => values.push_str(&format!(
                 "        {names}) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
             )),
-            Value::Text => values.push_str(&format!("        {names}) return ;;\n")),
-            Value::None => {}
+            Takes::Text => values.push_str(&format!("        {names}) return ;;\n")),
+            Takes::None => {}
         }
     }
     format!(
@@ -138,10 +138,10 @@ fn zsh() -> String {
         };
         let open = if short.is_some() { "'" } else { "" };
         let arg = match value {
-            Value::None => String::new(),
-            Value::Directory => ":directory:_files -/".into(),
-            Value::Choice(words) => format!(":value:({words})"),
-            Value::Text => ":value:".into(),
+            Takes::None => String::new(),
+            Takes::Directory => ":directory:_files -/".into(),
+            Takes::Choice(words) => format!(":value:({words})"),
+            Takes::Text => ":value:".into(),
         };
         specs.push_str(&format!("        {names}{open}[{desc}]{arg}' \\\n"));
     }
@@ -169,10 +169,10 @@ fn fish() -> String {
     for (long, short, value, desc) in FLAGS {
         let short = short.map(|c| format!(" -s {c}")).unwrap_or_default();
         let arg = match value {
-            Value::None => String::new(),
-            Value::Directory => " -r".into(),
-            Value::Choice(words) => format!(" -x -a '{words}'"),
-            Value::Text => " -x".into(),
+            Takes::None => String::new(),
+            Takes::Directory => " -r".into(),
+            Takes::Choice(words) => format!(" -x -a '{words}'"),
+            Takes::Text => " -x".into(),
         };
         s.push_str(&format!(
             "complete -c tailor{short} -l {long}{arg} -d '{desc}'\n"
@@ -198,11 +198,11 @@ mod tests {
             }
             let mut argv = vec!["tailor.yaml".to_string(), "dir".into(), format!("--{long}")];
             match value {
-                Value::None => {}
-                Value::Choice(words) => argv.push(words.split(' ').next().unwrap_or("").into()),
-                Value::Directory => argv.push("out".into()),
-                Value::Text if *long == "shard" => argv.push("1/2".into()),
-                Value::Text => argv.push("x".into()),
+                Takes::None => {}
+                Takes::Choice(words) => argv.push(words.split(' ').next().unwrap_or("").into()),
+                Takes::Directory => argv.push("out".into()),
+                Takes::Text if *long == "shard" => argv.push("1/2".into()),
+                Takes::Text => argv.push("x".into()),
             }
             if *long == "clean" {
                 argv.extend(["--output-dir".into(), "out".into()]);

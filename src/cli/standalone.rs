@@ -151,7 +151,7 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
 /// as it was (checked before reading: `output_dir::check`).
 fn write_dir(
     dir: &Path,
-    outcome: &run::Outcome,
+    outcome: &run::Tailored,
     kept: &[files::KeptFile],
     passed: &Passed,
 ) -> Result<(), String> {
@@ -171,7 +171,7 @@ pub(crate) struct Rendered {
     /// The objects as read, when asked for (a failed run returns them; `tailor diff` compares
     /// with them).
     pub originals: Option<Vec<Resource>>,
-    pub outcome: run::Outcome,
+    pub outcome: run::Tailored,
     /// Files that hold no object, for `--output-dir` to copy as they are.
     pub kept: Vec<files::KeptFile>,
     /// Files passed through as their text (see [`Passed`]).
@@ -321,7 +321,7 @@ fn tailor(
     bundle: Option<FleetBundle>,
     fc: &tailor_yaml::Node,
     config_source: &str,
-) -> Result<run::Outcome, i32> {
+) -> Result<run::Tailored, i32> {
     let choices = Choices {
         strict: args.strict,
         explain: args.explain,
@@ -332,7 +332,7 @@ fn tailor(
     let mut outcome = match plan.map_err(Refused::Results).and_then(|p| p.with(choices)) {
         Ok(plan) => run::process(items, plan),
         Err(Refused::Usage(msg)) => return Err(usage_error(&msg)),
-        Err(Refused::Results(results)) => run::Outcome::new(Vec::new(), results, true),
+        Err(Refused::Results(results)) => run::Tailored::new(Vec::new(), results, true),
     };
     let config_name = if args.config == "-" {
         "<stdin>"

@@ -282,7 +282,7 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
     use crate::stages::fleet_namespaces::FleetNamespaces;
     use crate::stages::fleet_overlays::FleetOverlays;
     use crate::stages::flux_overlays::FluxOverlays;
-    use crate::stages::replacements::{Replacements, Source};
+    use crate::stages::replacements::{Replacements, RulesFrom};
     let per_destination = targets.vary();
     let mut stages: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
     if targets.any(|t| !t.yaml_overlays.is_empty()) {
@@ -302,7 +302,7 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
         }));
     }
     if targets.any(|t| !t.extra.overlay().replacements.is_empty()) {
-        stages.push(Box::new(Replacements(Source::Targets)));
+        stages.push(Box::new(Replacements(RulesFrom::Targets)));
     }
     let mut last: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
     if targets.any(|t| t.extra.overlay().sets_common_metadata()) {

@@ -8,7 +8,7 @@ use tailor_kustomize::replacements::{parse_replacements_noting, Dialect};
 use tailor_yaml::Node;
 
 use super::Plan;
-use crate::stages::replacements::{Replacements, Source};
+use crate::stages::replacements::{Replacements, RulesFrom};
 use tailor_kio::read::describe;
 
 #[derive(Clone, Copy)]
@@ -47,7 +47,10 @@ pub fn parse(fc: &Node, kind: Kind) -> Result<Plan, Diagnostic> {
     };
     let mut plan = Plan::new(
         name,
-        vec![Box::new(Replacements(Source::Fixed { list, field: FIELD }))],
+        vec![Box::new(Replacements(RulesFrom::Fixed {
+            list,
+            field: FIELD,
+        }))],
         0,
     );
     plan.notes = notes.into_iter().map(|n| n.at(FIELD)).collect();

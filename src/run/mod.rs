@@ -30,7 +30,7 @@ pub use reading::{
 pub use streaming::{stream_steps, Step};
 
 /// What a run produced: the list to print and the exit code.
-pub struct Outcome {
+pub struct Tailored {
     pub items: Vec<Resource>,
     pub results: Vec<KrmResult>,
     pub failed: bool,
@@ -42,9 +42,9 @@ pub struct Outcome {
     pub fanned_out: bool,
 }
 
-impl Outcome {
-    pub fn new(items: Vec<Resource>, results: Vec<KrmResult>, failed: bool) -> Outcome {
-        Outcome {
+impl Tailored {
+    pub fn new(items: Vec<Resource>, results: Vec<KrmResult>, failed: bool) -> Tailored {
+        Tailored {
             items,
             results,
             failed,
@@ -55,15 +55,15 @@ impl Outcome {
     }
 }
 
-fn failed(results: Vec<KrmResult>) -> Outcome {
-    Outcome::new(Vec::new(), results, true)
+fn failed(results: Vec<KrmResult>) -> Tailored {
+    Tailored::new(Vec::new(), results, true)
 }
 
 /// Runs `plan` over `items`; the plan is final (`config::Choices` built the command line and
 /// a Fleet bundle into it).
-pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
+pub fn process(items: Vec<Resource>, plan: Plan) -> Tailored {
     if let Some(note) = &plan.empty_shard {
-        return Outcome::new(Vec::new(), vec![KrmResult::info(note.clone())], false);
+        return Tailored::new(Vec::new(), vec![KrmResult::info(note.clone())], false);
     }
     if let Some(refusal) = in_place::refusal(&plan) {
         return failed(vec![refusal]);
@@ -106,7 +106,7 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
     if plan.explain {
         let report = explain::report(&run, &work, &clusters);
         let failed = results.iter().any(KrmResult::is_error);
-        let mut outcome = Outcome::new(Vec::new(), results, failed);
+        let mut outcome = Tailored::new(Vec::new(), results, failed);
         outcome.report = Some(report);
         return outcome;
     }
@@ -156,7 +156,7 @@ pub fn process(items: Vec<Resource>, plan: Plan) -> Outcome {
         results.push(refusal);
         return failed(results);
     }
-    let mut outcome = Outcome::new(out, results, false);
+    let mut outcome = Tailored::new(out, results, false);
     outcome.destinations = destinations;
     outcome.fanned_out = plan.fan_out;
     outcome

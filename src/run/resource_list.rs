@@ -8,7 +8,7 @@ use tailor_kio::write::{write_resource_list, write_resource_list_to, ListSyntax}
 use tailor_kio::{KrmResult, Resource};
 
 use super::{
-    keeps_trees, original_items, process, read_ahead, read_items, reading_holds, Outcome, Reading,
+    keeps_trees, original_items, process, read_ahead, read_items, reading_holds, Reading, Tailored,
 };
 
 /// The KRM function's answer to `text`, its ResourceList streamed to `out`, with the items
@@ -85,7 +85,7 @@ fn respond_ahead(
             }
             process(items, plan)
         }
-        Err(results) => Outcome::new(Vec::new(), results, true),
+        Err(results) => Tailored::new(Vec::new(), results, true),
     };
     let items = if outcome.failed {
         original_items(&source)

@@ -13,7 +13,7 @@ use super::{unmatched, Context, Scope, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 /// Where the stage's replacements come from.
-pub enum Source {
+pub enum RulesFrom {
     /// A list of its own (ApplyReplacements, ReplacementTransformer), written at `field`.
     Fixed {
         list: Vec<Replacement>,
@@ -23,7 +23,7 @@ pub enum Source {
     Targets,
 }
 
-pub struct Replacements(pub Source);
+pub struct Replacements(pub RulesFrom);
 
 impl Stage<Tailoring> for Replacements {
     fn name(&self) -> &'static str {
@@ -37,8 +37,8 @@ impl Stage<Tailoring> for Replacements {
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let (list, field) = match &self.0 {
-            Source::Fixed { list, field } => (list.as_slice(), *field),
-            Source::Targets => (
+            RulesFrom::Fixed { list, field } => (list.as_slice(), *field),
+            RulesFrom::Targets => (
                 ctx.options.extra.overlay().replacements.as_slice(),
                 "spec.replacements",
             ),
@@ -142,7 +142,7 @@ fn unmatched_target(
 /// the stage run on them, the objects written out.
 #[cfg(test)]
 mod example {
-    use super::{Replacements, Source};
+    use super::{Replacements, RulesFrom};
     use crate::stages::example::{run_stage, tailoring, virgo, Setup};
     use serde_json::json;
 
@@ -182,7 +182,7 @@ spec:
                               "options": {"create": true}}]},
             ]})),
         };
-        let (out, results) = run_stage(&Replacements(Source::Targets), input, &setup);
+        let (out, results) = run_stage(&Replacements(RulesFrom::Targets), input, &setup);
         assert_eq!(
             out,
             "\

@@ -14,7 +14,7 @@ use tailor_yaml::{parse_stream_with, Node, ParseOptions};
 use super::read::{
     check_list_items, object_problem, read_input_owned, read_stream, InputForm, Prepared, Trees,
 };
-use super::resource::{is_list_object, HeaderKeys, Origin, Resource, Source};
+use super::resource::{is_list_object, HeaderKeys, Origin, Resource, SourceText};
 use super::results::KrmResult;
 use super::write::{
     end_document, opens_with_marker, push_file_document, stream_text_range, Rendering,
@@ -29,7 +29,7 @@ pub enum FileContents {
     /// copied as it is, as kpt keeps it; where objects are written, `problem` (the first
     /// document that is not an object) is the error.
     Other {
-        text: Source,
+        text: SourceText,
         problem: Option<KrmResult>,
     },
 }
@@ -40,7 +40,7 @@ pub enum FileContents {
 /// ever passed on untailored. With `defer`, the objects' trees are dropped once checked
 /// ([`defer_documents`]).
 pub fn read_manifest_file(
-    source: Source,
+    source: SourceText,
     rel_path: &str,
     opts: &ParseOptions,
     defer: Option<&mut Deferral<'_>>,
@@ -83,7 +83,7 @@ pub fn read_documents(
 }
 
 fn documents(
-    source: &Source,
+    source: &SourceText,
     rel_path: &str,
     opts: &ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
@@ -153,8 +153,8 @@ pub fn read_config_text(
     text: String,
     rel_path: &str,
     opts: &ParseOptions,
-) -> Result<(tailor_yaml::Node, Source), KrmResult> {
-    let source: Source = Arc::new(text);
+) -> Result<(tailor_yaml::Node, SourceText), KrmResult> {
+    let source: SourceText = Arc::new(text);
     let docs: Vec<_> = parse_stream_with(&source, opts)
         .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?
         .into_iter()
@@ -301,7 +301,7 @@ pub fn defer_documents(items: &mut [Resource], defer: &mut Deferral<'_>, opts: &
 /// little more than the output.
 pub struct PassThrough {
     pub rel: String,
-    pub text: Source,
+    pub text: SourceText,
     /// Where each document's text in a stream (from after its `---` line) lies in `text`, in
     /// order; none when `text` is the file written back for --output-dir from its objects.
     pub documents: Box<[(u32, u32)]>,
@@ -379,7 +379,7 @@ fn written(
     rendering: Rendering,
     objects: &[&Resource],
     texts: &[&str],
-) -> Option<(Source, Vec<(u32, u32)>)> {
+) -> Option<(SourceText, Vec<(u32, u32)>)> {
     match rendering {
         Rendering::Stream => {
             let mut text = String::with_capacity(texts.iter().map(|t| t.len()).sum());
@@ -403,14 +403,14 @@ fn written(
 /// A file of the input that holds no object, written back as it is.
 pub struct KeptFile {
     pub rel: String,
-    pub text: Source,
+    pub text: SourceText,
 }
 
 /// One file of an output directory: the objects written to it, or a file's text kept as it
 /// was.
 pub enum OutputFile<'a> {
     Objects(Vec<&'a Resource>),
-    Kept(&'a Source),
+    Kept(&'a SourceText),
 }
 
 impl OutputFile<'_> {
@@ -547,7 +547,7 @@ fn written_len(d: &Resource) -> usize {
 /// True when every object is untouched, comes from `source`, and together they cover it: what
 /// lies between their spans is only what an empty document is made of (blank lines, comments,
 /// `---` and `...` markers).
-fn covers_source(source: &Source, docs: &[&Resource]) -> bool {
+fn covers_source(source: &SourceText, docs: &[&Resource]) -> bool {
     let mut spans = Vec::with_capacity(docs.len());
     for d in docs {
         match d.origin() {

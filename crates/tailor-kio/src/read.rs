@@ -11,7 +11,7 @@ use tailor_yaml::{
 };
 
 pub use super::resource::is_list_object;
-use super::resource::{HeaderKeys, Origin, Rebuild, Resource, Source};
+use super::resource::{HeaderKeys, Origin, Rebuild, Resource, SourceText};
 use super::results::KrmResult;
 use super::write::{ListSyntax, Rendering};
 
@@ -31,7 +31,7 @@ pub struct Input {
     pub json: bool,
     /// The whole input text, shared with the items' origins: a caller that needs the text
     /// again (to return the original items of a failed run) keeps this, not its own copy.
-    pub source: Source,
+    pub source: SourceText,
 }
 
 /// Reads everything tailor was given. Errors name where the input is wrong.
@@ -93,7 +93,7 @@ pub fn read_input_owned(
 #[derive(Debug)]
 pub struct Unread {
     pub result: KrmResult,
-    pub source: Source,
+    pub source: SourceText,
 }
 
 /// [`read_input_owned`], giving the text back with the error.
@@ -137,7 +137,11 @@ pub fn items_as_written(text: &str) -> Vec<Resource> {
         .collect()
 }
 
-fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<Input, KrmResult> {
+fn read_source(
+    source: SourceText,
+    opts: &ParseOptions,
+    trees: Trees<'_>,
+) -> Result<Input, KrmResult> {
     let mut taken = Vec::new();
     let has_cr = source.contains('\r');
     let docs = match trees {
@@ -179,13 +183,13 @@ fn read_source(source: Source, opts: &ParseOptions, trees: Trees<'_>) -> Result<
 /// document included (standalone mode keeps a List read from stdin, as it keeps one read from
 /// a file).
 pub fn read_stream(text: &str, opts: &ParseOptions) -> Result<Vec<Resource>, KrmResult> {
-    let source: Source = Arc::new(text.to_string());
+    let source: SourceText = Arc::new(text.to_string());
     let docs = parse_stream_with(&source, opts)
         .map_err(|e| KrmResult::error(format!("input is not valid YAML: {e}")))?;
     stream_items(&source, docs.into_iter().filter(|d| !d.empty).collect())
 }
 
-fn stream_items(source: &Source, docs: Vec<Document>) -> Result<Vec<Resource>, KrmResult> {
+fn stream_items(source: &SourceText, docs: Vec<Document>) -> Result<Vec<Resource>, KrmResult> {
     if docs.len() > 1 {
         if let Some(i) = docs
             .iter()
@@ -228,7 +232,7 @@ fn wrapper_form(root: &Node) -> Option<InputForm> {
 /// Takes an item whose tree can be rebuilt alone and whose text is copied verbatim while it
 /// is untouched; gives back any other (it is read as before, by `push_object`).
 fn defer_item(
-    source: &Source,
+    source: &SourceText,
     has_cr: bool,
     h: Handoff,
     keys: &HeaderKeys,
@@ -252,7 +256,7 @@ fn defer_item(
 /// left it as it was, to keep only its header when `defer` says so; or finished it, to keep
 /// its output text when `render` says so), gives back any other.
 fn prepare_item(
-    source: &Source,
+    source: &SourceText,
     has_cr: bool,
     h: Handoff,
     hook: &mut dyn FnMut(&mut Resource) -> Prepared,
@@ -391,7 +395,7 @@ fn json_object_len(text: &str) -> Option<usize> {
 }
 
 fn read_wrapped(
-    source: &Source,
+    source: &SourceText,
     has_cr: bool,
     doc: Option<Document>,
     form: InputForm,
@@ -603,7 +607,7 @@ fn truncate(s: &str) -> String {
 /// costs no more per item than a list with a line per object. `has_cr`: whether the source
 /// holds a carriage return anywhere (an item holding one is not copied; most inputs have
 /// none, and looking once saves a pass over every item).
-fn seq_item_origin(source: &Source, item: &Node, json: bool, has_cr: bool) -> Origin {
+fn seq_item_origin(source: &SourceText, item: &Node, json: bool, has_cr: bool) -> Origin {
     let start = item.span.start as usize;
     let end = item.span.end as usize;
     if end <= start || end > source.len() || !item.is_mapping() {

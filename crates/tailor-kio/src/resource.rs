@@ -13,7 +13,7 @@ use super::write::Rendering;
 /// The input text objects are copied from. An `Arc<String>` rather than an `Arc<str>`: the
 /// text read from stdin moves in without a copy (a second copy of a large input would double
 /// the peak memory of a pass that changes nothing).
-pub type Source = Arc<String>;
+pub type SourceText = Arc<String>;
 
 /// Where an object's text came from.
 #[derive(Clone, Debug)]
@@ -25,13 +25,13 @@ pub enum Origin {
     /// of comments, kpt's `- # comment`), or a flow item (a JSON list's object). Written after
     /// `- ` in a YAML list, as it is in a JSON one.
     SeqItem {
-        source: Source,
+        source: SourceText,
         start: usize,
         end: usize,
     },
     /// A document of a YAML file or stream; `start..end` covers the document and its `---`.
     Document {
-        source: Source,
+        source: SourceText,
         start: usize,
         end: usize,
         /// The file it came from in standalone mode (one text for all its documents), and
@@ -113,7 +113,7 @@ struct Deferred {
     keys: HeaderKeys,
     /// Boxed: most deferred objects are never built, and an empty cell then costs a pointer.
     whole: OnceLock<Box<Node>>,
-    source: Source,
+    source: SourceText,
     rebuild: Rebuild,
 }
 
@@ -365,7 +365,7 @@ impl Resource {
     /// (see [`Deferred`]). `rebuild` must come from parsing `source` into `node`.
     pub fn deferred(
         node: &Node,
-        source: Source,
+        source: SourceText,
         rebuild: Rebuild,
         origin: Origin,
         keys: HeaderKeys,
@@ -393,7 +393,7 @@ impl Resource {
     /// This object with its tree dropped, as [`Resource::deferred`] makes one, keeping what
     /// it carries besides the tree (its place, the results of a stage that ran as it was
     /// read). `rebuild` must come from parsing `source` into its tree, which must be unchanged.
-    pub fn into_deferred(self, source: Source, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
+    pub fn into_deferred(self, source: SourceText, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
         let mut deferred = Resource::deferred(&self.tree, source, rebuild, self.origin, keys);
         deferred.place = self.place;
         deferred.read_results = self.read_results;
@@ -425,7 +425,7 @@ impl Resource {
     }
 
     /// The text a document of a stream or file was read from, and its span there.
-    fn document_span(&self) -> Option<(&Source, Span)> {
+    fn document_span(&self) -> Option<(&SourceText, Span)> {
         let Origin::Document {
             source, start, end, ..
         } = &self.origin

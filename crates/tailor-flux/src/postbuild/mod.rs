@@ -47,7 +47,7 @@ pub fn substitute_resource(
 
 /// What [`substitute_resource`] gives, and whether the variables could have played a part.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct Substituted {
     pub change: Option<Change>,
     /// False when the printed resource has no `$`: then envsubst has nothing to do, and the
     /// outcome (the round trip's own changes, such as big integers rounding) is the same for
@@ -60,8 +60,8 @@ pub fn substitute_resource_outcome(
     resource: &Node,
     vars: &Vars,
     opts: &Options,
-) -> Result<Outcome, String> {
-    let unchanged = Outcome {
+) -> Result<Substituted, String> {
+    let unchanged = Substituted {
         change: None,
         used_variables: false,
     };
@@ -94,7 +94,7 @@ pub fn substitute_resource_outcome(
             go_unmarshal_error(&after, "map[string]interface {}")
         ));
     }
-    Ok(Outcome {
+    Ok(Substituted {
         change: (!merge::same_data(&before, &after)).then_some(Change { before, after }),
         used_variables,
     })
