@@ -94,11 +94,50 @@ fn small_object(i: usize) -> V {
     }
 }
 
+/// The `i`-th small object as the API server returns it: the stored object plus the fields
+/// the server sets, quoted as PyYAML quotes strings that would read as numbers or timestamps.
+fn served_object(i: usize) -> V {
+    let mut fields = match small_object(i) {
+        V::Map(fields) => fields,
+        other => return other,
+    };
+    for (key, value) in fields.iter_mut() {
+        if let (&mut "metadata", V::Map(meta)) = (key, value) {
+            meta.push(("creationTimestamp", s("'2024-05-01T10:00:00Z'")));
+            meta.push(("resourceVersion", s(format!("'{}'", 100_000 + i))));
+            meta.push(("uid", s(format!("0c6f{i:08x}-5b1e-4c2a-9d7e-3f1a2b3c4d5e"))));
+        }
+    }
+    let status = if i % 2 == 1 {
+        V::Map(vec![("loadBalancer", s("{}"))])
+    } else {
+        V::Map(vec![
+            ("availableReplicas", V::Int(2)),
+            ("observedGeneration", V::Int(1)),
+            ("readyReplicas", V::Int(2)),
+            ("replicas", V::Int(2)),
+        ])
+    };
+    fields.push(("status", status));
+    V::Map(fields)
+}
+
 /// Block YAML as kyaml writes it (indent 2, sequences flush with their key); `indent` is the
 /// column of the mapping's keys or the sequence's dashes.
 fn block(out: &mut String, v: &V, indent: usize) {
+    block_keys(out, v, indent, false)
+}
+
+/// Block YAML, with each mapping's keys sorted when `sorted` (as PyYAML's `yaml.dump` and
+/// `kubectl get -o yaml` write them; both also put sequences flush with their key).
+fn block_keys(out: &mut String, v: &V, indent: usize, sorted: bool) {
+    let block = |out: &mut String, v: &V, indent: usize| block_keys(out, v, indent, sorted);
     match v {
         V::Map(entries) => {
+            let mut entries: Vec<&(&str, V)> = entries.iter().collect();
+            if sorted {
+                entries.sort_by_key(|(k, _)| *k);
+            }
             for (k, value) in entries {
                 out.push_str(&" ".repeat(indent));
                 out.push_str(k);
@@ -205,6 +244,10 @@ pub enum Shape {
     JsonLine,
     /// The whole list as indented JSON.
     JsonPretty,
+    /// Block YAML items as PyYAML's `yaml.dump` writes `kubectl get -o yaml` output: sorted
+    /// keys, sequences flush with their key, and the short scalars the API server adds
+    /// (`uid`, `resourceVersion`, `creationTimestamp`, status fields).
+    PyYaml,
 }
 
 impl Shape {
@@ -214,6 +257,7 @@ impl Shape {
             "small-flow" => Some(Shape::Flow),
             "json-line" => Some(Shape::JsonLine),
             "json-pretty" => Some(Shape::JsonPretty),
+            "small-pyyaml" => Some(Shape::PyYaml),
             _ => None,
         }
     }
@@ -254,6 +298,15 @@ pub fn small_list(shape: Shape, n: usize) -> String {
             }
             out.push_str("functionConfig:\n");
             block(&mut out, &noop_tailor(), 2);
+        }
+        Shape::PyYaml => {
+            let list = V::Map(vec![
+                ("apiVersion", s("config.kubernetes.io/v1")),
+                ("kind", s("ResourceList")),
+                ("items", V::Seq((0..n).map(served_object).collect())),
+                ("functionConfig", noop_tailor()),
+            ]);
+            block_keys(&mut out, &list, 0, true);
         }
         Shape::JsonLine | Shape::JsonPretty => {
             let items = V::Seq((0..n).map(small_object).collect());
@@ -327,6 +380,14 @@ mod tests {
         assert!(
             line.ends_with("\"spec\":{\"strip\":{\"builtin\":false}}}}\n"),
             "{line}"
+        );
+        let served = small_list(Shape::PyYaml, 2);
+        assert!(served.starts_with("apiVersion: config.kubernetes.io/v1\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n"), "{served}");
+        assert!(served.contains("\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    creationTimestamp: '2024-05-01T10:00:00Z'\n    labels:\n      app: web-0\n"), "{served}");
+        assert!(served.contains("\n        containers:\n        - image: registry.example.com/web:1.0.0\n          name: web\n          ports:\n          - containerPort: 8080\n"), "{served}");
+        assert!(
+            served.ends_with("  status:\n    loadBalancer: {}\nkind: ResourceList\n"),
+            "{served}"
         );
         let pretty = small_list(Shape::JsonPretty, 2);
         assert!(

@@ -864,6 +864,27 @@ mod tests {
         assert_eq!(input.items.len(), 2);
     }
 
+    /// A `kind` written after `items` (PyYAML's and `kubectl get -o yaml | yq`'s sorted keys)
+    /// still defers the items; a root with `items` that turns out to be no list is read again
+    /// as one object of a stream.
+    #[test]
+    fn a_kind_after_the_items_defers_them_or_reads_again() {
+        let keys: HeaderKeys = Arc::from(Vec::<&str>::new());
+        let opts = ParseOptions::default();
+        let src = "apiVersion: config.kubernetes.io/v1\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\nkind: ResourceList\n";
+        let input = read_input_owned(src.to_string(), &opts, Trees::Defer(keys.clone())).unwrap();
+        assert_eq!(input.form, InputForm::ResourceList);
+        assert_eq!(input.items.len(), 1);
+        assert!(input.items[0].is_deferred());
+        assert_eq!(input.items[0].name(), "a");
+        let src = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: A\n  metadata: {name: a}\nkind: Thing\nmetadata: {name: t}\n";
+        let input = read_input_owned(src.to_string(), &opts, Trees::Defer(keys)).unwrap();
+        assert_eq!(input.form, InputForm::Stream);
+        assert_eq!(input.items.len(), 1);
+        assert_eq!(input.items[0].kind(), "Thing");
+        assert_eq!(input.items[0].node(), read(src).unwrap().items[0].node());
+    }
+
     /// A deferred item's header answers every question the run asks unasked exactly as its
     /// tree does: identity, kept annotations (scalars only), head comment, cluster mark; and
     /// the item keeps its index in the list. Flow items are deferred too.

@@ -10,6 +10,8 @@
 //! tailor-bench-gen small-flow N        the same as flow items (`- {...}`, kpt's .json items)
 //! tailor-bench-gen json-line N         the same as one line of JSON
 //! tailor-bench-gen json-pretty N       the same as indented JSON
+//! tailor-bench-gen small-pyyaml N      the same objects as served (uid, status...), written as
+//!                                      PyYAML writes them (sorted keys, flush `- ` lists)
 //! tailor-bench-gen small-dir N DIR [json]   DIR/manifests/ (YAML files, or .json ones) and
 //!                                      DIR/tailor.yaml: the same objects for standalone mode
 //! tailor-bench-gen kustomize-pairs N DIR     DIR/{resources,kustomization}.yaml, same replacements
@@ -21,7 +23,7 @@ use std::path::Path;
 
 use tailor_bench::*;
 
-const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|patches|small|small-flow|json-line|json-pretty) N | fanout N CLUSTERS | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
+const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
 
 fn number(arg: Option<&String>) -> Result<usize, String> {
     arg.ok_or_else(|| USAGE.to_string())?

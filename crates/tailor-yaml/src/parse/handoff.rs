@@ -4,6 +4,17 @@
 use super::{Handoff, Mark, Parser, Resume};
 use crate::node::{Node, Pair};
 
+/// Whether a root mapping whose keys so far are `pairs` may be a ResourceList or List: its
+/// `kind` says so, or comes later (PyYAML and `json.dumps(sort_keys=True)` write `kind` after
+/// `items`). A reader given items of a document that turns out not to be one reads it again
+/// with every tree (`tailor_kio::read`).
+fn may_be_wrapper(pairs: &[Pair]) -> bool {
+    match pairs.iter().find(|p| p.key.as_scalar() == Some("kind")) {
+        Some(p) => matches!(p.value.as_scalar(), Some("ResourceList" | "List")),
+        None => true,
+    }
+}
+
 impl Parser<'_> {
     /// Whether the value after `key` is the `items:` whose entries go to the sink: a key of
     /// the first document's root mapping, after a `kind` of ResourceList or List.
@@ -12,10 +23,7 @@ impl Parser<'_> {
             && self.depth == 1
             && self.docs_done == 0
             && key.as_scalar() == Some("items")
-            && self.pair_stack[base..].iter().any(|p| {
-                p.key.as_scalar() == Some("kind")
-                    && matches!(p.value.as_scalar(), Some("ResourceList" | "List"))
-            })
+            && may_be_wrapper(&self.pair_stack[base..])
     }
 
     /// [`Parser::hands_over_value_of`] for a flow mapping (a JSON ResourceList): the root
@@ -32,10 +40,7 @@ impl Parser<'_> {
             && self.depth == 1
             && self.docs_done == 0
             && key.as_scalar() == Some("items")
-            && pairs.iter().any(|p| {
-                p.key.as_scalar() == Some("kind")
-                    && matches!(p.value.as_scalar(), Some("ResourceList" | "List"))
-            });
+            && may_be_wrapper(pairs);
         hands.then_some(open)
     }
 

@@ -137,8 +137,9 @@ struct HeldItem {
     self_contained: bool,
 }
 
-/// Like [`parse_stream_with`], but when the first document is a mapping whose `kind` (written
-/// before `items`) is `ResourceList` or `List`, each entry of its block sequence `items:` is
+/// Like [`parse_stream_with`], but when the first document is a mapping whose `kind` is
+/// `ResourceList` or `List`, or is not written before `items` (a caller whose document turns
+/// out not to be a list reads it again), each entry of its block sequence `items:` is
 /// handed to `sink` once it is complete, comments included; in a flow root mapping (JSON),
 /// each entry of its flow sequence `items` that is not a pair, once the root can no longer
 /// be a key. The sink returns the node to keep
