@@ -547,3 +547,35 @@ fn a_flux_directory_is_read_as_flux_reads_its_source() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `.sourceignore` is read under the rules of the package's other files: one that is a
+/// symlink out of the directory is an error naming it, as a manifest symlinked out is.
+#[cfg(unix)]
+#[test]
+fn a_sourceignore_leading_out_of_the_directory_is_refused() {
+    let dir = temp_dir("flux-sourceignore-out");
+    let pkg = dir.join("apps");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("outside"), "*.yaml\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("outside"), pkg.join(".sourceignore")).unwrap();
+    let flux = dir.join("flux.yaml");
+    std::fs::write(
+        &flux,
+        "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: flux-system}\nspec:\n  interval: 10m\n",
+    )
+    .unwrap();
+    let run = run_tailor(&[flux.to_str().unwrap(), pkg.to_str().unwrap()], "");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(
+        run.stderr.contains(".sourceignore") && run.stderr.contains("outside"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

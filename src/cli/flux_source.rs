@@ -13,7 +13,10 @@ pub(super) fn flux_files(
     files: Vec<(PathBuf, String)>,
 ) -> Result<Vec<(PathBuf, String)>, String> {
     let mut ignore = Ignore::default();
-    load_ignore_files(dir, &mut Vec::new(), &mut ignore)?;
+    let root_real = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    load_ignore_files(&root_real, dir, &mut Vec::new(), &mut ignore)?;
     Ok(files
         .into_iter()
         .filter(|(_, rel)| {
@@ -24,14 +27,19 @@ pub(super) fn flux_files(
 }
 
 /// Adds the `.sourceignore` of `dir` and of every directory below it (not `.git`), each
-/// scoped to its directory, parents first, as source-controller loads them.
+/// scoped to its directory, parents first, as source-controller loads them. One is read under
+/// the rules of the package's other files (`tailor_kube::tree::readable_file`): no symlink
+/// out of the tree (`root_real`), no FIFO or device.
 fn load_ignore_files(
+    root_real: &Path,
     dir: &Path,
     domain: &mut Vec<String>,
     ignore: &mut Ignore,
 ) -> Result<(), String> {
     let file = dir.join(IGNORE_FILE);
-    if file.is_file() {
+    if file.symlink_metadata().is_ok() {
+        tailor_kube::tree::readable_file(root_real, &file)
+            .map_err(|why| format!("{}: {why}", file.display()))?;
         let text = tailor_kio::input::read_file(&file)?;
         ignore.add_file(&text, domain);
     }
@@ -43,7 +51,7 @@ fn load_ignore_files(
         let name = e.file_name().to_string_lossy().into_owned();
         if name != ".git" && e.file_type().is_ok_and(|t| t.is_dir()) {
             domain.push(name);
-            load_ignore_files(&e.path(), domain, ignore)?;
+            load_ignore_files(root_real, &e.path(), domain, ignore)?;
             domain.pop();
         }
     }

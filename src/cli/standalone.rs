@@ -538,11 +538,17 @@ impl Texts {
         if let Some(text) = self.0.get(file) {
             return Ok(text.clone());
         }
-        let text =
-            std::sync::Arc::new(tailor_kio::input::read_file(file).map_err(KrmResult::error)?);
+        let text = read_text(file)?;
         self.0.insert(file.to_path_buf(), text.clone());
         Ok(text)
     }
+}
+
+/// A file's text, shared by the objects read from it.
+fn read_text(file: &Path) -> Result<std::sync::Arc<String>, KrmResult> {
+    tailor_kio::input::read_file(file)
+        .map(std::sync::Arc::new)
+        .map_err(KrmResult::error)
 }
 
 impl PackageReading<'_> {
@@ -603,9 +609,7 @@ impl PackageReading<'_> {
             }
             let text = match self.texts.as_deref_mut() {
                 Some(texts) => texts.read(&file)?,
-                None => std::sync::Arc::new(
-                    tailor_kio::input::read_file(&file).map_err(KrmResult::error)?,
-                ),
+                None => read_text(&file)?,
             };
             let render = self.defer.as_ref().and_then(|d| d.render);
             match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
