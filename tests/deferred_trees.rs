@@ -4,12 +4,12 @@
 
 mod common;
 
-use tailor::run::item_reading;
-use tailor::run::Reading;
+use tailor::item_reading;
 use tailor_bench::{
     fan_out_config, full_pipeline_config, noop_config, replacement_pairs, resource_list,
     FULL_PIPELINE_STAGES,
 };
+use tailor_kio::reading::Reading;
 
 #[test]
 fn every_stage_alone_and_together() {

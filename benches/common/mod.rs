@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use std::io::Write;
 
-use tailor::run::item_reading;
-use tailor::run::resource_list::respond;
+use tailor::item_reading;
+use tailor::respond;
 
 /// A writer that only counts, standing in for stdout.
 struct Count(usize);

@@ -5,10 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tailor::run::resource_list::respond;
+use tailor::respond;
 use tailor_kio::{read_input, InputForm};
-use tailor::run::parse_options;
-use tailor::run::Reading;
+use tailor_kio::reading::parse_options;
+use tailor_kio::reading::Reading;
 
 fuzz_target!(|data: &[u8]| {
     tailor_fuzz::allow_caught_panics();

@@ -95,7 +95,7 @@ fn values(
     only: Option<&str>,
 ) -> Result<String, Vec<KrmResult>> {
     let one = |r: KrmResult| vec![r];
-    let opts = crate::run::parse_options();
+    let opts = tailor_kio::reading::parse_options();
     let fc = super::standalone::read_config(config, &opts).map_err(one)?;
     let plan = crate::config::parse(Some(&fc))?;
     let dir_path = Path::new(dir);

@@ -15,7 +15,6 @@ pub(crate) mod stdout;
 pub mod terminal;
 mod tools;
 
-use crate::run;
 use tailor_kio::write::write_resource_list;
 use tailor_kio::KrmResult;
 
@@ -127,7 +126,7 @@ fn krm_function() -> i32 {
         }
     };
     let mut out = stdout::Stdout::new();
-    let answer = run::resource_list::answer(text, &mut out);
+    let answer = tailor_kio::run::answer(text, crate::config::parse, &mut out);
     report(&answer.results);
     // The process is about to exit: freeing every tree would only cost time (a quarter of a
     // no-op pass over a large list).

@@ -2,7 +2,7 @@
 //!
 //! - DIR must be given (`--output-dir ''`, what an unset `$OUT` gives, is refused by the
 //!   command line), must not lie inside an input directory, and must not hold an input or the
-//!   CONFIG file: all on resolved paths ([`crate::safe_paths::resolve`]), symlinks included.
+//!   CONFIG file: all on resolved paths ([`tailor_kio::safe_paths::resolve`]), symlinks included.
 //! - Without `--clean`, DIR must be empty or absent: a user's file in it is never touched.
 //! - With `--clean`, DIR is replaced only when it holds nothing but what tailor writes
 //!   (directories and `*.yaml`, `*.yml`, `*.json` and `Kptfile` files, no symlink), and not
@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::durable;
-use crate::safe_paths::{resolve, within};
+use tailor_kio::safe_paths::{resolve, within};
 
 /// Why tailor must not write `dir` for a run reading `inputs` (files, directories, `-`) with
 /// the CONFIG file `config` (`-`: stdin), if it must not.

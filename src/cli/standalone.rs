@@ -8,10 +8,12 @@ use super::args::{Args, Output};
 use super::{durable, output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
-use crate::run::{self, parse_options};
 use tailor_kio::files;
 use tailor_kio::files::Deferral;
+use tailor_kio::host::Guest;
 use tailor_kio::read::Prepared;
+use tailor_kio::reading::{self, parse_options, AtRead};
+use tailor_kio::run::{self, Tailored};
 use tailor_kio::write::{
     write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering, StreamDoc,
 };
@@ -151,14 +153,14 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
 /// as it was (checked before reading: `output_dir::check`).
 fn write_dir(
     dir: &Path,
-    outcome: &run::Tailored,
+    outcome: &Tailored,
     kept: &[files::KeptFile],
     passed: &Passed,
 ) -> Result<(), String> {
     let named = |msg: String| format!("--output-dir {}: {msg}", dir.display());
     if outcome.fanned_out {
         let names = outcome.destinations.iter().map(String::as_str);
-        crate::safe_paths::check_case_distinct(names).map_err(named)?;
+        tailor_kio::safe_paths::check_case_distinct(names).map_err(named)?;
     }
     let files = files::output_dir_files(&outcome.items, kept, passed.files()).map_err(named)?;
     output_dir::replace(dir, |staging| durable::write_files(staging, files))
@@ -171,7 +173,7 @@ pub(crate) struct Rendered {
     /// The objects as read, when asked for (a failed run returns them; `tailor diff` compares
     /// with them).
     pub originals: Option<Vec<Resource>>,
-    pub outcome: run::Tailored,
+    pub outcome: Tailored,
     /// Files that hold no object, for `--output-dir` to copy as they are.
     pub kept: Vec<files::KeptFile>,
     /// Files passed through as their text (see [`Passed`]).
@@ -205,15 +207,15 @@ fn render_with(
     let deferral = deferral(args, &plan, keep_originals, per_item);
     let streams = deferral
         .as_ref()
-        .is_some_and(|(_, at_read, _)| at_read.as_ref().is_some_and(run::AtRead::renders));
+        .is_some_and(|(_, at_read, _)| at_read.as_ref().is_some_and(AtRead::renders));
     let mut hook = deferral
         .as_ref()
-        .and_then(|(_, at_read, plan)| at_read.as_ref().map(|a| a.hook(plan)));
+        .and_then(|(_, at_read, plan)| at_read.as_ref().map(|a| a.hook(*plan)));
     let passes = pass_through && passes_through(args, keep_originals);
     let mut inert = deferral
         .as_ref()
         .filter(|_| passes)
-        .and_then(|(_, at_read, plan)| run::passes_by(plan, at_read.as_ref()));
+        .and_then(|(_, at_read, plan)| reading::passes_by(*plan, at_read.as_ref()));
     let mut reading = PackageReading {
         keep_other_files: matches!(args.output, Output::Dir(_)),
         defer: deferral.as_ref().map(|(keys, _, _)| Deferral {
@@ -235,8 +237,11 @@ fn render_with(
         ..PackageReading::default()
     };
     let (items, bundle) = read_inputs(args, &mut reading, &opts)?;
-    let consumed =
-        |plan: &crate::config::Plan| items.iter().any(|i| run::may_consume(Some(plan), i));
+    let consumed = |plan: &crate::config::Plan| {
+        items
+            .iter()
+            .any(|i| tailor_kio::job::may_consume(plan, None, i))
+    };
     if (streams || !reading.passed.is_empty()) && plan.as_ref().is_ok_and(consumed) {
         // An input of the run arrived among the items (an inventory object, a
         // CustomTransform...): it may concern every object, and change what the stages do to
@@ -274,7 +279,7 @@ fn deferral<'p>(
     per_item: bool,
 ) -> Option<(
     tailor_kio::resource::HeaderKeys,
-    Option<run::AtRead<'p>>,
+    Option<AtRead<'p, crate::config::Tailoring>>,
     &'p crate::config::Plan,
 )> {
     // As for a ResourceList (`run::reading`): when no stage reads every object, each
@@ -290,7 +295,7 @@ fn deferral<'p>(
     let renders = per_item && renders_as_read(args, keep_originals);
     let deferral = match &plan {
         Ok(plan) if !bundled => {
-            run::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
+            reading::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
         }
         _ => None,
     };
@@ -321,7 +326,7 @@ fn tailor(
     bundle: Option<FleetBundle>,
     fc: &tailor_yaml::Node,
     config_source: &str,
-) -> Result<run::Tailored, i32> {
+) -> Result<Tailored, i32> {
     let choices = Choices {
         strict: args.strict,
         explain: args.explain,
@@ -330,9 +335,9 @@ fn tailor(
         bundle,
     };
     let mut outcome = match plan.map_err(Refused::Results).and_then(|p| p.with(choices)) {
-        Ok(plan) => run::process(items, plan),
+        Ok(plan) => run::process(items, &plan, &Guest::default()),
         Err(Refused::Usage(msg)) => return Err(usage_error(&msg)),
-        Err(Refused::Results(results)) => run::Tailored::new(Vec::new(), results, true),
+        Err(Refused::Results(results)) => Tailored::new(Vec::new(), results, true),
     };
     let config_name = if args.config == "-" {
         "<stdin>"

@@ -9,7 +9,10 @@
 mod choices;
 mod config_map;
 mod flux;
+mod in_place;
+mod job;
 mod replacements;
+mod resubstitution;
 pub mod schema;
 mod tailor;
 
@@ -20,8 +23,7 @@ use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
 use crate::stages::strip::Strip;
-use crate::stages::{Reads, Scope, Stage};
-use tailor_kio::host::{Host, OwnConfig};
+use crate::stages::Stage;
 use tailor_kio::KrmResult;
 
 pub use crate::stages::{Tailoring, TargetFields};
@@ -93,12 +95,6 @@ pub struct Plan {
     /// `--cluster` or `--shard` left some destinations out: whether a rule matches none of
     /// them says nothing about the whole set.
     pub narrowed: bool,
-    /// The program that runs the function (kpt, kustomize, a pipe), as the KRM function
-    /// found it on the items; standalone mode is [`Host::Plain`].
-    pub host: Host,
-    /// Where the functionConfig sits among the items (kpt passes it as an item too): that
-    /// item is never tailored.
-    pub own_config: Option<OwnConfig>,
 }
 
 /// The shard (0-based, of `n`) a destination named `name` belongs to: FNV-1a of the name, so
@@ -137,8 +133,6 @@ impl Plan {
             empty_shard: None,
             explain: false,
             narrowed: false,
-            host: Host::Plain,
-            own_config: None,
         }
     }
 
@@ -198,70 +192,6 @@ impl Plan {
     fn tailored_by(&mut self, tailoring: usize, last: usize) {
         self.tailoring_len = tailoring;
         self.last_len = last;
-    }
-
-    /// The stages, as the runner takes them.
-    pub fn stages(&self) -> Vec<&dyn Stage<Tailoring>> {
-        self.stages.iter().map(Box::as_ref).collect()
-    }
-
-    /// Whether some stage reads (or writes) every object's tree, or the run copies every
-    /// object for several destinations. When not, the items' trees can be dropped as they are
-    /// read, and only the objects a stage does look into are parsed again.
-    pub fn reads_every_object(&self) -> bool {
-        self.fan_out
-            || self.clusters.len() > 1
-            || self.stages.iter().any(|s| s.reads() == Reads::Every)
-    }
-
-    /// Whether some stage reads every object besides the work the stage that runs as objects
-    /// are read ([`Plan::stage_at_read`]) does then.
-    pub fn reads_every_object_after_read(&self) -> bool {
-        let skip = usize::from(self.stage_at_read().is_some());
-        self.fan_out
-            || self.clusters.len() > 1
-            || self.stages[skip..]
-                .iter()
-                .any(|s| s.reads() == Reads::Every)
-    }
-
-    /// The annotations some stage decides on before reading an object: a deferred object
-    /// keeps them at hand.
-    pub fn header_annotations(&self) -> Vec<&'static str> {
-        let mut keys = Vec::new();
-        for s in &self.stages {
-            if let Reads::Annotated(k) = s.reads() {
-                keys.extend_from_slice(k);
-            }
-        }
-        keys
-    }
-
-    /// The stage that may run on each object as it is read: the first one, when it has a
-    /// read-time form (nothing may need an object as it was before it).
-    pub fn stage_at_read(&self) -> Option<&dyn Stage<Tailoring>> {
-        self.stages
-            .first()
-            .map(Box::as_ref)
-            .filter(|s| s.each().is_some())
-    }
-
-    /// Which stages run once for every destination, before a fan-out's copies are made: the
-    /// shared stages up to the first that depends on the destination; past a schedule, only
-    /// those that treat each object on its own (they commute with it). The others run for each
-    /// destination, in order.
-    pub fn shared_stages(&self) -> Vec<bool> {
-        let mut shared = vec![false; self.stages.len()];
-        let mut past_schedule = false;
-        for (i, s) in self.stages.iter().enumerate() {
-            match s.scope() {
-                Scope::PerDestination => break,
-                Scope::Selects => past_schedule = true,
-                Scope::Shared if past_schedule => break,
-                Scope::Shared | Scope::SharedEach => shared[i] = true,
-            }
-        }
-        shared
     }
 
     /// Whether items under `overlays/` are overlay input rather than objects: some
@@ -379,25 +309,10 @@ fn parse_config(fc: Option<&Node>) -> Result<Plan, Vec<Diagnostic>> {
     }
 }
 
-/// The functionConfig of an input, read ahead of its items (kpt and kustomize write it last),
-/// with the plan it asks for: the reader decides from it how to read the items, and the run
-/// uses the very same plan when the functionConfig it finds is the one read ahead.
-pub struct Ahead {
-    pub plan: Result<Plan, Vec<KrmResult>>,
-    /// Where the functionConfig's text sits in the input.
-    pub span: (usize, usize),
-}
-
-impl Ahead {
-    /// Whether `fc` (as the run read it) is the functionConfig read ahead.
-    pub fn is_for(&self, fc: Option<&Node>) -> bool {
-        fc.is_some_and(|fc| (fc.span.start as usize, fc.span.end as usize) == self.span)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tailor_kio::job::{header_annotations, reads_every_object, shared_stages, stage_at_read};
 
     fn plan(text: &str) -> Plan {
         let fc = tailor_yaml::parse_stream(text).unwrap().remove(0).root;
@@ -423,19 +338,17 @@ mod tests {
             ]
         );
         // Past the schedule, only the per-object strip runs before the copies.
-        assert_eq!(p.shared_stages(), [false, true, false, false, false]);
-        assert!(p.reads_every_object());
+        assert_eq!(shared_stages(&p), [false, true, false, false, false]);
+        assert!(reads_every_object(&p));
         let p = plan(
             "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nspec:\n  strip: {builtin: false}\n",
         );
-        assert!(!p.reads_every_object());
+        assert!(!reads_every_object(&p));
         assert_eq!(
-            p.header_annotations(),
+            header_annotations(&p),
             ["control.kubestellar.io/expand-templates"]
         );
-        assert!(p.stage_at_read().is_none());
-        assert!(plan("apiVersion: v1\nkind: ConfigMap\n")
-            .stage_at_read()
-            .is_some());
+        assert!(stage_at_read(&p).is_none());
+        assert!(stage_at_read(&plan("apiVersion: v1\nkind: ConfigMap\n")).is_some());
     }
 }

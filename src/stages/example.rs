@@ -23,7 +23,7 @@ pub fn run_stage(
     input: &str,
     setup: &Setup,
 ) -> (String, Vec<String>) {
-    let mut items = read_input(input, &crate::run::parse_options())
+    let mut items = read_input(input, &tailor_kio::reading::parse_options())
         .expect("the example input reads")
         .items;
     let mut results = Vec::new();

@@ -153,16 +153,16 @@ pub fn read_tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 
 /// The KRM function's answer to `text` (exit code, output), its items read as `reading` says,
 /// in this process.
-pub fn answer(text: &str, reading: tailor::run::Reading) -> (i32, String) {
+pub fn answer(text: &str, reading: tailor_kio::reading::Reading) -> (i32, String) {
     let mut out = Vec::new();
-    let code = tailor::run::resource_list::respond(text.to_string(), reading, &mut out).code;
+    let code = tailor::respond(text.to_string(), reading, &mut out).code;
     (code, String::from_utf8(out).expect("UTF-8 output"))
 }
 
 /// Asserts that deferring the items' trees and stripping them as they are read give the same
 /// exit code and output bytes as keeping every tree; returns that answer.
 pub fn same_answer_every_reading(name: &str, text: &str) -> (i32, String) {
-    use tailor::run::Reading;
+    use tailor_kio::reading::Reading;
     let kept = answer(text, Reading::Keep);
     for reading in [Reading::Defer, Reading::Strip, Reading::Stream] {
         let other = answer(text, reading);

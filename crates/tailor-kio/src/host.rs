@@ -185,3 +185,17 @@ mod tests {
         assert!(OwnConfig::of(&nameless).is_none());
     }
 }
+
+/// Where a run is a guest: the program that runs the function, as found on the items, and
+/// the functionConfig's own item among them, if the host passes it as one.
+#[derive(Clone, Debug, Default)]
+pub struct Guest {
+    pub host: Host,
+    pub own_config: Option<OwnConfig>,
+}
+
+/// Where to tailor when sources and tailored objects cannot share a directory. kpt hands a
+/// function the same items and environment whether it renders in place or to stdout (`kpt fn
+/// render -o stdout`, `kpt fn eval -o stdout`: see `docs/host-contract.md`), so the ways to
+/// stdout are named too.
+pub const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT; to stdout: kpt fn source SRC | tailor ..., or tailor CONFIG SRC (kpt fn render -o stdout and kpt fn eval -o stdout hand tailor what an in-place render does, and are refused alike)";

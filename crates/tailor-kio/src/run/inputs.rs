@@ -6,10 +6,11 @@
 use std::collections::HashMap;
 
 use super::returned::Returned;
-use crate::config::Plan;
-use crate::stages::Claim;
-use tailor_kio::annotations::LOCAL_CONFIG;
-use tailor_kio::{KrmResult, Resource};
+use crate::annotations::LOCAL_CONFIG;
+use crate::host::Guest;
+use crate::job::{is_inventory, Job};
+use crate::pipeline::Claim;
+use crate::{KrmResult, Resource};
 
 /// The run's items, sorted.
 pub(super) struct Inputs {
@@ -23,29 +24,14 @@ pub(super) struct Inputs {
     pub returned: Returned,
 }
 
-/// Whether an item is an inventory object (only its identity is needed to tell).
-pub fn is_inventory(r: &Resource) -> bool {
-    tailor_cluster::inventory_kind_of(r.api_version(), r.kind(), r.namespace()).is_some()
-}
-
-/// Whether the run may consume `item` (see [`split`]); `plan` is the one read ahead, if any.
-/// Such items are never changed as they are read.
-pub fn may_consume(plan: Option<&Plan>, item: &Resource) -> bool {
-    is_inventory(item)
-        || plan.is_some_and(|p| {
-            p.own_config.as_ref().is_some_and(|c| c.is(item))
-                || p.stages.iter().any(|s| s.claims(item) != Claim::No)
-        })
-}
-
 /// Which stage claims each item (the first that does), with what the item is for it; an item
 /// claimed as [`Claim::Sole`] alongside others of its identity is the stage's only when it is
 /// the one of them marked local-config.
-fn claims(items: &[Resource], plan: &Plan) -> Vec<Option<(usize, &'static str)>> {
+fn claims<J: Job>(items: &[Resource], job: &J) -> Vec<Option<(usize, &'static str)>> {
     let mut claimed: Vec<Option<(usize, &'static str)>> = vec![None; items.len()];
     let mut sole: HashMap<(usize, &str, Option<&str>, &str), Vec<usize>> = HashMap::new();
     for (i, item) in items.iter().enumerate().filter(|(_, r)| !is_inventory(r)) {
-        for (at, stage) in plan.stages.iter().enumerate() {
+        for (at, stage) in job.stages().iter().enumerate() {
             match stage.claims(item) {
                 Claim::No => continue,
                 Claim::Input(what) => claimed[i] = Some((at, what)),
@@ -77,17 +63,22 @@ fn claims(items: &[Resource], plan: &Plan) -> Vec<Option<(usize, &'static str)>>
 /// what the stages claim (CustomTransforms, overlay files, `substituteFrom` sources). When
 /// the host writes files back, the inputs and the functionConfig's own item come back as read
 /// ([`Returned`]).
-pub(super) fn split(items: Vec<Resource>, plan: &Plan, results: &mut Vec<KrmResult>) -> Inputs {
-    let returns = plan.host.writes_files_back();
+pub(super) fn split<J: Job>(
+    items: Vec<Resource>,
+    job: &J,
+    guest: &Guest,
+    results: &mut Vec<KrmResult>,
+) -> Inputs {
+    let returns = guest.host.writes_files_back();
     let own_config =
-        |item: &Resource| returns && plan.own_config.as_ref().is_some_and(|c| c.is(item));
+        |item: &Resource| returns && guest.own_config.as_ref().is_some_and(|c| c.is(item));
     let mut inputs = Inputs {
         work: Vec::new(),
         inventory: Vec::new(),
-        claimed: vec![Vec::new(); plan.stages.len()],
+        claimed: vec![Vec::new(); job.stages().len()],
         returned: Returned::default(),
     };
-    let claimed = claims(&items, plan);
+    let claimed = claims(&items, job);
     let consumed = |(item, claim): (&Resource, &Option<(usize, &str)>)| {
         claim.is_some() || is_inventory(item) || own_config(item)
     };

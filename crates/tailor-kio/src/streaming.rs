@@ -1,36 +1,36 @@
 //! Streaming per item: the stages that treat objects one by one run on each object as the
 //! parser hands it over (a ResourceList's items) or as its file is read (standalone mode,
-//! `reading::AtRead`), and an object they finished changing is held as its output text, so
+//! `crate::reading::AtRead`), and an object they finished changing is held as its output text, so
 //! a pipeline that changes every object (commonMetadata, inline substitution, the strip) holds
 //! text, not trees. Decided from what the stages declare (`Stage::each`, `Reads`).
 
-use crate::config::{Plan, Targets};
-use crate::stages::Tailoring;
-use crate::stages::{Reads, Stage};
-use tailor_kio::read::Prepared;
-use tailor_kio::Resource;
+use crate::host::OwnConfig;
+use crate::job::{may_consume, Job};
+use crate::pipeline::{Reads, Stage};
+use crate::read::Prepared;
+use crate::Resource;
 
-/// One step of an object's way through the plan as it is read.
-#[derive(Clone, Copy)]
-pub enum Step<'p> {
+/// One step of an object's way through the job as it is read.
+pub enum Step<'p, O> {
     /// The stage runs on the object now ([`Stage::each`]).
-    Runs(&'p dyn Stage<Tailoring>),
+    Runs(&'p dyn Stage<O>),
     /// The stage leaves an object alone unless it carries one of these annotations.
     Passes(&'static [&'static str]),
 }
 
-/// How each object goes through `plan` as it is read, when every stage of the plan either
+/// How each object goes through `job` as it is read, when every stage of the job either
 /// treats objects one by one with the options every destination shares ([`Stage::each`])
 /// or leaves alone the objects without its annotations, and at least one does the former;
 /// `None` otherwise. Not with several destinations (each gets its own copy) or options that
 /// vary between them, nor with `--explain` (it compares each stage's before and after).
-pub fn stream_steps(plan: &Plan) -> Option<Vec<Step<'_>>> {
-    if plan.fan_out || plan.clusters.len() > 1 || plan.explain || plan.targets.vary() {
+pub fn stream_steps<J: Job + ?Sized>(job: &J) -> Option<Vec<Step<'_, J::Options>>> {
+    let settings = job.settings();
+    if settings.fan_out || settings.clusters.len() > 1 || settings.explain || job.options_vary() {
         return None;
     }
-    let mut steps = Vec::with_capacity(plan.stages.len());
-    for stage in &plan.stages {
-        let shared = stage.scope().shared() || plan.clusters.is_empty();
+    let mut steps = Vec::with_capacity(job.stages().len());
+    for stage in job.stages() {
+        let shared = stage.scope().shared() || settings.clusters.is_empty();
         steps.push(match stage.reads() {
             _ if shared && stage.each().is_some() => Step::Runs(stage.as_ref()),
             Reads::Annotated(keys) => Step::Passes(keys),
@@ -51,18 +51,16 @@ pub fn stream_steps(plan: &Plan) -> Option<Vec<Step<'_>>> {
 /// the run. An object left as it was keeps its header, its tree parsed again if a stage
 /// reads it. One that comes out carrying the annotation of a stage it went past is read
 /// again as it was (that stage, in the run, would look into it).
-pub fn stream_hook<'p>(
-    plan: &'p Plan,
-    steps: Vec<Step<'p>>,
+pub fn stream_hook<'p, J: Job>(
+    job: &'p J,
+    own: Option<&'p OwnConfig>,
+    steps: Vec<Step<'p, J::Options>>,
 ) -> impl FnMut(&mut Resource) -> Prepared + 'p {
-    let tailoring = match &plan.targets {
-        Targets::Fixed(t) => (**t).clone(),
-        Targets::Fleet(c) => c.root.clone(),
-    };
+    let options = job.shared_options();
     let carries =
         |item: &Resource, keys: &[&str]| keys.iter().any(|k| item.annotation(k).is_some());
     move |item: &mut Resource| {
-        if super::inputs::may_consume(Some(plan), item) {
+        if may_consume(job, own, item) {
             return Prepared::Untouched;
         }
         // How far the object went: past every step, or to the one that stopped it.
@@ -70,7 +68,7 @@ pub fn stream_hook<'p>(
         for (i, step) in steps.iter().enumerate() {
             let goes_on = match *step {
                 Step::Passes(keys) => !carries(item, keys),
-                Step::Runs(stage) => match stage.each().and_then(|e| e.apply(item, &tailoring)) {
+                Step::Runs(stage) => match stage.each().and_then(|e| e.apply(item, &options)) {
                     Some(applied) => {
                         item.set_read_results(stage.name(), applied.results, applied.done);
                         applied.done
@@ -96,3 +94,12 @@ pub fn stream_hook<'p>(
         }
     }
 }
+
+// Derived `Clone`/`Copy` would ask the same of `O`; a step only borrows the stage.
+impl<O> Clone for Step<'_, O> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<O> Copy for Step<'_, O> {}

@@ -3,23 +3,26 @@
 
 use std::io::Write;
 
-use tailor_kio::host::{Host, OwnConfig};
-use tailor_kio::write::{write_resource_list, write_resource_list_to, ListSyntax};
-use tailor_kio::{KrmResult, Resource};
-
-use super::{
-    keeps_trees, original_items, process, read_ahead, read_items, reading_holds, Reading, Tailored,
+use crate::host::{Guest, Host};
+use crate::job::Job;
+use crate::reading::{
+    keeps_trees, original_items, read_ahead, read_items, reading_holds, Ahead, Parse, Reading,
 };
+use crate::write::{write_resource_list, write_resource_list_to, ListSyntax};
+use crate::{KrmResult, Resource};
+
+use super::{process, Tailored};
 
 /// The KRM function's answer to `text`, its ResourceList streamed to `out`, with the items
-/// read as the plan read ahead allows (`TAILOR_KEEP_TREES=1` keeps every tree).
-pub fn answer(text: String, out: &mut dyn Write) -> Answer {
-    let ahead = read_ahead(&text);
+/// read as the job read ahead allows (`TAILOR_KEEP_TREES=1` keeps every tree); `parse` makes
+/// the job of a functionConfig.
+pub fn answer<J: Job>(text: String, parse: Parse<J>, out: &mut dyn Write) -> Answer {
+    let ahead = read_ahead(&text, parse);
     let reading = match &ahead {
         Some(a) if !keeps_trees() => a.reading(),
         _ => Reading::Keep,
     };
-    respond_ahead(text, ahead, reading, out)
+    respond_ahead(text, parse, ahead, reading, out)
 }
 
 /// What the KRM function answered: the exit code and the results (also in the output), and
@@ -31,19 +34,24 @@ pub struct Answer {
     _items: Vec<Resource>,
 }
 
-/// The KRM function's answer to one input text, its ResourceList streamed to `out`.
-/// `reading` says how items are read ([`super::item_reading`] decides for a real run; the
-/// answer is the same either way).
-pub fn respond(text: String, reading: Reading, out: &mut dyn Write) -> Answer {
-    let ahead = read_ahead(&text);
-    respond_ahead(text, ahead, reading, out)
+/// The KRM function's answer to one input text, its ResourceList streamed to `out`, with its
+/// items read as `reading` says (the answer is the same whichever way they are read).
+pub fn respond<J: Job>(
+    text: String,
+    parse: Parse<J>,
+    reading: Reading,
+    out: &mut dyn Write,
+) -> Answer {
+    let ahead = read_ahead(&text, parse);
+    respond_ahead(text, parse, ahead, reading, out)
 }
 
 /// [`respond`] with the functionConfig already read ahead: when the run's functionConfig is
-/// that one, its plan is the one that runs.
-fn respond_ahead(
+/// that one, its job is the one that runs.
+fn respond_ahead<J: Job>(
     text: String,
-    ahead: Option<crate::config::Ahead>,
+    parse: Parse<J>,
+    ahead: Option<Ahead<J>>,
     reading: Reading,
     out: &mut dyn Write,
 ) -> Answer {
@@ -51,7 +59,7 @@ fn respond_ahead(
         Ok(i) => i,
         Err(unread) => {
             // Unread, the items still come back as written, with the error.
-            let items = tailor_kio::read::items_as_written(&unread.source);
+            let items = crate::read::items_as_written(&unread.source);
             let results = vec![unread.result];
             let _ = out.write_all(write_resource_list(&items, None, &results).as_bytes());
             return Answer {
@@ -70,20 +78,22 @@ fn respond_ahead(
     let fc = input.function_config.clone();
     let mut items = input.items;
     let same_config = ahead.as_ref().is_some_and(|a| a.is_for(fc.as_ref()));
-    let plan = match ahead {
-        Some(a) if same_config => a.plan,
-        _ => crate::config::parse(fc.as_ref()),
+    let job = match ahead {
+        Some(a) if same_config => a.job,
+        _ => parse(fc.as_ref()),
     };
-    let outcome = match plan {
-        Ok(mut plan) => {
-            plan.host = Host::of(&items);
-            plan.own_config = fc.as_ref().and_then(OwnConfig::of);
-            if !reading_holds(reading, same_config, &plan) {
-                // The items were stripped as read for another functionConfig than the run's:
+    let outcome = match job {
+        Ok(job) => {
+            let guest = Guest {
+                host: Host::of(&items),
+                own_config: fc.as_ref().and_then(crate::host::OwnConfig::of),
+            };
+            if !reading_holds(reading, same_config, &job) {
+                // The items were changed as read for another functionConfig than the run's:
                 // read them again, as they were.
                 items = original_items(&source);
             }
-            process(items, plan)
+            process(items, &job, &guest)
         }
         Err(results) => Tailored::new(Vec::new(), results, true),
     };

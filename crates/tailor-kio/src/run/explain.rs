@@ -5,17 +5,15 @@
 
 use std::fmt::Write as _;
 
-use tailor_cluster::Cluster;
-use tailor_fleet::Decision;
-
 use super::Run;
-use crate::config::Targets;
-use crate::stages::explain::{objects, Notes};
-use crate::stages::Destination;
-use tailor_kio::{KrmResult, Resource};
+use crate::explain::{objects, Notes};
+use crate::job::Job;
+use crate::pipeline::Destination;
+use crate::{KrmResult, Resource};
+use tailor_cluster::Cluster;
 
 /// The report of a run over `work` for `clusters` (none: one run without a destination).
-pub(super) fn report(run: &Run<'_>, work: &[Resource], clusters: &[Cluster]) -> String {
+pub(super) fn report<J: Job>(run: &Run<'_, J>, work: &[Resource], clusters: &[Cluster]) -> String {
     let mut out = String::new();
     if clusters.is_empty() {
         out.push_str("no destination cluster:\n");
@@ -40,59 +38,13 @@ fn labels(cluster: &Cluster) -> String {
     format!(" (labels {})", pairs.join(", "))
 }
 
-/// Which target customizations match `cluster`, and why; `false` when the destination is
-/// skipped or refused (nothing is tailored for it then).
-fn customizations(run: &Run<'_>, cluster: Option<&Cluster>, out: &mut String) -> bool {
-    if let (Targets::Fleet(config), Some(cluster)) = (&run.plan.targets, cluster) {
-        if !config.customizations.is_empty() {
-            let _ = writeln!(out, "  target customizations ({}):", config.mode.as_str());
-            for c in &config.customizations {
-                let matched = c.criteria.matches(cluster);
-                let why: Vec<String> = c
-                    .criteria
-                    .explain(cluster)
-                    .into_iter()
-                    .map(|(criterion, holds)| {
-                        format!("{criterion} {}", if holds { "holds" } else { "fails" })
-                    })
-                    .collect();
-                let why = if why.is_empty() {
-                    "no criteria, so it never matches".to_string()
-                } else {
-                    why.join("; ")
-                };
-                let _ = writeln!(
-                    out,
-                    "    {} {:?} ({}): {why}",
-                    if matched { "matches " } else { "no match" },
-                    c.name,
-                    c.field_path
-                );
-            }
-            match config.resolve(cluster) {
-                Decision::Skip { reason, .. } => {
-                    let _ = writeln!(out, "  {reason}");
-                    return false;
-                }
-                Decision::Refuse { message, .. } => {
-                    let _ = writeln!(out, "  refused: {message}");
-                    return false;
-                }
-                Decision::Deploy { matched, .. } if matched.is_empty() => {
-                    out.push_str("  applied: none (the spec's own options)\n");
-                }
-                Decision::Deploy { matched, .. } => {
-                    let names: Vec<String> = matched.iter().map(|m| format!("{m:?}")).collect();
-                    let _ = writeln!(out, "  applied: {}", names.join(", "));
-                }
-            }
-        }
-    }
-    true
-}
-
-fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out: &mut String) {
-    if !customizations(run, cluster, out) {
+fn destination<J: Job>(
+    run: &Run<'_, J>,
+    work: &[Resource],
+    cluster: Option<&Cluster>,
+    out: &mut String,
+) {
+    if cluster.is_some_and(|c| !run.job.explain_choice(c, out)) {
         return;
     }
     let mut items = work.to_vec();
@@ -137,7 +89,7 @@ fn destination(run: &Run<'_>, work: &[Resource], cluster: Option<&Cluster>, out:
     let errors = results.iter().filter(|r| r.is_error()).count();
     let warnings = results
         .iter()
-        .filter(|r| r.severity == tailor_kio::Severity::Warning)
+        .filter(|r| r.severity == crate::Severity::Warning)
         .count();
     let _ = write!(out, "  objects: {} in, {} out", work.len(), items.len());
     if errors + warnings > 0 {

@@ -6,17 +6,17 @@
 //! `# tailor.dev/cluster: NAME` comment, so a run over the output of an in-place fan-out (a
 //! second `kpt fn render`) recognises tailored copies instead of tailoring them again.
 
-use crate::stages::Tailoring;
 use std::collections::BTreeSet;
 
 use tailor_cluster::Cluster;
 
 use super::Run;
-use crate::stages::{self, Destination, Forked, Log, Stage};
+use crate::job::{shared_stages, Job};
+use crate::pipeline::{run_all, Destination, Forked, Log, Stage};
+use crate::{annotations, KrmResult, Resource};
 
 /// A stage to fork on each thread, with its inputs.
-type Seed<'p> = (&'p dyn Stage<Tailoring>, &'p [Resource]);
-use tailor_kio::{annotations, KrmResult, Resource};
+type Seed<'p, O> = (&'p dyn Stage<O>, &'p [Resource]);
 
 /// What to say when sources and tailored copies cannot be kept apart in place.
 const KEEP_APART: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
@@ -25,9 +25,9 @@ const KEEP_APART: &str = "tailor the sources into another place: kpt fn source S
 /// Stages that give every destination the same answer run once, before the copies are made
 /// (their warnings then appear once too); the others run per copy, and what they report names
 /// the destination.
-pub(super) fn tailor_each<'p>(
-    run: &Run<'p>,
-    forked: Vec<Forked<'p>>,
+pub(super) fn tailor_each<'p, J: Job>(
+    run: &Run<'p, J>,
+    forked: Vec<Forked<'p, J::Options>>,
     work: Vec<Resource>,
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
@@ -48,18 +48,18 @@ pub(super) fn tailor_each<'p>(
         .collect();
     let (before, after): (Vec<_>, Vec<_>) = forked
         .into_iter()
-        .zip(run.plan.shared_stages())
+        .zip(shared_stages(run.job))
         .partition(|(_, shared)| *shared);
-    let mut before: Vec<Forked<'_>> = before.into_iter().map(|(s, _)| s).collect();
-    let after: Vec<Seed<'_>> = after.into_iter().map(|(s, _)| s.seed()).collect();
+    let mut before: Vec<Forked<'_, J::Options>> = before.into_iter().map(|(s, _)| s).collect();
+    let after: Vec<Seed<'_, J::Options>> = after.into_iter().map(|(s, _)| s.seed()).collect();
     let mut work = work;
-    let tailoring = run.shared_tailoring();
+    let options = run.job.shared_options();
     let mut log = Log {
         results,
         explain: None,
-        rules_of: stages::rules_of,
+        rules_of: run.job.settings().rules_of,
     };
-    stages::run_all(&mut before, &mut work, None, &tailoring, &mut log);
+    run_all(&mut before, &mut work, None, &options, &mut log);
     if results.iter().any(KrmResult::is_error) {
         return None;
     }
@@ -135,13 +135,13 @@ fn describe(r: &Resource) -> String {
 /// so they are split into contiguous runs, one per available core; the copies and results are
 /// joined in destination order, so the output is the same bytes however many threads ran.
 /// Each destination's results are its own: one that fails does not hide another's.
-fn copies(
-    run: &Run<'_>,
-    stages: &[Seed<'_>],
+fn copies<J: Job>(
+    run: &Run<'_, J>,
+    stages: &[Seed<'_, J::Options>],
     work: &[Resource],
     clusters: &[Cluster],
 ) -> (Vec<Resource>, Vec<KrmResult>) {
-    let threads = match tailor_kio::env::threads() {
+    let threads = match crate::env::threads() {
         Ok(n) => n.clamp(1, clusters.len().max(1)),
         Err(e) => return (Vec::new(), vec![KrmResult::error(e)]),
     };
@@ -154,9 +154,9 @@ fn copies(
 }
 
 /// The copies, and each destination's results with its name.
-fn tailor_all<'c>(
-    run: &Run<'_>,
-    stages: &[Seed<'_>],
+fn tailor_all<'c, J: Job>(
+    run: &Run<'_, J>,
+    stages: &[Seed<'_, J::Options>],
     work: &[Resource],
     clusters: &'c [Cluster],
     threads: usize,
@@ -164,7 +164,7 @@ fn tailor_all<'c>(
     let per_thread = clusters.len().div_ceil(threads);
     let tailor_chunk = |chunk: &'c [Cluster]| {
         // This thread's workers of the stages (their inputs were checked before the copies).
-        let mut forked: Vec<Forked<'_>> = stages
+        let mut forked: Vec<Forked<'_, J::Options>> = stages
             .iter()
             .map(|&(stage, inputs)| Forked::new(stage, inputs, &mut Vec::new()))
             .collect();

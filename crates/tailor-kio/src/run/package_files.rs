@@ -9,10 +9,9 @@
 
 use std::collections::HashSet;
 
-use tailor_kio::{KrmResult, Resource};
+use crate::{KrmResult, Resource};
 
-use super::in_place::ELSEWHERE;
-use crate::config::Plan;
+use crate::host::{Host, ELSEWHERE};
 
 /// How many of the objects a refused run would remove the error names.
 const NAMED: usize = 5;
@@ -26,8 +25,8 @@ pub(super) struct PackageItems {
 impl PackageItems {
     /// The places of `items` (as read, before any List is unpacked); `None` when the host does
     /// not render in place, where leaving an item out deletes nothing.
-    pub fn of(plan: &Plan, items: &[Resource]) -> Option<PackageItems> {
-        if !plan.host.in_place() {
+    pub fn of(host: Host, items: &[Resource]) -> Option<PackageItems> {
+        if !host.in_place() {
             return None;
         }
         let read = items
@@ -83,10 +82,10 @@ fn refusal(gone: &[String]) -> KrmResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tailor_kio::host::Host;
+    use crate::host::Host;
 
     fn items(text: &str) -> Vec<Resource> {
-        tailor_kio::read_input(text, &tailor_yaml::ParseOptions::default())
+        crate::read_input(text, &tailor_yaml::ParseOptions::default())
             .unwrap()
             .items
     }
@@ -99,16 +98,10 @@ mod tests {
         items(&format!("kind: ResourceList\nitems:\n{}", entries.concat()))
     }
 
-    fn in_place() -> Plan {
-        let mut plan = crate::config::parse(None).unwrap_or_else(|r| panic!("{r:?}"));
-        plan.host = Host::KptInPlace;
-        plan
-    }
-
     #[test]
     fn an_item_left_out_in_place_is_refused_with_its_name_and_file() {
         let read = list(&[item("a", "a.yaml", 0), item("b", "a.yaml", 1)]);
-        let package = PackageItems::of(&in_place(), &read).expect("in place");
+        let package = PackageItems::of(Host::KptInPlace, &read).expect("in place");
         assert!(package.dropped(&read, &[]).is_none());
         let refused = package.dropped(&read[..1], &[]).expect("refused");
         assert_eq!(
@@ -122,7 +115,7 @@ mod tests {
     #[test]
     fn copies_under_a_destination_stand_for_their_source() {
         let read = list(&[item("a", "app/a.yaml", 0)]);
-        let package = PackageItems::of(&in_place(), &read).expect("in place");
+        let package = PackageItems::of(Host::KptInPlace, &read).expect("in place");
         let copies = list(&[item("a", "dev/app/a.yaml", 0)]);
         assert!(package.dropped(&copies, &["dev".into()]).is_none());
         // Not under a destination's name: the source is gone.
@@ -135,8 +128,7 @@ mod tests {
             .map(|i| item(&format!("c{i}"), "m.yaml", i))
             .collect();
         let read = list(&read);
-        let mut plan = in_place();
-        let refused = PackageItems::of(&plan, &read)
+        let refused = PackageItems::of(Host::KptInPlace, &read)
             .expect("in place")
             .dropped(&[], &[])
             .expect("refused");
@@ -148,8 +140,7 @@ mod tests {
             refused.message
         );
         for host in [Host::KptPipe, Host::Kustomize, Host::Plain] {
-            plan.host = host;
-            assert!(PackageItems::of(&plan, &read).is_none());
+            assert!(PackageItems::of(host, &read).is_none());
         }
     }
 }

@@ -7,35 +7,35 @@
 //! tailor their own output again.
 
 use tailor_cluster::Cluster;
-use tailor_kio::{KrmResult, Resource};
+use tailor_kio::host::ELSEWHERE;
+use tailor_kio::pipeline::{run_all, Destination, Forked, Log};
+use tailor_kio::{Job, KrmResult, Resource};
 
-use super::in_place::ELSEWHERE;
-use super::Run;
-use crate::stages::{self, Destination, Forked, Log};
+use super::Plan;
 
 /// The stage's name (`crate::stages::substitution`).
 const STAGE: &str = "substitution";
 
 /// The error for an answer `out` that the next in-place render would substitute again;
-/// `None` when the host does not render in place, the plan substitutes nothing, or the run
-/// fanned out (a later render passes a fan-out's copies through as they are).
+/// `claimed` the inputs each stage claimed; `None` when the plan substitutes nothing, or the
+/// run fanned out (a later render passes a fan-out's copies through as they are).
 pub(super) fn substitutes_again(
-    run: &Run<'_>,
+    plan: &Plan,
     out: &[Resource],
     clusters: &[Cluster],
+    claimed: &[Vec<Resource>],
 ) -> Option<KrmResult> {
-    let plan = run.plan;
-    if !plan.host.in_place() || plan.fan_out || clusters.len() > 1 {
+    if plan.fan_out || clusters.len() > 1 {
         return None;
     }
     let at = plan.stages.iter().position(|s| s.name() == STAGE)?;
     let cluster = clusters.first();
-    let tailoring = run.tailoring(cluster, &mut Vec::new())?;
+    let tailoring = plan.options_for(cluster, &mut Vec::new())?;
     let mut again = out.to_vec();
     let mut results = Vec::new();
     let mut stage = [Forked::new(
         plan.stages[at].as_ref(),
-        &run.claimed[at],
+        &claimed[at],
         &mut results,
     )];
     let destination = cluster.map(|cluster| Destination {
@@ -45,9 +45,9 @@ pub(super) fn substitutes_again(
     let mut log = Log {
         results: &mut results,
         explain: None,
-        rules_of: stages::rules_of,
+        rules_of: crate::stages::rules_of,
     };
-    stages::run_all(&mut stage, &mut again, destination, &tailoring, &mut log);
+    run_all(&mut stage, &mut again, destination, &tailoring, &mut log);
     let failed = results.iter().find(|r| r.is_error());
     let changed = out
         .iter()
@@ -82,7 +82,8 @@ fn fails_again(error: &KrmResult) -> KrmResult {
 mod tests {
     use tailor_kio::host::Host;
 
-    use crate::run::process;
+    use tailor_kio::host::Guest;
+    use tailor_kio::run::process;
 
     /// What an in-place run of a Tailor `spec` over one ConfigMap holding `data` reports.
     fn errors(spec: &str, data: &str, host: Host) -> Vec<String> {
@@ -90,13 +91,16 @@ mod tests {
             "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {{name: t}}\nspec:\n{spec}"
         );
         let fc = tailor_yaml::parse_stream(&text).unwrap().remove(0).root;
-        let mut plan = crate::config::parse(Some(&fc)).unwrap_or_else(|r| panic!("{r:?}"));
-        plan.host = host;
+        let plan = crate::config::parse(Some(&fc)).unwrap_or_else(|r| panic!("{r:?}"));
+        let guest = Guest {
+            host,
+            own_config: None,
+        };
         let list = format!("kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: web\n    annotations: {{config.kubernetes.io/path: web.yaml, internal.config.kubernetes.io/id: '1'}}\n  data: {data}\n");
         let items = tailor_kio::read_input(&list, &tailor_yaml::ParseOptions::default())
             .unwrap()
             .items;
-        let outcome = process(items, plan);
+        let outcome = process(items, &plan, &guest);
         assert_eq!(outcome.failed, outcome.results.iter().any(|r| r.is_error()));
         outcome
             .results

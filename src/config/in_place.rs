@@ -14,22 +14,14 @@ use serde_json::Value as Json;
 use tailor_kubestellar::templates::{has_templates, wants_expansion};
 use tailor_kustomize::patch::Patch;
 
-use crate::config::{Plan, Tailoring};
+use super::{Plan, Tailoring};
 use crate::stages::templates::EXPAND_ANNOTATION;
+use tailor_kio::host::ELSEWHERE;
 use tailor_kio::{KrmResult, Resource};
 
-/// Where to tailor when sources and tailored objects cannot share a directory. kpt hands a
-/// function the same items and environment whether it renders in place or to stdout (`kpt fn
-/// render -o stdout`, `kpt fn eval -o stdout`: see `docs/host-contract.md`), so the ways to
-/// stdout are named too.
-pub(super) const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT; to stdout: kpt fn source SRC | tailor ..., or tailor CONFIG SRC (kpt fn render -o stdout and kpt fn eval -o stdout hand tailor what an in-place render does, and are refused alike)";
-
-/// The error for a plan whose rules tailor their own output again, when the host renders
+/// The error for a plan whose rules tailor their own output again, under a host that renders
 /// in place; `None` when every rule gives the same answer on its output.
 pub(super) fn refusal(plan: &Plan) -> Option<KrmResult> {
-    if !plan.host.in_place() {
-        return None;
-    }
     let (field, what) = plan.targets.all().into_iter().find_map(repeating_rule)?;
     Some(
         KrmResult::error(format!(
@@ -40,10 +32,10 @@ pub(super) fn refusal(plan: &Plan) -> Option<KrmResult> {
 }
 
 /// The error for an object whose expanded templates still hold a template (`{{"{{"}}` writes
-/// one), when the host renders in place: the next render would expand that too. Found on the
-/// run's output; `None` when no object asks for expansion or the host does not render in place.
+/// one), under a host that renders in place: the next render would expand that too. Found on
+/// the run's output; `None` when no object asks for expansion.
 pub(super) fn expands_again(plan: &Plan, items: &[Resource]) -> Option<KrmResult> {
-    if !plan.host.in_place() || !plan.stages.iter().any(|s| s.name() == "templates") {
+    if !plan.stages.iter().any(|s| s.name() == "templates") {
         return None;
     }
     let item = items.iter().find(|i| {
@@ -106,9 +98,7 @@ mod tests {
             "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {{name: t}}\nspec:\n{spec}"
         );
         let fc = tailor_yaml::parse_stream(&text).unwrap().remove(0).root;
-        let mut plan = crate::config::parse(Some(&fc)).unwrap_or_else(|r| panic!("{r:?}"));
-        plan.host = Host::KptInPlace;
-        plan
+        crate::config::parse(Some(&fc)).unwrap_or_else(|r| panic!("{r:?}"))
     }
 
     #[test]
@@ -133,10 +123,26 @@ mod tests {
         let replace = "  patches:\n  - target: {kind: Deployment}\n    patch: |\n      - op: add\n        path: /spec/replicas\n        value: 2\n";
         assert!(refusal(&plan(replace)).is_none());
         assert!(refusal(&plan("  targetNamespace: apps\n")).is_none());
-        for host in [Host::KptPipe, Host::Kustomize, Host::Plain] {
-            let mut p = plan("  namePrefix: p-\n");
-            p.host = host;
-            assert!(refusal(&p).is_none());
+        // Only a host that renders in place asks: the run checks the host first.
+        let items = tailor_kio::read_input(
+            "kind: ResourceList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n",
+            &tailor_yaml::ParseOptions::default(),
+        )
+        .unwrap()
+        .items;
+        let p = plan("  namePrefix: p-\n");
+        for host in [
+            Host::KptPipe,
+            Host::Kustomize,
+            Host::Plain,
+            Host::KptInPlace,
+        ] {
+            let guest = tailor_kio::host::Guest {
+                host,
+                own_config: None,
+            };
+            let outcome = tailor_kio::run::process(items.clone(), &p, &guest);
+            assert_eq!(outcome.failed, host == Host::KptInPlace, "{host:?}");
         }
     }
 }

@@ -5,9 +5,9 @@
 //! every item the run reads as an input comes back as it was read, where it was. kustomize
 //! deploys what comes back, and a pipe's stream is deployed too: there inputs stay out.
 //!
-//! [`Host::writes_files_back`]: tailor_kio::host::Host::writes_files_back
+//! [`Host::writes_files_back`]: crate::host::Host::writes_files_back
 
-use tailor_kio::{annotations, KrmResult, Resource};
+use crate::{annotations, KrmResult, Resource};
 
 /// Inputs to put back into the answer, as read.
 #[derive(Default)]
@@ -73,7 +73,7 @@ fn not_local_config(item: &Resource, what: &str) -> KrmResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tailor_kio::read_input;
+    use crate::read_input;
 
     fn items(names: &[&str], local: bool) -> Vec<Resource> {
         let annotation = if local {

@@ -1,0 +1,245 @@
+//! One run of the function: read, plan, tailor for each destination, write. Any error result
+//! means nothing tailored is written: the input items come back unchanged, with the results,
+//! and the exit code is 1.
+
+mod answer;
+mod contained;
+mod destinations;
+mod explain;
+mod fan_out;
+mod inputs;
+mod package_files;
+mod returned;
+
+use tailor_cluster::Cluster;
+
+use crate::host::Guest;
+use crate::job::{Check, Job};
+use crate::pipeline::{run_all, Destination, Forked, Log};
+use crate::{explain as notes, lists, KrmResult, Resource, Severity};
+
+pub use answer::{answer, respond, Answer};
+pub use contained::contained;
+
+/// What a run produced: the list to print and the exit code.
+pub struct Tailored {
+    pub items: Vec<Resource>,
+    pub results: Vec<KrmResult>,
+    pub failed: bool,
+    /// What `--explain` prints instead of the objects.
+    pub report: Option<String>,
+    /// The destinations the run tailored for, in order (skipped ones included), and whether
+    /// it fanned out (each copy then carries its destination's name).
+    pub destinations: Vec<String>,
+    pub fanned_out: bool,
+}
+
+impl Tailored {
+    pub fn new(items: Vec<Resource>, results: Vec<KrmResult>, failed: bool) -> Tailored {
+        Tailored {
+            items,
+            results,
+            failed,
+            report: None,
+            destinations: Vec::new(),
+            fanned_out: false,
+        }
+    }
+}
+
+fn failed(results: Vec<KrmResult>) -> Tailored {
+    Tailored::new(Vec::new(), results, true)
+}
+
+/// Runs `job` over `items` for a host as `guest` found it; the job is final (the binary built
+/// the command line and a Fleet bundle into it).
+pub fn process<J: Job>(items: Vec<Resource>, job: &J, guest: &Guest) -> Tailored {
+    let settings = job.settings();
+    if let Some(note) = settings.empty_shard {
+        return Tailored::new(Vec::new(), vec![KrmResult::info(note)], false);
+    }
+    if let Some(refusal) = in_place_refusal(job, guest, Check::Rules) {
+        return failed(vec![refusal]);
+    }
+    let package = package_files::PackageItems::of(guest.host, &items);
+    let mut results: Vec<KrmResult> = settings
+        .notes
+        .iter()
+        .cloned()
+        .map(KrmResult::from)
+        .collect();
+    // The items of `*List` objects are tailored as objects of their own, and written back
+    // inside their List.
+    let items = lists::unpack(items);
+    let inputs = inputs::split(items, job, guest, &mut results);
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    let Some(clusters) = destinations::resolve(settings.clusters, &inputs.inventory, &mut results)
+    else {
+        return failed(results);
+    };
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    job.check_destinations(&clusters, &mut results);
+    let work = inputs.work;
+    let returned = inputs.returned;
+    if let Some(limit) = fan_out_limit(&settings, work.len(), clusters.len()) {
+        return failed(vec![limit]);
+    }
+    let run = Run {
+        job,
+        claimed: &inputs.claimed,
+    };
+    let mut forked = run.fork(&mut results);
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    if settings.explain {
+        let report = explain::report(&run, &work, &clusters);
+        let failed = results.iter().any(KrmResult::is_error);
+        let mut outcome = Tailored::new(Vec::new(), results, failed);
+        outcome.report = Some(report);
+        return outcome;
+    }
+    let Some(out) = run.tailor(&mut forked, work, &clusters, &mut results) else {
+        return failed(results);
+    };
+    if settings.strict {
+        strict(&mut results);
+    }
+    if results.iter().any(KrmResult::is_error) {
+        return failed(results);
+    }
+    let output = Check::Output {
+        items: &out,
+        clusters: &clusters,
+        claimed: &inputs.claimed,
+    };
+    if let Some(refusal) = in_place_refusal(job, guest, output) {
+        return failed(vec![refusal]);
+    }
+    let mut out = out;
+    returned.put_back(&mut out, !settings.fan_out);
+    let out = lists::repack(out);
+    let destinations: Vec<String> = clusters.iter().map(|c| c.name.clone()).collect();
+    if let Some(refusal) = package.and_then(|p| p.dropped(&out, &destinations)) {
+        results.push(refusal);
+        return failed(results);
+    }
+    let mut outcome = Tailored::new(out, results, false);
+    outcome.destinations = destinations;
+    outcome.fanned_out = settings.fan_out;
+    outcome
+}
+
+/// The job's refusal of what an in-place render cannot take, when the host renders in place.
+fn in_place_refusal<J: Job>(job: &J, guest: &Guest, check: Check<'_>) -> Option<KrmResult> {
+    guest
+        .host
+        .in_place()
+        .then(|| job.in_place_refusal(check))
+        .flatten()
+}
+
+/// The error when `items` objects copied for `clusters` destinations exceed the limit.
+fn fan_out_limit(
+    settings: &crate::job::Settings<'_>,
+    items: usize,
+    clusters: usize,
+) -> Option<KrmResult> {
+    if clusters == 0 || clusters.saturating_mul(items) <= settings.max_fan_out_items {
+        return None;
+    }
+    Some(
+        KrmResult::error(format!(
+            "fan-out of {items} items to {clusters} clusters exceeds the limit of {} tailored items (spec.limits.maxFanOutItems)",
+            settings.max_fan_out_items
+        ))
+        .at_field("spec.clusters"),
+    )
+}
+
+/// Under `strict`, every warning is an error.
+fn strict(results: &mut [KrmResult]) {
+    for r in results
+        .iter_mut()
+        .filter(|r| r.severity == Severity::Warning)
+    {
+        r.severity = Severity::Error;
+        r.message = format!("{} (a warning, an error under strict)", r.message);
+    }
+}
+
+/// What every destination's run shares.
+struct Run<'a, J: Job> {
+    job: &'a J,
+    /// What each stage claimed, by its place in the job.
+    claimed: &'a [Vec<Resource>],
+}
+
+impl<'a, J: Job> Run<'a, J> {
+    /// A worker of every stage of the job; problems with their inputs go to `results`.
+    fn fork(&self, results: &mut Vec<KrmResult>) -> Vec<Forked<'a, J::Options>> {
+        self.job
+            .stages()
+            .iter()
+            .zip(self.claimed)
+            .map(|(stage, inputs)| Forked::new(stage.as_ref(), inputs, results))
+            .collect()
+    }
+
+    /// `work` tailored for `clusters`: once for none or one (unless the job fans out), a copy
+    /// for each else; `None` when the fan-out failed (its errors in `results`).
+    fn tailor(
+        &self,
+        forked: &mut Vec<Forked<'a, J::Options>>,
+        work: Vec<Resource>,
+        clusters: &[Cluster],
+        results: &mut Vec<KrmResult>,
+    ) -> Option<Vec<Resource>> {
+        let one = match clusters {
+            [] => None,
+            [one] if !self.job.settings().fan_out => Some(Destination {
+                cluster: one,
+                more: false,
+            }),
+            many => return fan_out::tailor_each(self, std::mem::take(forked), work, many, results),
+        };
+        let mut items = work;
+        self.for_destination(forked, &mut items, one, results, None);
+        Some(items)
+    }
+
+    /// Tailors `items` for one destination (or none) with `stages`: first which target
+    /// customization applies (doNotDeploy leaves only the Kptfile and local-config objects),
+    /// then the stages in order.
+    fn for_destination(
+        &self,
+        stages: &mut [Forked<'_, J::Options>],
+        items: &mut Vec<Resource>,
+        destination: Option<Destination<'_>>,
+        results: &mut Vec<KrmResult>,
+        explain: Option<&mut notes::Notes>,
+    ) {
+        let Some(options) = self
+            .job
+            .options_for(destination.map(|d| d.cluster), results)
+        else {
+            // Nothing is deployed there; the Kptfile and local-config objects stay, as a
+            // fan-out keeps them.
+            items.retain(Resource::is_meta_or_local);
+            return;
+        };
+        if results.iter().any(KrmResult::is_error) {
+            return;
+        }
+        let mut log = Log {
+            results,
+            explain,
+            rules_of: self.job.settings().rules_of,
+        };
+        run_all(stages, items, destination, &options, &mut log);
+    }
+}
