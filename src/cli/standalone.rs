@@ -12,7 +12,7 @@ use tailor_kio::files;
 use tailor_kio::files::Deferral;
 use tailor_kio::host::Guest;
 use tailor_kio::read::Prepared;
-use tailor_kio::reading::{self, parse_options, AtRead};
+use tailor_kio::reading::{self, parse_options, FileOutput};
 use tailor_kio::run::{self, Tailored};
 use tailor_kio::write::{
     write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering, StreamDoc,
@@ -204,22 +204,25 @@ fn render_with(
     let (fc, config_source) = config;
     let opts = parse_options();
     let plan = crate::config::parse(Some(fc));
-    let deferral = deferral(args, &plan, keep_originals, per_item);
-    let streams = deferral
-        .as_ref()
-        .is_some_and(|(_, at_read, _)| at_read.as_ref().is_some_and(AtRead::renders));
-    let mut hook = deferral
-        .as_ref()
-        .and_then(|(_, at_read, plan)| at_read.as_ref().map(|a| a.hook(*plan)));
-    let passes = pass_through && passes_through(args, keep_originals);
-    let mut inert = deferral
-        .as_ref()
-        .filter(|_| passes)
-        .and_then(|(_, at_read, plan)| reading::passes_by(*plan, at_read.as_ref()));
+    let output = FileOutput {
+        renders: per_item && renders_as_read(args, keep_originals),
+        passes_through: pass_through && passes_through(args, keep_originals),
+        keeps_originals: keep_originals,
+    };
+    // As for a ResourceList: trees dropped when no stage reads every object, stages run as
+    // objects are read when they allow it. A Fleet bundle brings its own targets and stages:
+    // its objects keep their trees.
+    let policy = match &plan {
+        Ok(plan) if !bundled(args) => reading::file_reading(plan, output),
+        _ => None,
+    };
+    let streams = policy.as_ref().is_some_and(|p| p.renders);
+    let (keys, mut hook, mut inert) =
+        policy.map_or((None, None, None), |p| (Some(p.keys), p.hook, p.inert));
     let mut reading = PackageReading {
         keep_other_files: matches!(args.output, Output::Dir(_)),
-        defer: deferral.as_ref().map(|(keys, _, _)| Deferral {
-            keys: keys.clone(),
+        defer: keys.map(|keys| Deferral {
+            keys,
             hook: hook
                 .as_mut()
                 .map(|h| &mut **h as &mut dyn FnMut(&mut Resource) -> Prepared),
@@ -230,7 +233,7 @@ fn render_with(
         }),
         inert: inert
             .as_mut()
-            .map(|f| f as &mut dyn FnMut(&Resource) -> bool),
+            .map(|f| &mut **f as &mut dyn FnMut(&Resource) -> bool),
         one_input: args.inputs.len() == 1,
         texts: Some(texts),
         flux_source: plan.as_ref().is_ok_and(|p| p.source == "Kustomization"),
@@ -255,7 +258,7 @@ fn render_with(
     }
     let kept = std::mem::take(&mut reading.kept);
     let passed = std::mem::take(&mut reading.passed);
-    // The hook borrows the plan, which the run takes.
+    // The hooks borrow the plan, which the run takes.
     drop(reading);
     drop(hook);
     drop(inert);
@@ -270,38 +273,11 @@ fn render_with(
     })
 }
 
-/// How standalone mode reads the objects of its inputs under `plan`: the annotations a
-/// deferred object keeps and what runs on each as it is read (`None`: every tree is kept).
-fn deferral<'p>(
-    args: &Args,
-    plan: &'p Result<crate::config::Plan, Vec<KrmResult>>,
-    keep_originals: bool,
-    per_item: bool,
-) -> Option<(
-    tailor_kio::resource::HeaderKeys,
-    Option<AtRead<'p, crate::config::Tailoring>>,
-    &'p crate::config::Plan,
-)> {
-    // As for a ResourceList (`run::reading`): when no stage reads every object, each
-    // document's tree is dropped once it is checked and built again only for the objects a
-    // stage looks into, so a large package is held as its text; when the built-in strip is
-    // the only stage that does, it runs as each file is read and the objects it leaves as
-    // they were are held so. A Fleet bundle brings its own targets and stages: its objects
-    // keep their trees.
-    let bundled = args
-        .inputs
+/// Whether an input is a Fleet bundle (a directory with a fleet.yaml).
+fn bundled(args: &Args) -> bool {
+    args.inputs
         .iter()
-        .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)));
-    let renders = per_item && renders_as_read(args, keep_originals);
-    let deferral = match &plan {
-        Ok(plan) if !bundled => {
-            reading::standalone_deferral(plan, renders).map(|(k, at_read)| (k, at_read, plan))
-        }
-        _ => None,
-    };
-    // The originals (a failed resource-list run's answer, `tailor diff`'s base) are the
-    // objects as read: none is stripped as it is read then.
-    deferral.filter(|(_, at_read, _)| at_read.is_none() || !keep_originals)
+        .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)))
 }
 
 /// Whether files none of whose objects a stage can touch are held as their text alone: when
@@ -436,7 +412,7 @@ fn read_inputs(
 }
 
 /// Whether the stages that treat objects one by one may run as the objects are read, what
-/// they finish held as the text the output writes for it ([`run::AtRead::Steps`]): when the
+/// they finish held as the text the output writes for it (`tailor_kio::reading::file_reading`): when the
 /// output is written from the objects' texts (a stream, --output-dir; not the originals a
 /// failed run answers with), and no option changes the plan after reading. Not when stdin is
 /// read: an input of the run among the items (a CustomTransform, an inventory object) has
@@ -616,28 +592,41 @@ impl PackageReading<'_> {
                 Some(texts) => texts.read(&file)?,
                 None => read_text(&file)?,
             };
-            let render = self.defer.as_ref().and_then(|d| d.render);
-            match files::read_manifest_file(text, &rel, opts, self.defer.as_mut())? {
-                files::FileContents::Objects(objects) => {
-                    let passed = self
-                        .inert
-                        .as_deref_mut()
-                        .and_then(|inert| files::PassThrough::of(&rel, &objects, inert, render));
-                    match passed {
-                        Some(file) => self.passed.pass(file),
-                        None => {
-                            if let Some(first) = objects.first() {
-                                self.passed.read_as_objects(first);
-                            }
-                            out.extend(objects);
+            let contents = files::read_manifest_file(text, &rel, opts, self.defer.as_mut())?;
+            self.take(contents, rel, out)?;
+        }
+        Ok(())
+    }
+
+    /// What one file (known as `rel`) held: its objects to `out`, or passed through as its
+    /// text when no stage can touch them; a file of no object kept for `--output-dir`.
+    fn take(
+        &mut self,
+        contents: files::FileContents,
+        rel: String,
+        out: &mut Vec<Resource>,
+    ) -> Result<(), KrmResult> {
+        let render = self.defer.as_ref().and_then(|d| d.render);
+        match contents {
+            files::FileContents::Objects(objects) => {
+                let passed = self
+                    .inert
+                    .as_deref_mut()
+                    .and_then(|inert| files::PassThrough::of(&rel, &objects, inert, render));
+                match passed {
+                    Some(file) => self.passed.pass(file),
+                    None => {
+                        if let Some(first) = objects.first() {
+                            self.passed.read_as_objects(first);
                         }
+                        out.extend(objects);
                     }
                 }
-                files::FileContents::Other { text, problem } => match problem {
-                    Some(error) if !self.keep_other_files => return Err(error),
-                    _ => self.kept.push(files::KeptFile { rel, text }),
-                },
             }
+            files::FileContents::Other { text, problem } => match problem {
+                Some(error) if !self.keep_other_files => return Err(error),
+                _ => self.kept.push(files::KeptFile { rel, text }),
+            },
         }
         Ok(())
     }

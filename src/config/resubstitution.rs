@@ -34,19 +34,14 @@ pub(super) fn substitutes_again(
     let mut again = out.to_vec();
     let mut results = Vec::new();
     let mut stage = [Forked::new(
-        plan.stages[at].as_ref(),
-        &claimed[at],
+        (plan.stages[at].as_ref(), at, &claimed[at]),
         &mut results,
     )];
     let destination = cluster.map(|cluster| Destination {
         cluster,
         more: false,
     });
-    let mut log = Log {
-        results: &mut results,
-        explain: None,
-        rules_of: crate::stages::rules_of,
-    };
+    let mut log = Log::new(&mut results, None, crate::stages::rules_of);
     run_all(&mut stage, &mut again, destination, &tailoring, &mut log);
     let failed = results.iter().find(|r| r.is_error());
     let changed = out

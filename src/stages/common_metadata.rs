@@ -33,7 +33,7 @@ impl Stage<Tailoring> for CommonMetadata {
     /// what it found then.
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         for item in items.iter_mut().filter(|i| !i.is_left_alone()) {
-            let error = match item.take_read_results(self.name()) {
+            let error = match ctx.log.take_read(item) {
                 Some(results) => results.into_iter().next(),
                 None => set_on(item, ctx.options),
             };

@@ -35,11 +35,7 @@ pub fn run_stage(
         }),
         options: &setup.tailoring,
         inputs: &[],
-        log: Log {
-            results: &mut results,
-            explain: None,
-            rules_of: super::rules_of,
-        },
+        log: Log::new(&mut results, None, super::rules_of),
         state: state.as_mut(),
     };
     stage.run(&mut items, &mut ctx);

@@ -107,7 +107,7 @@ impl Stage<Tailoring> for Strip {
             if item.is_left_alone() {
                 continue;
             }
-            if let Some(results) = item.take_read_results(self.name()) {
+            if let Some(results) = ctx.log.take_read(item) {
                 // Stripped as it was read (changed or not): its findings go where the strip
                 // would have reported them, then the CustomTransforms run.
                 ctx.log.results.extend(results);

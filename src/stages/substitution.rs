@@ -154,7 +154,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
     let substituted: Vec<usize> = (0..items.len())
         .filter(|&i| {
             let item = &items[i];
-            item.read_results(STAGE).is_some()
+            ctx.log.ran_at_read(item)
                 || (!item.is_left_alone()
                     && !is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY)))
         })
@@ -200,7 +200,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
     let mut memo = ctx.state.downcast_mut::<Memo>();
     for position in substituted {
         let item = &mut items[position];
-        if let Some(results) = item.take_read_results(STAGE) {
+        if let Some(results) = ctx.log.take_read(item) {
             ctx.log.results.extend(results);
             continue;
         }

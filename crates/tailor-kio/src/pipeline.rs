@@ -126,6 +126,35 @@ pub struct Log<'a> {
     /// What a stage's rules are called in the error for an object one of them left without
     /// its identity ("a CustomTransform's `remove`"), by the stage's name.
     pub rules_of: fn(&str) -> &'static str,
+    /// The place in its job of the stage running: the key of what it found as objects were
+    /// read ([`Context::take_read`]).
+    stage: usize,
+}
+
+impl<'a> Log<'a> {
+    pub fn new(
+        results: &'a mut Vec<KrmResult>,
+        explain: Option<&'a mut explain::Notes>,
+        rules_of: fn(&str) -> &'static str,
+    ) -> Log<'a> {
+        Log {
+            results,
+            explain,
+            rules_of,
+            stage: 0,
+        }
+    }
+
+    /// What the running stage's per-object form found when it ran on `item` as it was read
+    /// (taken once: the stage passes it on in its place); `None` when it did not run then.
+    pub fn take_read(&self, item: &mut Resource) -> Option<Vec<KrmResult>> {
+        item.take_read_results(self.stage)
+    }
+
+    /// Whether the running stage's per-object form ran on `item` as it was read.
+    pub fn ran_at_read(&self, item: &Resource) -> bool {
+        item.read_results(self.stage).is_some()
+    }
 }
 
 /// What a stage runs with besides the items.
@@ -177,28 +206,32 @@ impl<'a, O> Context<'a, O> {
 /// A stage of a run with the inputs it claimed and its state for one worker.
 pub struct Forked<'p, O> {
     pub stage: &'p dyn Stage<O>,
+    /// Its place in the job.
+    at: usize,
     inputs: &'p [Resource],
     state: State,
 }
 
+/// A stage of a job, its place there and the inputs it claimed: what a worker forks.
+pub type Seed<'p, O> = (&'p dyn Stage<O>, usize, &'p [Resource]);
+
 impl<'p, O> Forked<'p, O> {
-    /// `stage`'s worker, prepared from `inputs`; problems with them go to `results`.
-    pub fn new(
-        stage: &'p dyn Stage<O>,
-        inputs: &'p [Resource],
-        results: &mut Vec<KrmResult>,
-    ) -> Forked<'p, O> {
+    /// The worker of `seed`'s stage, prepared from its inputs; problems with them go to
+    /// `results`.
+    pub fn new(seed: Seed<'p, O>, results: &mut Vec<KrmResult>) -> Forked<'p, O> {
+        let (stage, at, inputs) = seed;
         let state = stage.fork(inputs, results);
         Forked {
             stage,
+            at,
             inputs,
             state,
         }
     }
 
-    /// The stage's inputs, to fork it on another thread.
-    pub fn seed(&self) -> (&'p dyn Stage<O>, &'p [Resource]) {
-        (self.stage, self.inputs)
+    /// The stage, its place and its inputs, to fork it on another thread.
+    pub fn seed(&self) -> Seed<'p, O> {
+        (self.stage, self.at, self.inputs)
     }
 }
 
@@ -226,6 +259,7 @@ pub fn run_all<O>(
                 results: &mut *log.results,
                 explain: log.explain.as_deref_mut(),
                 rules_of: log.rules_of,
+                stage: forked.at,
             },
             state: forked.state.as_mut(),
         };

@@ -186,7 +186,8 @@ pub fn at_read_hook<'a, J: Job>(
         }
         match stage.each().and_then(|each| each.apply(item, &options)) {
             Some(applied) => {
-                item.set_read_results(stage.name(), applied.results, applied.done);
+                // The stage that runs as objects are read is the job's first.
+                item.set_read_results(0, applied.results, applied.done);
                 if item.is_dirty() {
                     Prepared::Changed
                 } else {
@@ -199,7 +200,7 @@ pub fn at_read_hook<'a, J: Job>(
 }
 
 /// What runs on each object as standalone mode reads it.
-pub enum AtRead<'p, O> {
+enum AtRead<'p, O> {
     /// The job's first stage (the built-in strip), the only one that reads every object.
     Stage(&'p dyn Stage<O>),
     /// Every stage of the job ([`stream_steps`]): an object they finish is held as the text
@@ -207,31 +208,31 @@ pub enum AtRead<'p, O> {
     Steps(Vec<Step<'p, O>>),
 }
 
-impl<'p, O: Clone + Send + Sync + 'p> AtRead<'p, O> {
-    /// The hook that does it on each object of `job`'s run.
-    pub fn hook<J: Job<Options = O>>(
-        &self,
-        job: &'p J,
-    ) -> Box<dyn FnMut(&mut Resource) -> Prepared + 'p> {
+impl<O> Clone for AtRead<'_, O> {
+    fn clone(&self) -> Self {
         match self {
-            AtRead::Stage(stage) => Box::new(at_read_hook(job, None, *stage)),
-            AtRead::Steps(steps) => Box::new(stream_hook(job, None, steps.clone())),
+            AtRead::Stage(stage) => AtRead::Stage(*stage),
+            AtRead::Steps(steps) => AtRead::Steps(steps.clone()),
         }
     }
+}
 
-    /// Whether objects finished as they are read are held as their output text.
-    pub fn renders(&self) -> bool {
-        matches!(self, AtRead::Steps(_))
+impl<'p, O: Clone + Send + Sync + 'p> AtRead<'p, O> {
+    /// The hook that does it on each object of `job`'s run.
+    fn hook<J: Job<Options = O>>(self, job: &'p J) -> Hook<'p> {
+        match self {
+            AtRead::Stage(stage) => Box::new(at_read_hook(job, None, stage)),
+            AtRead::Steps(steps) => Box::new(stream_hook(job, None, steps)),
+        }
     }
 
     /// Whether every stage that runs as objects are read ran on `item`, reported nothing, and
     /// has nothing more to do with it.
     fn done_with(&self, item: &Resource) -> bool {
-        let done = |stage: &dyn Stage<O>| item.finished_at_read(stage.name());
         match self {
-            AtRead::Stage(stage) => done(*stage),
-            AtRead::Steps(steps) => steps.iter().all(|step| match *step {
-                Step::Runs(stage) => done(stage),
+            AtRead::Stage(_) => item.finished_at_read(0),
+            AtRead::Steps(steps) => steps.iter().enumerate().all(|(at, step)| match step {
+                Step::Runs(_) => item.finished_at_read(at),
                 Step::Passes(_) => true,
             }),
         }
@@ -244,7 +245,7 @@ impl<'p, O: Clone + Send + Sync + 'p> AtRead<'p, O> {
 /// with the stage that runs as objects are read when it is the only one that reads every
 /// object. Trees are dropped for the objects what ran left as they were; `None` keeps every
 /// tree. `TAILOR_KEEP_TREES=1` keeps them anyway, to compare answers.
-pub fn standalone_deferral<J: Job>(
+fn standalone_deferral<J: Job>(
     job: &J,
     renders: bool,
 ) -> Option<(HeaderKeys, Option<AtRead<'_, J::Options>>)> {
@@ -266,6 +267,56 @@ pub fn standalone_deferral<J: Job>(
     }
 }
 
+/// Work on an object as it is read.
+pub type Hook<'p> = Box<dyn FnMut(&mut Resource) -> Prepared + 'p>;
+/// A question about an object as it is read.
+pub type Test<'p> = Box<dyn FnMut(&Resource) -> bool + 'p>;
+
+/// How standalone mode reads its files under a job, decided once ([`file_reading`]).
+pub struct FileReading<'p> {
+    /// The annotations an object whose tree is dropped keeps at hand.
+    pub keys: HeaderKeys,
+    /// What runs on each object as it is read.
+    pub hook: Option<Hook<'p>>,
+    /// Whether no stage can touch an object any more: a file of such objects may be passed
+    /// through as its text.
+    pub inert: Option<Test<'p>>,
+    /// Objects the stages finish as they are read are held as their output text.
+    pub renders: bool,
+}
+
+/// What standalone mode's output allows its reading.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FileOutput {
+    /// The output can write an object held as its text (stream, `--output-dir`).
+    pub renders: bool,
+    /// It writes a file no stage can touch as it is ([`FileReading::inert`]).
+    pub passes_through: bool,
+    /// The objects as read are kept too (a failed resource-list run's answer, `tailor diff`'s
+    /// base): none is changed as it is read then.
+    pub keeps_originals: bool,
+}
+
+/// How standalone mode reads its files under `job` for `output` ([`standalone_deferral`],
+/// [`passes_by`]); `None` keeps every tree.
+pub fn file_reading<J: Job>(job: &J, output: FileOutput) -> Option<FileReading<'_>> {
+    let (keys, at_read) = standalone_deferral(job, output.renders)?;
+    if at_read.is_some() && output.keeps_originals {
+        return None;
+    }
+    let inert = output
+        .passes_through
+        .then(|| passes_by(job, at_read.clone()))
+        .flatten()
+        .map(|f| Box::new(f) as Test<'_>);
+    Some(FileReading {
+        keys,
+        renders: matches!(at_read, Some(AtRead::Steps(_))),
+        hook: at_read.map(|a| a.hook(job)),
+        inert,
+    })
+}
+
 /// `TAILOR_KEEP_TREES=1`: every item keeps its tree however the configuration would let it
 /// be read, in standalone mode and for a ResourceList, so the answers of both ways of reading
 /// can be compared through the binary.
@@ -280,9 +331,9 @@ pub fn keeps_trees() -> bool {
 /// run may consume nor left alone, and every stage that ran as it was read reported nothing
 /// and has nothing more to do with it. The job names no destination: the fan-out limit
 /// counts every object for one.
-pub fn passes_by<'a, J: Job>(
+fn passes_by<'a, J: Job>(
     job: &'a J,
-    at_read: Option<&'a AtRead<'a, J::Options>>,
+    at_read: Option<AtRead<'a, J::Options>>,
 ) -> Option<impl FnMut(&Resource) -> bool + 'a> {
     if !job.settings().clusters.is_empty() {
         return None;
@@ -293,7 +344,7 @@ pub fn passes_by<'a, J: Job>(
             && item.header_annotations_empty()
             && !item.is_meta_or_local()
             && !may_consume(job, None, item)
-            && match at_read {
+            && match &at_read {
                 Some(at_read) => at_read.done_with(item),
                 None => !item.ran_at_read(),
             }

@@ -134,7 +134,9 @@ pub enum Rebuild {
 /// or two.
 /// Per stage that ran as the object was read: its name, its results, and whether it has
 /// nothing more to do with the object.
-type ReadResults = Box<[(&'static str, Vec<super::results::KrmResult>, bool)]>;
+/// What each stage that ran on the object as it was read found, by the stage's place in its
+/// job, and whether it has nothing more to do with it.
+type ReadResults = Box<[(usize, Vec<super::results::KrmResult>, bool)]>;
 
 /// What a deferred object answers without its tree: each field exactly what the accessor of
 /// the same name reads from the whole tree. Flat values rather than a pruned copy of the
@@ -267,7 +269,7 @@ pub fn is_list_object(node: &Node) -> bool {
 }
 
 /// The annotations a deferred object keeps at hand besides kpt's and kustomize's bookkeeping:
-/// the ones some stage decides on before reading an object (`config::Plan::header_annotations`).
+/// the ones some stage decides on before reading an object (`job::header_annotations`).
 pub type HeaderKeys = Arc<[&'static str]>;
 
 /// Whether a deferred object's header keeps annotation `key`.
@@ -464,20 +466,21 @@ impl Resource {
             .is_some_and(|d| d.header.annotations.is_empty())
     }
 
-    /// The results of `stage` (by name) when it ran as the object was read, not yet passed on.
-    pub fn read_results(&self, stage: &str) -> Option<&[super::results::KrmResult]> {
+    /// The results of the stage at `stage` in its job when it ran as the object was read, not
+    /// yet passed on.
+    pub fn read_results(&self, stage: usize) -> Option<&[super::results::KrmResult]> {
         self.read_results
             .iter()
-            .find(|(name, ..)| *name == stage)
+            .find(|(at, ..)| *at == stage)
             .map(|(_, r, _)| r.as_slice())
     }
 
     /// Whether `stage` ran on the object as it was read, reported nothing, and has nothing
     /// more to do with it.
-    pub fn finished_at_read(&self, stage: &str) -> bool {
+    pub fn finished_at_read(&self, stage: usize) -> bool {
         self.read_results
             .iter()
-            .any(|(name, r, done)| *name == stage && r.is_empty() && *done)
+            .any(|(at, r, done)| *at == stage && r.is_empty() && *done)
     }
 
     /// Whether some stage ran on the object as it was read.
@@ -485,11 +488,11 @@ impl Resource {
         !self.read_results.is_empty()
     }
 
-    /// Records that `stage` (by name) already ran on this object, with its results, and
-    /// whether it has nothing more to do with it (`done`).
+    /// Records that the stage at `stage` in its job already ran on this object, with its
+    /// results, and whether it has nothing more to do with it (`done`).
     pub fn set_read_results(
         &mut self,
-        stage: &'static str,
+        stage: usize,
         results: Vec<super::results::KrmResult>,
         done: bool,
     ) {
@@ -498,12 +501,13 @@ impl Resource {
         self.read_results = all.into_boxed_slice();
     }
 
-    /// The results of `stage` (by name) when it ran as the object was read (taken once).
-    pub fn take_read_results(&mut self, stage: &str) -> Option<Vec<super::results::KrmResult>> {
+    /// The results of the stage at `stage` in its job when it ran as the object was read
+    /// (taken once).
+    pub fn take_read_results(&mut self, stage: usize) -> Option<Vec<super::results::KrmResult>> {
         let at = self
             .read_results
             .iter()
-            .position(|(name, ..)| *name == stage)?;
+            .position(|(place, ..)| *place == stage)?;
         let mut all = std::mem::take(&mut self.read_results).into_vec();
         let (_, results, _) = all.remove(at);
         self.read_results = all.into_boxed_slice();

@@ -70,7 +70,7 @@ pub fn stream_hook<'p, J: Job>(
                 Step::Passes(keys) => !carries(item, keys),
                 Step::Runs(stage) => match stage.each().and_then(|e| e.apply(item, &options)) {
                     Some(applied) => {
-                        item.set_read_results(stage.name(), applied.results, applied.done);
+                        item.set_read_results(i, applied.results, applied.done);
                         applied.done
                     }
                     None => false,

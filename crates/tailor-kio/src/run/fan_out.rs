@@ -12,11 +12,8 @@ use tailor_cluster::Cluster;
 
 use super::Run;
 use crate::job::{shared_stages, Job};
-use crate::pipeline::{run_all, Destination, Forked, Log, Stage};
+use crate::pipeline::{run_all, Destination, Forked, Log, Seed};
 use crate::{annotations, KrmResult, Resource};
-
-/// A stage to fork on each thread, with its inputs.
-type Seed<'p, O> = (&'p dyn Stage<O>, &'p [Resource]);
 
 /// What to say when sources and tailored copies cannot be kept apart in place.
 const KEEP_APART: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
@@ -54,11 +51,7 @@ pub(super) fn tailor_each<'p, J: Job>(
     let after: Vec<Seed<'_, J::Options>> = after.into_iter().map(|(s, _)| s.seed()).collect();
     let mut work = work;
     let options = run.job.shared_options();
-    let mut log = Log {
-        results,
-        explain: None,
-        rules_of: run.job.settings().rules_of,
-    };
+    let mut log = Log::new(results, None, run.job.settings().rules_of);
     run_all(&mut before, &mut work, None, &options, &mut log);
     if results.iter().any(KrmResult::is_error) {
         return None;
@@ -166,7 +159,7 @@ fn tailor_all<'c, J: Job>(
         // This thread's workers of the stages (their inputs were checked before the copies).
         let mut forked: Vec<Forked<'_, J::Options>> = stages
             .iter()
-            .map(|&(stage, inputs)| Forked::new(stage, inputs, &mut Vec::new()))
+            .map(|&seed| Forked::new(seed, &mut Vec::new()))
             .collect();
         let mut out = Vec::with_capacity(work.len() * chunk.len());
         let mut results = Vec::new();

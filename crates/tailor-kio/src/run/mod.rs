@@ -186,7 +186,8 @@ impl<'a, J: Job> Run<'a, J> {
             .stages()
             .iter()
             .zip(self.claimed)
-            .map(|(stage, inputs)| Forked::new(stage.as_ref(), inputs, results))
+            .enumerate()
+            .map(|(at, (stage, inputs))| Forked::new((stage.as_ref(), at, inputs), results))
             .collect()
     }
 
@@ -235,11 +236,7 @@ impl<'a, J: Job> Run<'a, J> {
         if results.iter().any(KrmResult::is_error) {
             return;
         }
-        let mut log = Log {
-            results,
-            explain,
-            rules_of: self.job.settings().rules_of,
-        };
+        let mut log = Log::new(results, explain, self.job.settings().rules_of);
         run_all(stages, items, destination, &options, &mut log);
     }
 }
