@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use tailor_flux::sourceignore::{is_manifest_name, Ignore, IGNORE_FILE};
 
 /// Keeps the files of `dir` (with paths relative to it) that Flux would build.
-pub(super) fn flux_files(
+pub(crate) fn flux_files(
     dir: &Path,
     files: Vec<(PathBuf, String)>,
 ) -> Result<Vec<(PathBuf, String)>, String> {

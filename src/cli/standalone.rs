@@ -9,13 +9,12 @@ use super::{durable, output_dir, read_stdin, stdin_is_terminal, stdout, usage_er
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
 use tailor_kio::files;
-use tailor_kio::files::Deferral;
 use tailor_kio::host::Guest;
-use tailor_kio::read::Prepared;
+use tailor_kio::package::{PackageOptions, PackageReading, Passed, Select, Texts};
 use tailor_kio::reading::{self, parse_options, FileOutput};
 use tailor_kio::run::{self, Tailored};
 use tailor_kio::write::{
-    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering, StreamDoc,
+    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering,
 };
 use tailor_kio::{KrmResult, Resource};
 
@@ -216,43 +215,25 @@ fn render_with(
         Ok(plan) if !bundled(args) => reading::file_reading(plan, output),
         _ => None,
     };
-    let streams = policy.as_ref().is_some_and(|p| p.renders);
-    let (keys, mut hook, mut inert) =
-        policy.map_or((None, None, None), |p| (Some(p.keys), p.hook, p.inert));
-    let mut reading = PackageReading {
+    let options = PackageOptions {
         keep_other_files: matches!(args.output, Output::Dir(_)),
-        defer: keys.map(|keys| Deferral {
-            keys,
-            hook: hook
-                .as_mut()
-                .map(|h| &mut **h as &mut dyn FnMut(&mut Resource) -> Prepared),
-            render: streams.then_some(match args.output {
-                Output::Dir(_) => Rendering::File,
-                _ => Rendering::Stream,
-            }),
-        }),
-        inert: inert
-            .as_mut()
-            .map(|f| &mut **f as &mut dyn FnMut(&Resource) -> bool),
         one_input: args.inputs.len() == 1,
-        texts: Some(texts),
-        flux_source: plan.as_ref().is_ok_and(|p| p.source == "Kustomization"),
-        ..PackageReading::default()
+        select: plan
+            .as_ref()
+            .is_ok_and(|p| p.source == "Kustomization")
+            .then_some(super::flux_source::flux_files as Select),
+        render: Some(match args.output {
+            Output::Dir(_) => Rendering::File,
+            _ => Rendering::Stream,
+        }),
     };
+    let mut reading = PackageReading::new(options, policy, Some(texts));
     let (items, bundle) = read_inputs(args, &mut reading, &opts)?;
-    let consumed = |plan: &crate::config::Plan| {
-        items
-            .iter()
-            .any(|i| tailor_kio::job::may_consume(plan, None, i))
-    };
-    if (streams || !reading.passed.is_empty()) && plan.as_ref().is_ok_and(consumed) {
-        // An input of the run arrived among the items (an inventory object, a
-        // CustomTransform...): it may concern every object, and change what the stages do to
-        // it. Every file's objects are read again from its text, for the stages to run in the
-        // run.
+    if plan
+        .as_ref()
+        .is_ok_and(|p| reading.must_read_again(&items, p))
+    {
         drop(reading);
-        drop(hook);
-        drop(inert);
         drop(items);
         return render_with(args, config, texts, keep_originals, false, false);
     }
@@ -260,8 +241,6 @@ fn render_with(
     let passed = std::mem::take(&mut reading.passed);
     // The hooks borrow the plan, which the run takes.
     drop(reading);
-    drop(hook);
-    drop(inert);
     let originals = keep_originals.then(|| items.clone());
     let outcome = tailor(args, plan, items, bundle, fc, config_source)?;
     Ok(Rendered {
@@ -396,15 +375,17 @@ fn read_inputs(
         if input == "-" {
             let mut more = read_stdin()
                 .map_err(KrmResult::error)
-                .and_then(|t| files::read_stdin_text(t, opts, reading.defer.as_mut()))
+                .and_then(|t| files::read_stdin_text(t, opts, reading.deferral().as_mut()))
                 .map_err(fail)?;
             if let Some(first) = more.first() {
                 reading.passed.read_as_objects(first);
             }
             items.append(&mut more);
         } else {
+            refuse_chart(path).map_err(fail)?;
+            let named = file_argument_path(path);
             reading
-                .read_path(path, config_file.as_deref(), opts, &mut items)
+                .read_path(path, &named, config_file.as_deref(), opts, &mut items)
                 .map_err(fail)?;
         }
     }
@@ -485,162 +466,30 @@ fn annotate_path(item: &mut Resource) {
     item.set_annotation(SEQ_INDENT, if wide { "wide" } else { "compact" });
 }
 
-/// What standalone mode read from files and directories.
-#[derive(Default)]
-struct PackageReading<'h> {
-    /// Files that hold no object are kept (for `--output-dir`) rather than refused.
-    keep_other_files: bool,
-    kept: Vec<files::KeptFile>,
-    /// Each path read, relative as it is written back, with the input it came from: two
-    /// inputs may not share one.
-    paths: std::collections::BTreeMap<String, String>,
-    /// The run reads one input.
-    one_input: bool,
-    /// Set when the objects' trees are dropped as they are read.
-    defer: Option<Deferral<'h>>,
-    /// Whether no stage can touch an object (standalone mode then passes a file of such
-    /// objects through as its text).
-    inert: Option<&'h mut dyn FnMut(&Resource) -> bool>,
-    passed: Passed,
-    /// The texts of the files read before.
-    texts: Option<&'h mut Texts>,
-    /// Directories are read as Flux reads a source (the CONFIG is a Flux `Kustomization`).
-    flux_source: bool,
-}
-
-/// The texts of the files a run read: each file is read from disk once, however many times
-/// its objects are read. The objects hold the same texts while they are deferred.
-#[derive(Default)]
-struct Texts(std::collections::HashMap<std::path::PathBuf, std::sync::Arc<String>>);
-
-impl Texts {
-    /// The text of `file`, read from disk the first time.
-    fn read(&mut self, file: &Path) -> Result<std::sync::Arc<String>, KrmResult> {
-        if let Some(text) = self.0.get(file) {
-            return Ok(text.clone());
-        }
-        let text = read_text(file)?;
-        self.0.insert(file.to_path_buf(), text.clone());
-        Ok(text)
-    }
-}
-
-/// A file's text, shared by the objects read from it.
-fn read_text(file: &Path) -> Result<std::sync::Arc<String>, KrmResult> {
-    tailor_kio::input::read_file(file)
-        .map(std::sync::Arc::new)
-        .map_err(KrmResult::error)
-}
-
-impl PackageReading<'_> {
-    /// The objects of a file, or of every file under a directory that `kpt fn source` reads
-    /// (the CONFIG file itself is not among them). A kustomization is not a manifest, nor a
-    /// Helm chart: they are built first. The objects are added to `out`.
-    fn read_path(
-        &mut self,
-        path: &Path,
-        config: Option<&Path>,
-        opts: &tailor_yaml::ParseOptions,
-        out: &mut Vec<Resource>,
-    ) -> Result<(), KrmResult> {
-        if path.is_dir() && path.join("Chart.yaml").is_file() {
-            // Its templates are not YAML until Helm renders them, and Chart.yaml and
-            // values.yaml are no objects: reading it as plain YAML would hand over raw chart
-            // files.
-            let dir = path.display();
-            return Err(KrmResult::error(format!(
-                "{dir}: a Helm chart (it has a Chart.yaml), which tailor does not render: render it and tailor the output: `helm template RELEASE {dir} -f values.yaml | tailor CONFIG -`"
-            ))
-            .at_field("Chart.yaml"));
-        }
-        let files_to_read = if path.is_dir() {
-            let all = files::package_files(path)
-                .map_err(|e| KrmResult::error(format!("{}: {e}", path.display())))?;
-            if self.flux_source {
-                super::flux_source::flux_files(path, all).map_err(KrmResult::error)?
-            } else {
-                all
-            }
-        } else {
-            vec![(path.to_path_buf(), file_argument_path(path))]
-        };
-        for (file, rel) in files_to_read {
-            if config.is_some_and(|c| file.canonicalize().is_ok_and(|f| f == c)) {
-                continue;
-            }
-            if files::is_kustomization_file(&file) {
-                let dir = file
-                    .parent()
-                    .map_or_else(|| ".".into(), |d| d.display().to_string());
-                return Err(KrmResult::error(format!(
-                    "{}: a kustomization is not a manifest; build it and pipe the result in: kustomize build {} | tailor CONFIG -",
-                    file.display(),
-                    if dir.is_empty() { "." } else { &dir }
-                )));
-            }
-            // One input cannot read two files as one path (a directory's paths differ): the
-            // map of every path, as large as a package's file list, is kept only for several.
-            if !self.one_input {
-                let input = file.display().to_string();
-                if let Some(other) = self.paths.insert(rel.clone(), input.clone()) {
-                    return Err(KrmResult::error(format!(
-                        "{other} and {input} are both read as {rel:?}: give them in separate runs (their objects would share one file)"
-                    )));
-                }
-            }
-            let text = match self.texts.as_deref_mut() {
-                Some(texts) => texts.read(&file)?,
-                None => read_text(&file)?,
-            };
-            let contents = files::read_manifest_file(text, &rel, opts, self.defer.as_mut())?;
-            self.take(contents, rel, out)?;
-        }
-        Ok(())
-    }
-
-    /// What one file (known as `rel`) held: its objects to `out`, or passed through as its
-    /// text when no stage can touch them; a file of no object kept for `--output-dir`.
-    fn take(
-        &mut self,
-        contents: files::FileContents,
-        rel: String,
-        out: &mut Vec<Resource>,
-    ) -> Result<(), KrmResult> {
-        let render = self.defer.as_ref().and_then(|d| d.render);
-        match contents {
-            files::FileContents::Objects(objects) => {
-                let passed = self
-                    .inert
-                    .as_deref_mut()
-                    .and_then(|inert| files::PassThrough::of(&rel, &objects, inert, render));
-                match passed {
-                    Some(file) => self.passed.pass(file),
-                    None => {
-                        if let Some(first) = objects.first() {
-                            self.passed.read_as_objects(first);
-                        }
-                        out.extend(objects);
-                    }
-                }
-            }
-            files::FileContents::Other { text, problem } => match problem {
-                Some(error) if !self.keep_other_files => return Err(error),
-                _ => self.kept.push(files::KeptFile { rel, text }),
-            },
-        }
-        Ok(())
-    }
-}
-
 /// The objects of a file or directory, refusing a file that holds none (`tailor fleet-values`).
 pub(crate) fn read_path(
     path: &Path,
     config: Option<&Path>,
     opts: &tailor_yaml::ParseOptions,
 ) -> Result<Vec<Resource>, KrmResult> {
+    refuse_chart(path)?;
     let mut out = Vec::new();
-    PackageReading::default().read_path(path, config, opts, &mut out)?;
+    PackageReading::default().read_path(path, &file_argument_path(path), config, opts, &mut out)?;
     Ok(out)
+}
+
+/// A Helm chart directory is refused: its templates are not YAML until Helm renders them, and
+/// Chart.yaml and values.yaml are no objects: reading it as plain YAML would hand over raw
+/// chart files.
+fn refuse_chart(path: &Path) -> Result<(), KrmResult> {
+    if !(path.is_dir() && path.join("Chart.yaml").is_file()) {
+        return Ok(());
+    }
+    let dir = path.display();
+    Err(KrmResult::error(format!(
+        "{dir}: a Helm chart (it has a Chart.yaml), which tailor does not render: render it and tailor the output: `helm template RELEASE {dir} -f values.yaml | tailor CONFIG -`"
+    ))
+    .at_field("Chart.yaml"))
 }
 
 /// The path a file given on the command line is known by (in kpt's path annotation and under
@@ -690,109 +539,6 @@ fn read_bundle(
         },
         items,
     ))
-}
-
-/// The files passed through as their text ([`files::PassThrough`]), in the order the inputs
-/// were read among the files read as objects: stream output puts each file's documents where
-/// its objects would have been.
-#[derive(Default)]
-pub(crate) struct Passed {
-    files: Vec<files::PassThrough>,
-    /// For each file passed through, how many files had been read as objects before it.
-    after: Vec<usize>,
-    /// The files read as objects, by their text's address: their order (from 1).
-    read: std::collections::HashMap<usize, usize>,
-}
-
-impl Passed {
-    fn is_empty(&self) -> bool {
-        self.files.is_empty()
-    }
-
-    fn pass(&mut self, file: files::PassThrough) {
-        self.after.push(self.read.len());
-        self.files.push(file);
-    }
-
-    /// Records the text (a file, or stdin) `first`, its first object, was read from.
-    fn read_as_objects(&mut self, first: &Resource) {
-        if let Some(source) = source_of(first) {
-            let n = self.read.len();
-            self.read.entry(source).or_insert(n + 1);
-        }
-    }
-
-    /// The order among the files read as objects of the one `item` came from.
-    fn place_of(&self, item: &Resource) -> Option<usize> {
-        source_of(item).and_then(|s| self.read.get(&s).copied())
-    }
-
-    /// Whether some object is written to a file passed through.
-    fn clashes(&self, items: &[Resource]) -> bool {
-        if self.files.is_empty() {
-            return false;
-        }
-        let rels: std::collections::HashSet<&str> =
-            self.files.iter().map(|f| f.rel.as_str()).collect();
-        items
-            .iter()
-            .any(|i| rels.contains(i.output_path().as_str()))
-    }
-
-    /// The documents of a stream: `objects` with the files passed through where they were
-    /// read among them.
-    fn stream<'a>(&'a self, objects: &'a [Resource]) -> impl Iterator<Item = StreamDoc<'a>> + 'a {
-        let mut files = self.after.iter().zip(&self.files).peekable();
-        let mut objects = objects.iter().peekable();
-        std::iter::from_fn(move || {
-            let file_first = match (files.peek(), objects.peek()) {
-                (None, _) => false,
-                (Some(_), None) => true,
-                // An object of no file read (one a stage made) stays where it is.
-                (Some((after, _)), Some(o)) => self.place_of(o).is_some_and(|at| **after < at),
-            };
-            if file_first {
-                let (_, file) = files.next()?;
-                return Some(Chunk::Texts(file.stream_documents()));
-            }
-            objects
-                .next()
-                .map(|o| Chunk::Object(Some(StreamDoc::Object(o))))
-        })
-        .flatten()
-    }
-
-    fn files(&self) -> &[files::PassThrough] {
-        &self.files
-    }
-}
-
-/// What [`Passed::stream`] yields at each step: one object, or a file's documents.
-enum Chunk<'a, T: Iterator<Item = &'a str>> {
-    Object(Option<StreamDoc<'a>>),
-    Texts(T),
-}
-
-impl<'a, T: Iterator<Item = &'a str>> Iterator for Chunk<'a, T> {
-    type Item = StreamDoc<'a>;
-
-    fn next(&mut self) -> Option<StreamDoc<'a>> {
-        match self {
-            Chunk::Object(o) => o.take(),
-            Chunk::Texts(t) => t.next().map(StreamDoc::Text),
-        }
-    }
-}
-
-/// The address of the text an object was read from, to tell its file.
-fn source_of(item: &Resource) -> Option<usize> {
-    match item.origin() {
-        tailor_kio::Origin::Document { source, .. }
-        | tailor_kio::Origin::SeqItem { source, .. } => {
-            Some(std::sync::Arc::as_ptr(source) as usize)
-        }
-        tailor_kio::Origin::None => None,
-    }
 }
 
 #[cfg(test)]
