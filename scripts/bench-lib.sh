@@ -56,3 +56,39 @@ best_of() {
     fi
   done
 }
+
+# best_pair RUNS -- CMD...: runs "$TAILOR" CMD... and, with a baseline ($base, from
+# TAILOR_BENCH_BASELINE), "$base" CMD...
+# alternately, RUNS times each; sets T_WALL/T_CPU/T_KB (current) and B_WALL/B_KB (baseline).
+best_pair() {
+  local n=$1; shift 2
+  local i
+  T_WALL=""; B_WALL=""; B_KB=""
+  for ((i = 0; i < n; i++)); do
+    if [ -n "$base" ]; then
+      clean_out
+      best_of 1 "$WORK/out.b" -- "$base" "$@"
+      if [ -z "$B_WALL" ] || awk -v a="$BEST_WALL" -v b="$B_WALL" 'BEGIN {exit !(a < b)}'; then
+        B_WALL=$BEST_WALL; B_KB=$PEAK_KB
+      fi
+    fi
+    clean_out
+    best_of 1 "$WORK/out.t" -- "$TAILOR" "$@"
+    if [ -z "$T_WALL" ] || awk -v a="$BEST_WALL" -v b="$T_WALL" 'BEGIN {exit !(a < b)}'; then
+      T_WALL=$BEST_WALL; T_CPU=$BEST_CPU; T_KB=$PEAK_KB
+    fi
+  done
+  if [ -n "$base" ] && ! cmp -s "$WORK/out.b" "$WORK/out.t"; then
+    echo "FAIL: the baseline's output differs from the current binary's ($*)" >&2
+    exit 1
+  fi
+}
+
+# --output-dir must not exist (or be empty) for each run.
+clean_out() { rm -rf "$WORK/outdir"; }
+
+# goal TEXT OK: prints a goal met (OK = 1) or missed, which sets status=1.
+status=0
+goal() {
+  if [ "$2" = 1 ]; then echo "met:    $1"; else echo "MISSED: $1"; status=1; fi
+}

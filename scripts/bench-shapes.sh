@@ -22,7 +22,7 @@
 # minutes, so only runs taken together compare).
 #
 # Then a strategic merge over a keyed list of 1,000 and 8,000 entries (issue 26: growth at
-# most 9x). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
+# most 9x), and scripts/bench-bounds.sh (a merged list, replacements by name). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
 # objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
 # 16 MB (TAILOR_BENCH_JSON_N objects, default 44,000); at least 100 MB/s on small block, flow
 # and PyYAML objects (issue 26 adds the last); standalone peak under 2x the input. Exits 1 when a goal is missed.
@@ -37,35 +37,6 @@ kruns=${TAILOR_BENCH_KPT_RUNS:-1}
 base=${TAILOR_BENCH_BASELINE:-}
 KPT=${KPT:-kpt}
 build
-
-# best_pair RUNS -- CMD...: runs "$TAILOR" CMD... and, with a baseline, "$base" CMD...
-# alternately, RUNS times each; sets T_WALL/T_CPU/T_KB (current) and B_WALL/B_KB (baseline).
-best_pair() {
-  local n=$1; shift 2
-  local i
-  T_WALL=""; B_WALL=""; B_KB=""
-  for ((i = 0; i < n; i++)); do
-    if [ -n "$base" ]; then
-      clean_out
-      best_of 1 "$WORK/out.b" -- "$base" "$@"
-      if [ -z "$B_WALL" ] || awk -v a="$BEST_WALL" -v b="$B_WALL" 'BEGIN {exit !(a < b)}'; then
-        B_WALL=$BEST_WALL; B_KB=$PEAK_KB
-      fi
-    fi
-    clean_out
-    best_of 1 "$WORK/out.t" -- "$TAILOR" "$@"
-    if [ -z "$T_WALL" ] || awk -v a="$BEST_WALL" -v b="$T_WALL" 'BEGIN {exit !(a < b)}'; then
-      T_WALL=$BEST_WALL; T_CPU=$BEST_CPU; T_KB=$PEAK_KB
-    fi
-  done
-  if [ -n "$base" ] && ! cmp -s "$WORK/out.b" "$WORK/out.t"; then
-    echo "FAIL: the baseline's output differs from the current binary's ($*)" >&2
-    exit 1
-  fi
-}
-
-# --output-dir must not exist (or be empty) for each run.
-clean_out() { rm -rf "$WORK/outdir"; }
 
 declare -A wall bytes peak kpt_wall kpt_kb
 shapes=(small small-flow small-pyyaml json-line json-pretty dir dir-stream)
@@ -122,10 +93,6 @@ measure "$small_n"
 measure "$large_n"
 
 echo
-status=0
-goal() { # text ok
-  if [ "$2" = 1 ]; then echo "met:    $1"; else echo "MISSED: $1"; status=1; fi
-}
 for shape in "${shapes[@]}"; do
   g=$(awk -v a="${wall[$shape,$small_n]}" -v b="${wall[$shape,$large_n]}" \
     'BEGIN { a = (a < 0.01 ? 0.01 : a); printf "%.1f", b / a }')
@@ -175,4 +142,6 @@ done
 rm -rf "$smp_dir"
 g=$(awk -v a="${wall[smp,1000]}" -v b="${wall[smp,8000]}" 'BEGIN { a = (a < 0.01 ? 0.01 : a); printf "%.1f", b / a }')
 goal "strategic merge: growth 1,000 -> 8,000 env entries ${g}x (<= 9x)" "$(awk -v g="$g" 'BEGIN { print (g <= 9) }')"
+# Strategic merge on a list the patch touches, replacements by name: scripts/bench-bounds.sh.
+TAILOR_BENCH_NO_BUILD=1 TAILOR_BENCH_DIR="$WORK/bounds" "$(dirname "$0")/bench-bounds.sh" || status=1
 exit $status

@@ -20,7 +20,7 @@ gen=target/release/tailor-bench-gen
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 inputs=()
-for w in "full 2000" "noop 2000" "pairs 2000" "patches 2000" "fanout 200 20" \
+for w in "full 2000" "noop 2000" "pairs 2000" "pairs-each 1000" "patches 2000" "fanout 200 20" \
   "small 2000" "small-flow 2000" "small-pyyaml 2000" "json-line 2000" "json-pretty 2000"; do
   set -- $w
   f="$work/$1-$2.yaml"

@@ -85,6 +85,20 @@ pub fn replacement_pairs(pairs: usize) -> (Vec<String>, String) {
     (items, replacements_yaml("app-0-config"))
 }
 
+/// [`replacement_pairs`] with one replacement per pair, each selecting its source and target by
+/// kind and name (issue 26: R replacements over N objects near R + N, not R x N). Returns the
+/// items and the `replacements:` list.
+pub fn replacement_per_pair(pairs: usize) -> (Vec<String>, String) {
+    let (items, _) = replacement_pairs(pairs);
+    let mut repl = String::new();
+    for i in 0..pairs {
+        repl.push_str(&format!(
+            "- source:\n    kind: ConfigMap\n    name: app-{i}-config\n    fieldPath: data.image\n  targets:\n  - select:\n      kind: Deployment\n      name: app-{i}\n    fieldPaths:\n    - spec.template.spec.containers.[name=app].image\n"
+        ));
+    }
+    (items, repl)
+}
+
 fn replacements_yaml(source: &str) -> String {
     format!(
         "- source:\n    kind: ConfigMap\n    name: {source}\n    fieldPath: data.image\n  targets:\n  - select:\n      kind: Deployment\n    fieldPaths:\n    - spec.template.spec.containers.[name=app].image\n- source:\n    kind: ConfigMap\n    name: {source}\n    fieldPath: data.LOG_LEVEL\n  targets:\n  - select:\n      kind: Deployment\n    fieldPaths:\n    - spec.template.spec.containers.[name=app].env.[name=LOG_LEVEL].value\n"

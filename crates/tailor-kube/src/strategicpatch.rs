@@ -34,10 +34,15 @@
 //! assert_eq!(c, &serde_json::json!([{"name": "a", "image": "a1"}, {"name": "b", "image": "b2"}]));
 //! ```
 
+use std::collections::HashMap;
+
 use serde_json::Value as Json;
 use tailor_yaml::{Node, Pair, Value};
 
 use crate::schema::Schema;
+use keyed::{go_key, present_key, FirstIndex, GoKey, Pairs};
+
+mod keyed;
 
 const DIRECTIVE: &str = "$patch";
 const RETAIN_KEYS: &str = "$retainKeys";
@@ -317,6 +322,7 @@ fn merge_map(original: Node, patch: Node, meta: &Meta) -> Result<Node, String> {
     let mut orig = pairs_of(original_node.clone());
     apply_retain_keys(&mut orig, &mut patch_pairs)?;
     merge_set_element_order(&mut orig, &mut patch_pairs, meta)?;
+    let mut orig = Pairs::new(orig);
     for p in patch_pairs {
         let raw_key = key_of(&p).to_string();
         let (key, is_delete_list) = if raw_key.starts_with(DELETE_FROM_PRIMITIVE_LIST) {
@@ -330,10 +336,10 @@ fn merge_map(original: Node, patch: Node, meta: &Meta) -> Result<Node, String> {
         };
         let patch_v = p.value;
         if kind(&patch_v) == Kind::Nil {
-            take(&mut orig, &key);
+            orig.take(&key);
             continue;
         }
-        let Some(orig_v) = get(&orig, &key) else {
+        let Some(orig_v) = orig.get(&key) else {
             if !is_delete_list {
                 take_patch_value(&mut orig, &key, patch_v);
             }
@@ -374,24 +380,24 @@ fn merge_map(original: Node, patch: Node, meta: &Meta) -> Result<Node, String> {
             _ => match remove_directives(patch_v) {
                 Some(v) => v,
                 None => {
-                    take(&mut orig, &key);
+                    orig.take(&key);
                     continue;
                 }
             },
         };
-        set(&mut orig, &key, merged);
+        orig.set(&key, merged);
     }
-    Ok(with_pairs(&original_node, orig))
+    Ok(with_pairs(&original_node, orig.into_pairs()))
 }
 
 /// The original lacks the key (or holds another type there): it takes the patch's value,
 /// without its nulls and `$patch` maps.
-fn take_patch_value(orig: &mut Vec<Pair>, key: &str, mut value: Node) {
+fn take_patch_value(orig: &mut Pairs, key: &str, mut value: Node) {
     discard_nulls(&mut value);
     match remove_directives(value) {
-        Some(v) => set(orig, key, v),
+        Some(v) => orig.set(key, v),
         None => {
-            take(orig, key);
+            orig.take(key);
         }
     }
 }
@@ -451,12 +457,8 @@ fn apply_retain_keys(orig: &mut Vec<Pair>, patch: &mut Vec<Pair>) -> Result<(), 
     let Some(keys) = list.items() else {
         return Err("invalid patch format of retainKeys".into());
     };
-    let retained: Vec<&Node> = keys.iter().collect();
-    let listed = |k: &str| {
-        retained
-            .iter()
-            .any(|r| go_eq(Some(r), Some(&Node::string(k))))
-    };
+    let retained = FirstIndex::of(keys, |r| present_key(Some(r)));
+    let listed = |k: &str| retained.contains(Some(&GoKey::Str(k.to_string())));
     for p in patch.iter() {
         let k = key_of(p);
         if kind(&p.value) == Kind::Nil
@@ -704,30 +706,53 @@ fn slice_element_kind(slices: &[&Vec<Node>]) -> Result<Kind, String> {
 
 /// `deleteFromSlice`.
 fn delete_from_slice(current: Vec<Node>, to_delete: &[Node]) -> Vec<Node> {
+    let doomed = FirstIndex::of(to_delete, value_key);
     current
         .into_iter()
-        .filter(|v| !to_delete.iter().any(|d| go_eq(Some(d), Some(v))))
+        .filter(|v| !doomed.contains(value_key(v).as_ref()))
         .collect()
 }
 
+/// A list item's key when the list holds scalars.
+fn value_key(n: &Node) -> Option<GoKey> {
+    present_key(Some(n))
+}
+
 /// `deduplicateScalars`, Go's in-place algorithm (it moves the last element into a
-/// duplicate's place, so the order it leaves is its own).
+/// duplicate's place, so the order it leaves is its own). A value with no duplicate left is
+/// not scanned for, which keeps a list with few duplicates linear.
 fn deduplicate_scalars(mut s: Vec<Node>) -> Vec<Node> {
     if s.is_empty() {
         return s;
     }
+    let mut copies: HashMap<GoKey, usize> = HashMap::new();
+    for v in &s {
+        if let Some(k) = value_key(v) {
+            *copies.entry(k).or_default() += 1;
+        }
+    }
     let mut length = s.len() - 1;
     let mut i = 0;
     while i < length {
-        let mut j = i + 1;
-        while j <= length {
-            if go_eq(Some(&s[i]), Some(&s[j])) {
-                s[j] = s[length].clone();
-                s.truncate(length);
-                length -= 1;
-                continue; // j-- then j++: look at the moved element
+        let key = value_key(&s[i]);
+        if key
+            .as_ref()
+            .and_then(|k| copies.get(k))
+            .is_some_and(|&c| c > 1)
+        {
+            let mut j = i + 1;
+            while j <= length {
+                if go_eq(Some(&s[i]), Some(&s[j])) {
+                    s[j] = s[length].clone();
+                    s.truncate(length);
+                    length -= 1;
+                    if let Some(c) = key.as_ref().and_then(|k| copies.get_mut(k)) {
+                        *c -= 1;
+                    }
+                    continue; // j-- then j++: look at the moved element
+                }
+                j += 1;
             }
-            j += 1;
         }
         i += 1;
     }
@@ -743,6 +768,10 @@ fn merge_slice_special_elements(
 ) -> Result<(Vec<Node>, Vec<Node>), String> {
     let mut plain_elements = Vec::new();
     let mut replace = false;
+    // Deleted keys are dropped in one pass at the end; a list holding a non-map takes the
+    // scan, for its error.
+    let all_maps = original.iter().all(Node::is_mapping);
+    let mut doomed = FirstIndex::default();
     for v in patch {
         let Some(directive) = v.get(DIRECTIVE) else {
             plain_elements.push(v);
@@ -753,6 +782,10 @@ fn merge_slice_special_elements(
                 let Some(value) = v.get(merge_key) else {
                     return Err(no_merge_key(&v, merge_key));
                 };
+                if all_maps {
+                    doomed.add(present_key(Some(value)), 0);
+                    continue;
+                }
                 let value = value.clone();
                 while let Some(i) = find_by_key(&original, merge_key, &value)? {
                     original.remove(i);
@@ -771,6 +804,7 @@ fn merge_slice_special_elements(
             }
         }
     }
+    original.retain(|o| !doomed.contains(present_key(o.get(merge_key)).as_ref()));
     if replace {
         Ok((plain_elements, Vec::new()))
     } else {
@@ -799,26 +833,56 @@ fn merge_slice_plain_elements(
     merge_key: &str,
     meta: &Meta,
 ) -> Result<Vec<Node>, String> {
+    let mut index = MapIndex::of(&original, merge_key);
     for v in patch {
         let Some(value) = v.get(merge_key) else {
             return Err(no_merge_key(v, merge_key));
         };
-        match find_by_key(&original, merge_key, value)? {
+        match index.find(value)? {
             Some(i) => {
                 let merged = merge_map(original[i].clone(), v.clone(), meta)?;
                 original[i] = merged;
             }
-            None => original.push(v.clone()),
+            None => {
+                index.first.add(present_key(Some(value)), original.len());
+                original.push(v.clone());
+            }
         }
     }
     Ok(original)
 }
 
+/// `findMapInSliceBasedOnKeyValue` over an index of a list of maps: the first map whose merge
+/// key equals a value, or the scan's error when a non-map comes first.
+struct MapIndex {
+    first: FirstIndex,
+    first_non_map: Option<usize>,
+}
+
+impl MapIndex {
+    fn of(list: &[Node], merge_key: &str) -> MapIndex {
+        MapIndex {
+            first: FirstIndex::of(list, |n| present_key(n.get(merge_key))),
+            first_non_map: list.iter().position(|n| !n.is_mapping()),
+        }
+    }
+
+    fn find(&self, value: &Node) -> Result<Option<usize>, String> {
+        let found = self.first.get(present_key(Some(value)).as_ref());
+        match (found, self.first_non_map) {
+            (Some(i), Some(j)) if j < i => Err(format!("value for key {j} is not a map")),
+            (None, Some(j)) => Err(format!("value for key {j} is not a map")),
+            (found, _) => Ok(found),
+        }
+    }
+}
+
 /// `partitionPrimitivesByPresentInList`.
 fn partition_primitives(merged: Vec<Node>, by: &[Node]) -> (Vec<Node>, Vec<Node>) {
+    let by = FirstIndex::of(by, value_key);
     merged
         .into_iter()
-        .partition(|v| by.iter().any(|b| go_eq(Some(b), Some(v))))
+        .partition(|v| by.contains(value_key(v).as_ref()))
 }
 
 /// `partitionMapsByPresentInList`.
@@ -829,9 +893,10 @@ fn partition_maps(
 ) -> Result<(Vec<Node>, Vec<Node>), String> {
     let mut inside = Vec::new();
     let mut outside = Vec::new();
+    let by = MapIndex::of(by, merge_key);
     for v in merged {
-        let value = key_value(&v, merge_key)?.clone();
-        if find_by_key(by, merge_key, &value)?.is_some() {
+        let value = key_value(&v, merge_key)?;
+        if by.find(value)?.is_some() {
             inside.push(v);
         } else {
             outside.push(v);
@@ -840,18 +905,38 @@ fn partition_maps(
     Ok((inside, outside))
 }
 
-/// `index`: where `v` is in `list`, by merge key for maps, by value otherwise.
-fn index_of(list: &[Node], v: &Node, merge_key: &str, elem: Kind) -> Option<usize> {
-    let val = |n: &Node| -> Option<Node> {
-        if elem == Kind::Map {
-            n.get(merge_key).cloned()
-        } else {
-            Some(n.clone())
+/// `index`: where an item is in a list, by merge key for maps (a missing key is `nil`), by
+/// value otherwise.
+struct Positions {
+    first: FirstIndex,
+    merge_key: String,
+    elem: Kind,
+}
+
+impl Positions {
+    fn of(list: &[Node], merge_key: &str, elem: Kind) -> Positions {
+        let mut p = Positions {
+            first: FirstIndex::default(),
+            merge_key: merge_key.to_string(),
+            elem,
+        };
+        for (i, n) in list.iter().enumerate() {
+            p.first.add(p.key(n), i);
         }
-    };
-    let target = val(v);
-    list.iter()
-        .position(|x| go_eq(val(x).as_ref(), target.as_ref()))
+        p
+    }
+
+    fn key(&self, n: &Node) -> Option<GoKey> {
+        if self.elem == Kind::Map {
+            go_key(n.get(&self.merge_key))
+        } else {
+            value_key(n)
+        }
+    }
+
+    fn index_of(&self, n: &Node) -> Option<usize> {
+        self.first.get(self.key(n).as_ref())
+    }
 }
 
 /// `normalizeElementOrder`: each side sorted by its own order, then interleaved.
@@ -893,9 +978,10 @@ fn normalize_slice_order(
         to_sort = keep;
         to_delete = delete;
     }
+    let order = Positions::of(order, merge_key, elem);
     let mut keyed: Vec<(Option<usize>, Node)> = to_sort
         .into_iter()
-        .map(|v| (index_of(order, &v, merge_key, elem), v))
+        .map(|v| (order.index_of(&v), v))
         .collect();
     // Go's comparison says "less" whenever one side is not in `order`; with every item found
     // (always the case here) it is the order's position.
@@ -917,11 +1003,9 @@ fn merge_sorted(
     merge_key: &str,
     elem: Kind,
 ) -> Vec<Node> {
+    let server_order = Positions::of(server_order, merge_key, elem);
     let less = |l: &Node, r: &Node| -> bool {
-        match (
-            index_of(server_order, l, merge_key, elem),
-            index_of(server_order, r, merge_key, elem),
-        ) {
+        match (server_order.index_of(l), server_order.index_of(r)) {
             (Some(li), Some(ri)) => li < ri,
             _ => false,
         }

@@ -4,6 +4,7 @@
 //! tailor-bench-gen full N              ResourceList: N exported objects, full-pipeline Tailor
 //! tailor-bench-gen noop N              ResourceList: N exported Deployments, nothing changes
 //! tailor-bench-gen pairs N             ResourceList: N ConfigMap+Deployment pairs, ApplyReplacements
+//! tailor-bench-gen pairs-each N        the same pairs, one ApplyReplacements entry per pair (by name)
 //! tailor-bench-gen patches N           ResourceList: the same pairs, Tailor with two patches
 //! tailor-bench-gen fanout N CLUSTERS   ResourceList: N exported objects, Tailor spec.clusters
 //! tailor-bench-gen small N             ResourceList: N small objects (block items), nothing changes
@@ -23,7 +24,7 @@ use std::path::Path;
 
 use tailor_bench::*;
 
-const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
+const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
 
 fn number(arg: Option<&String>) -> Result<usize, String> {
     arg.ok_or_else(|| USAGE.to_string())?
@@ -71,6 +72,12 @@ fn run(args: &[String]) -> Result<Option<String>, String> {
         }
         Some("pairs") => {
             let (items, repl) = replacement_pairs(n()?);
+            let mut cfg = String::from("apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: pairs\nreplacements:\n");
+            cfg.push_str(&repl);
+            Ok(Some(resource_list(&items, &cfg)))
+        }
+        Some("pairs-each") => {
+            let (items, repl) = replacement_per_pair(n()?);
             let mut cfg = String::from("apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: pairs\nreplacements:\n");
             cfg.push_str(&repl);
             Ok(Some(resource_list(&items, &cfg)))

@@ -85,6 +85,7 @@ pub fn parse_remove_path(src: &str, syntax: PathSyntax) -> Result<RemovePath, St
             if syntax == PathSyntax::KubeStellar {
                 return Err(ks_err.0);
             }
+            check_jsonpath_size(src)?;
             let depth = filter_nesting(src);
             if depth > MAX_FILTER_NESTING {
                 return Err(format!(
@@ -167,10 +168,59 @@ fn shorthands_are_rfc9535(src: &str) -> bool {
 /// a large object never finish (found by fuzzing). Honest paths nest one or two.
 pub const MAX_FILTER_NESTING: usize = 2;
 
+/// The longest RFC 9535 path accepted. The JSONPath parser holds a parse tree of about 240
+/// bytes per byte of path (`$[?@.a||@.a||...]` of 1.2 MB: 290 MB); honest paths are a few
+/// dozen bytes.
+pub const MAX_JSONPATH_BYTES: usize = 4096;
+
+/// The deepest nesting of brackets and parentheses accepted in an RFC 9535 path: the parser
+/// descends once per level, and a deep enough descent would exhaust the stack.
+pub const MAX_JSONPATH_GROUPING: usize = 64;
+
+/// Refuses, before parsing, an RFC 9535 path too long or too deeply grouped for the parser's
+/// memory and stack: one pass over the text.
+fn check_jsonpath_size(src: &str) -> Result<(), String> {
+    if src.len() > MAX_JSONPATH_BYTES {
+        return Err(format!(
+            "the path is {} bytes long; JSONPath paths of at most {MAX_JSONPATH_BYTES} bytes are accepted",
+            src.len()
+        ));
+    }
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut chars = src.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                while let Some(d) = chars.next() {
+                    if d == '\\' {
+                        chars.next();
+                    } else if d == c {
+                        break;
+                    }
+                }
+            }
+            '[' | '(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ']' | ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_JSONPATH_GROUPING {
+        return Err(format!(
+            "brackets and parentheses are nested {deepest} deep; at most {MAX_JSONPATH_GROUPING} are allowed in a JSONPath path"
+        ));
+    }
+    Ok(())
+}
+
 /// How deeply filter selectors (`[?...]`) nest in an RFC 9535 path, read from the text: a `?`
 /// outside string literals opens a filter in the innermost bracket.
 fn filter_nesting(src: &str) -> usize {
+    // One flag per open bracket (whether it holds a filter), and how many are set.
     let mut frames: Vec<bool> = Vec::new();
+    let mut open_filters = 0;
     let mut deepest = 0;
     let mut chars = src.chars();
     while let Some(c) = chars.next() {
@@ -186,14 +236,13 @@ fn filter_nesting(src: &str) -> usize {
                 }
             }
             '[' => frames.push(false),
-            ']' => {
-                frames.pop();
-            }
+            ']' if frames.pop() == Some(true) => open_filters -= 1,
             '?' => {
-                if let Some(top) = frames.last_mut() {
+                if let Some(top) = frames.last_mut().filter(|top| !**top) {
                     *top = true;
+                    open_filters += 1;
                 }
-                deepest = deepest.max(frames.iter().filter(|f| **f).count());
+                deepest = deepest.max(open_filters);
             }
             _ => {}
         }

@@ -13,6 +13,9 @@ use crate::replacements::types::{
     FieldOptions, ResId, Selector, Source, TargetSelector, DEFAULT_FIELD_PATH,
 };
 use crate::replacements::{Error, Replacement};
+use index::TargetIndex;
+
+mod index;
 
 /// The ids each resource had before earlier transformers of the same build renamed or moved
 /// it (kustomize keeps them in `previousNames`/`previousKinds`/`previousNamespaces` build
@@ -73,6 +76,7 @@ pub fn apply_with_earlier_ids(
 ) -> Result<Applied, Error> {
     let mut applied = Applied::default();
     let mut cache = RegexCache::default();
+    let mut index = TargetIndex::new(resources, earlier);
     let mut result = Ok(());
     for (i, r) in replacements.iter().enumerate() {
         let mut unmatched = Vec::new();
@@ -80,7 +84,7 @@ pub fn apply_with_earlier_ids(
         let outcome = apply_one(
             resources,
             r,
-            (props, earlier),
+            (props, earlier, &mut index),
             &mut written,
             &mut unmatched,
             &mut cache,
@@ -130,7 +134,7 @@ impl Val {
 fn apply_one(
     resources: &mut [Node],
     r: &Replacement,
-    (props, earlier): (&BTreeMap<String, String>, EarlierIds<'_>),
+    (props, earlier, index): (&BTreeMap<String, String>, EarlierIds<'_>, &mut TargetIndex),
     touched: &mut BTreeSet<usize>,
     unmatched: &mut Vec<usize>,
     cache: &mut RegexCache,
@@ -143,13 +147,13 @@ fn apply_one(
     };
     let mut value = match (&r.source, &r.source_value) {
         (_, Some(v)) => Val::Owned(untagged_plain(v.clone())),
-        (Some(src), None) => source_value(resources, src, props, earlier)?,
+        (Some(src), None) => source_value(resources, src, (props, earlier), index)?,
         (None, None) => {
             return Err("replacements must specify a source and at least one target".into())
         }
     };
     for (j, t) in targets.iter().enumerate() {
-        if !apply_target(resources, &mut value, t, earlier, (touched, cache))? {
+        if !apply_target(resources, &mut value, t, (earlier, index), (touched, cache))? {
             unmatched.push(j);
         }
     }
@@ -159,8 +163,8 @@ fn apply_one(
 fn source_value(
     resources: &[Node],
     src: &Source,
-    props: &BTreeMap<String, String>,
-    earlier: EarlierIds<'_>,
+    (props, earlier): (&BTreeMap<String, String>, EarlierIds<'_>),
+    index: &TargetIndex,
 ) -> Result<Val, String> {
     if let Some(name) = &src.property {
         if !src.id.is_empty() || !src.field_path.is_empty() {
@@ -190,7 +194,11 @@ fn source_value(
         return refine(node, src.options.as_ref()).map(Val::Owned);
     }
     let mut selected: Option<usize> = None;
-    for (i, res) in resources.iter().enumerate() {
+    let order = index
+        .candidates(&src.id)
+        .unwrap_or_else(|| (0..resources.len()).collect());
+    for i in order {
+        let res = &resources[i];
         let ids = Ids::of(res, earlier_of(earlier, i))
             .map_err(|e| format!("error getting node IDs: {e}"))?;
         if ids.any(|id| id.selected_by(&src.id)) {
@@ -313,7 +321,7 @@ fn apply_target(
     resources: &mut [Node],
     value: &mut Val,
     t: &TargetSelector,
-    earlier: EarlierIds<'_>,
+    (earlier, index): (EarlierIds<'_>, &mut TargetIndex),
     (touched, cache): (&mut BTreeSet<usize>, &mut RegexCache),
 ) -> Result<bool, String> {
     let Some(select) = &t.select else {
@@ -329,7 +337,15 @@ fn apply_target(
     let mut select_check = SelectorCheck::new(select);
     let mut rejects: Vec<SelectorCheck> = t.reject.iter().map(SelectorCheck::new).collect();
     let mut matched = false;
-    for i in 0..resources.len() {
+    // Label and annotation selectors are checked (and parsed, with their errors) on every
+    // resource before the ids: with one, every resource is looked at.
+    let by_id_only =
+        !select_check.has_meta_selectors() && !rejects.iter().any(|r| r.has_meta_selectors());
+    let order = by_id_only
+        .then(|| index.candidates(&select.id))
+        .flatten()
+        .unwrap_or_else(|| (0..resources.len()).collect());
+    for i in order {
         let res = &resources[i];
         let ids = Ids::of(res, earlier_of(earlier, i))?;
         if !select_check.meta_matches(res)? {
@@ -371,6 +387,9 @@ fn apply_target(
                 cache,
             )?;
         }
+        // An error ends the run (the resources are discarded), so the index is refreshed
+        // only after writes that succeeded.
+        index.refresh(i, &resources[i], earlier);
     }
     Ok(matched)
 }

@@ -556,3 +556,43 @@ fn rfc_removal_removes_duplicate_keys() {
     let o = emit_node(&n, EmitOptions::default());
     assert_eq!(o, "apiVersion: v1\nkind: ConfigMap\ndata:\n  b: 2\n");
 }
+
+#[test]
+fn a_deep_filter_nesting_is_counted_in_one_pass() {
+    // Counting the open filters at each `?` made this quadratic: 1.2 MB took seconds.
+    let src = format!("$[{}", "?@[".repeat(400_000));
+    let started = std::time::Instant::now();
+    assert_eq!(filter_nesting(&src), 400_000);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+}
+
+#[test]
+fn a_path_over_the_size_limit_is_refused_before_parsing() {
+    let long = format!("$[?@.a{}]", "||@.a".repeat(200_000));
+    let started = std::time::Instant::now();
+    assert_eq!(
+        parse_remove_path(&long, PathSyntax::Extended).unwrap_err(),
+        format!(
+            "the path is {} bytes long; JSONPath paths of at most 4096 bytes are accepted",
+            long.len()
+        )
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    let fits = format!("$[?@.a{}]", "||@.a".repeat(800));
+    assert!(fits.len() <= MAX_JSONPATH_BYTES);
+    assert!(parse_remove_path(&fits, PathSyntax::Extended).is_ok());
+    // A KubeStellar path is not a JSONPath the parser reads: any length.
+    let members = format!("$.a{}", ".b".repeat(10_000));
+    assert!(parse_remove_path(&members, PathSyntax::Extended).is_ok());
+}
+
+#[test]
+fn deep_grouping_is_refused_before_parsing() {
+    let deep = format!("$[?{}@.a{}]", "(".repeat(65), ")".repeat(65));
+    assert_eq!(
+        parse_remove_path(&deep, PathSyntax::Extended).unwrap_err(),
+        "brackets and parentheses are nested 66 deep; at most 64 are allowed in a JSONPath path"
+    );
+    let fits = format!("$[?{}@.a{}]", "(".repeat(63), ")".repeat(63));
+    assert!(parse_remove_path(&fits, PathSyntax::Extended).is_ok());
+}
