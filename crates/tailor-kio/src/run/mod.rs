@@ -10,6 +10,8 @@ mod fan_out;
 mod inputs;
 mod package_files;
 mod returned;
+mod sink;
+mod streamed;
 
 use tailor_cluster::Cluster;
 
@@ -20,6 +22,7 @@ use crate::{explain as notes, lists, KrmResult, Resource, Severity};
 
 pub use answer::{answer, respond, Answer};
 pub use contained::contained;
+pub use sink::FanOutSink;
 
 /// What a run produced: the list to print and the exit code.
 pub struct Tailored {
@@ -54,6 +57,18 @@ fn failed(results: Vec<KrmResult>) -> Tailored {
 /// Runs `job` over `items` for a host as `guest` found it; the job is final (the binary built
 /// the command line and a Fleet bundle into it).
 pub fn process<J: Job>(items: Vec<Resource>, job: &J, guest: &Guest) -> Tailored {
+    process_into(items, job, guest, None)
+}
+
+/// [`process`], a fan-out's copies handed to `sink` as each destination is finished when it
+/// takes them ([`FanOutSink::begin`]; never when the host renders in place, whose answer must
+/// hold every item): the answer then holds only what is written once.
+pub fn process_into<J: Job>(
+    items: Vec<Resource>,
+    job: &J,
+    guest: &Guest,
+    sink: Option<&mut dyn FanOutSink>,
+) -> Tailored {
     let settings = job.settings();
     if let Some(note) = settings.empty_shard {
         return Tailored::new(Vec::new(), vec![KrmResult::info(note)], false);
@@ -103,7 +118,13 @@ pub fn process<J: Job>(items: Vec<Resource>, job: &J, guest: &Guest) -> Tailored
         outcome.report = Some(report);
         return outcome;
     }
-    let Some(out) = run.tailor(&mut forked, work, &clusters, &mut results) else {
+    let stream = sink
+        .filter(|_| !guest.host.in_place())
+        .map(|sink| fan_out::Stream {
+            sink,
+            returned: returned.items().collect(),
+        });
+    let Some(out) = run.tailor(&mut forked, work, &clusters, &mut results, stream) else {
         return failed(results);
     };
     if settings.strict {
@@ -198,6 +219,7 @@ impl<'a, J: Job> Run<'a, J> {
         work: Vec<Resource>,
         clusters: &[Cluster],
         results: &mut Vec<KrmResult>,
+        stream: Option<fan_out::Stream<'_>>,
     ) -> Option<Vec<Resource>> {
         let one = match clusters {
             [] => None,
@@ -205,7 +227,10 @@ impl<'a, J: Job> Run<'a, J> {
                 cluster: one,
                 more: false,
             }),
-            many => return fan_out::tailor_each(self, std::mem::take(forked), work, many, results),
+            many => {
+                let forked = std::mem::take(forked);
+                return fan_out::tailor_each(self, forked, work, many, results, stream);
+            }
         };
         let mut items = work;
         self.for_destination(forked, &mut items, one, results, None);
