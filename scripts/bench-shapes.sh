@@ -22,7 +22,9 @@
 # minutes, so only runs taken together compare).
 #
 # Then a strategic merge over a keyed list of 1,000 and 8,000 entries (issue 26: growth at
-# most 9x), and scripts/bench-bounds.sh (a merged list, replacements by name). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
+# most 9x), scripts/bench-bounds.sh (a merged list, replacements by name), and a fan-out of
+# 200 objects to 250 / 2,000 / 20,000 clusters with --output-dir (growth at most 9x per 8x
+# clusters, peak within 2x of the 250-cluster run). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
 # objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
 # 16 MB (TAILOR_BENCH_JSON_N objects, default 44,000); at least 100 MB/s on small block, flow
 # and PyYAML objects (issue 26 adds the last); standalone peak under 2x the input. Exits 1 when a goal is missed.
@@ -144,4 +146,37 @@ g=$(awk -v a="${wall[smp,1000]}" -v b="${wall[smp,8000]}" 'BEGIN { a = (a < 0.01
 goal "strategic merge: growth 1,000 -> 8,000 env entries ${g}x (<= 9x)" "$(awk -v g="$g" 'BEGIN { print (g <= 9) }')"
 # Strategic merge on a list the patch touches, replacements by name: scripts/bench-bounds.sh.
 TAILOR_BENCH_NO_BUILD=1 TAILOR_BENCH_DIR="$WORK/bounds" "$(dirname "$0")/bench-bounds.sh" || status=1
+# Fan-out of 200 objects to 250 / 2,000 / 20,000 clusters with --output-dir (issue 26): the
+# destinations are written as they are finished, so time grows at most 9x per 8x clusters and
+# peak memory stays within 2x of the 250-cluster run. TAILOR_BENCH_FANOUT sets the counts (the
+# first is the reference); the generator's ResourceList is split into CONFIG and objects.
+fan_dir="$WORK/fanout"
+mkdir -p "$fan_dir"
+read -r -a fan_counts <<<"${TAILOR_BENCH_FANOUT:-250 2000 20000}"
+for c in "${fan_counts[@]}"; do
+  "$GEN" fanout 200 "$c" | awk -v cfg="$fan_dir/tailor.yaml" -v objs="$fan_dir/objects.yaml" '
+    /^items:/ { part = "items"; next }
+    /^functionConfig:/ { part = "config"; next }
+    /^[^ -]/ { part = ""; next }
+    part == "items" && /^- / { if (n++) print "---" > objs; print substr($0, 3) > objs; next }
+    part == "items" { print substr($0, 3) > objs; next }
+    part == "config" { print substr($0, 3) > cfg }'
+  STDIN= best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml" --output-dir "$WORK/outdir"
+  wall[fan,$c]=$T_WALL; peak[fan,$c]=$T_KB
+  printf 'fan-out, 200 objects to %5d clusters, --output-dir: %.2f s, peak %.1f MB' "$c" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
+  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
+  rm -f "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml"
+  clean_out
+done
+rm -rf "$fan_dir"
+first=${fan_counts[0]}
+for ((k = 1; k < ${#fan_counts[@]}; k++)); do
+  prev=${fan_counts[k - 1]} c=${fan_counts[k]}
+  g=$(awk -v a="${wall[fan,$prev]}" -v b="${wall[fan,$c]}" -v p="$prev" -v c="$c" 'BEGIN {
+    a = (a < 0.01 ? 0.01 : a); printf "%.1f", (b / a) * 8 / (c / p) }')
+  goal "fan-out: time growth $prev -> $c clusters ${g}x per 8x (<= 9x)" "$(awk -v g="$g" 'BEGIN { print (g <= 9) }')"
+  r=$(awk -v a="${peak[fan,$first]}" -v b="${peak[fan,$c]}" 'BEGIN { printf "%.2f", b / a }')
+  goal "fan-out: peak at $c clusters ${r}x the $first-cluster run (<= 2x)" "$(awk -v r="$r" 'BEGIN { print (r <= 2) }')"
+done
 exit $status

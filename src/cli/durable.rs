@@ -18,6 +18,13 @@ use tailor_kio::files::OutputFile;
 /// then syncs the directories they are in; an error names the file or directory relative to
 /// `dir` (it is renamed into place later, so its own name means nothing to the user).
 pub fn write_files(dir: &Path, files: BTreeMap<String, OutputFile<'_>>) -> Result<()> {
+    write_files_below(dir, files)?;
+    sync_dir(dir).context("syncing the new directory")
+}
+
+/// [`write_files`] without syncing `dir` itself: for a fan-out writing one destination at a
+/// time into it, which syncs `dir` once, after the last.
+pub fn write_files_below(dir: &Path, files: BTreeMap<String, OutputFile<'_>>) -> Result<()> {
     let mut made: BTreeSet<PathBuf> = BTreeSet::new();
     for (rel, file) in files {
         let rel_path = Path::new(&rel);
@@ -41,7 +48,7 @@ pub fn write_files(dir: &Path, files: BTreeMap<String, OutputFile<'_>>) -> Resul
     for sub in deepest_first {
         sync_dir(&dir.join(&sub)).with_context(|| format!("syncing {}", sub.display()))?;
     }
-    sync_dir(dir).context("syncing the new directory")
+    Ok(())
 }
 
 /// Creates `path` with `bytes`, on disk when it returns.

@@ -6,6 +6,7 @@ use std::io::Write;
 mod args;
 mod completion;
 mod diff;
+mod dir_sink;
 mod durable;
 mod fleet_values;
 mod flux_source;

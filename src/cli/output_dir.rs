@@ -10,7 +10,9 @@
 //! - The output is written into a new directory beside DIR (so on the same file system), then
 //!   renamed into place; with `--clean` the old DIR is first renamed aside and removed only
 //!   after the new one is in place. A failure (a full disk, a file where a directory must go,
-//!   a name too long) removes the new directory and leaves DIR as it was.
+//!   a name too long) removes the new directory and leaves DIR as it was. A fan-out writes
+//!   each destination into that new directory as soon as it is finished (`dir_sink`), so
+//!   memory holds a few destinations rather than all; a run that fails removes it just so.
 //!
 //! - Every file is synced to disk as it is written, then the directories holding them, before
 //!   the rename; the parent after it ([`durable`]): once tailor exits 0 the output outlives a
@@ -117,18 +119,58 @@ pub fn replace(dir: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()
 
 /// [`replace`], its errors not yet naming `--output-dir`.
 fn stage_and_rename(dir: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    let target = resolve(dir)?;
-    let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
-        bail!("not a directory tailor can replace");
-    };
-    fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
-    let staging = beside(parent, name, "new");
-    fs::create_dir(&staging).with_context(|| staging.display().to_string())?;
-    let put = write(&staging).and_then(|()| put_in_place(&staging, &target));
-    if put.is_err() {
-        let _ = fs::remove_dir_all(&staging);
+    let staging = Staging::new(dir)?;
+    write(staging.path())?;
+    staging.commit()
+}
+
+/// The new directory an output is written into, beside DIR: put in place of DIR by
+/// [`Staging::commit`], removed when dropped before that (DIR is then left as it was). A
+/// fan-out writes each destination into it as it is finished.
+pub struct Staging {
+    target: PathBuf,
+    path: PathBuf,
+    committed: bool,
+}
+
+impl Staging {
+    /// A new, empty directory beside `dir` (its errors not yet naming `--output-dir`).
+    pub fn new(dir: &Path) -> Result<Staging> {
+        let target = resolve(dir)?;
+        let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+            bail!("not a directory tailor can replace");
+        };
+        fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+        let path = beside(parent, name, "new");
+        fs::create_dir(&path).with_context(|| path.display().to_string())?;
+        Ok(Staging {
+            target,
+            path,
+            committed: false,
+        })
     }
-    put.map(|()| sync_parent(parent))
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Puts the new directory in place of DIR, as the module doc says.
+    pub fn commit(mut self) -> Result<()> {
+        put_in_place(&self.path, &self.target)?;
+        self.committed = true;
+        if let Some(parent) = self.target.parent() {
+            sync_parent(parent);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
 }
 
 /// The message for a [`replace`] of `dir` that failed with `error`.

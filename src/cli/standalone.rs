@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::args::{Args, Output};
+use super::dir_sink::DirSink;
 use super::{durable, output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
@@ -92,6 +93,7 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
         outcome,
         kept,
         passed,
+        sink,
     } = rendered;
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
@@ -140,7 +142,7 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
             if outcome.failed {
                 return 1;
             }
-            match write_dir(dir, &outcome, &kept, &passed) {
+            match write_dir(dir, &outcome, &kept, &passed, sink) {
                 Ok(()) => 0,
                 Err(msg) => fail(KrmResult::error(msg)),
             }
@@ -155,6 +157,7 @@ fn write_dir(
     outcome: &Tailored,
     kept: &[files::KeptFile],
     passed: &Passed,
+    sink: Option<DirSink>,
 ) -> Result<(), String> {
     let named = |msg: String| format!("--output-dir {}: {msg}", dir.display());
     if outcome.fanned_out {
@@ -162,6 +165,10 @@ fn write_dir(
         tailor_kio::safe_paths::check_case_distinct(names).map_err(named)?;
     }
     let files = files::output_dir_files(&outcome.items, kept, passed.files()).map_err(named)?;
+    if let Some(sink) = sink.filter(DirSink::streamed) {
+        // The destinations are written already: the rest joins them.
+        return sink.finish(files);
+    }
     output_dir::replace(dir, |staging| durable::write_files(staging, files))
         .map_err(|e| output_dir::not_written(dir, &e))
 }
@@ -177,6 +184,8 @@ pub(crate) struct Rendered {
     pub kept: Vec<files::KeptFile>,
     /// Files passed through as their text (see [`Passed`]).
     pub passed: Passed,
+    /// Where a fan-out for `--output-dir` wrote its destinations as they were finished.
+    pub sink: Option<DirSink>,
 }
 
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
@@ -242,13 +251,25 @@ fn render_with(
     // The hooks borrow the plan, which the run takes.
     drop(reading);
     let originals = keep_originals.then(|| items.clone());
-    let outcome = tailor(args, plan, items, bundle, fc, config_source)?;
+    let mut sink = match &args.output {
+        Output::Dir(dir) => {
+            let once = kept.iter().map(|k| k.rel.as_str());
+            Some(DirSink::new(
+                dir,
+                once.chain(passed.files().iter().map(|f| f.rel.as_str())),
+            ))
+        }
+        _ => None,
+    };
+    let stream = sink.as_mut().map(|s| s as &mut dyn run::FanOutSink);
+    let outcome = tailor(args, plan, items, bundle, fc, config_source, stream)?;
     Ok(Rendered {
         fc: fc.clone(),
         originals,
         outcome,
         kept,
         passed,
+        sink,
     })
 }
 
@@ -281,6 +302,7 @@ fn tailor(
     bundle: Option<FleetBundle>,
     fc: &tailor_yaml::Node,
     config_source: &str,
+    sink: Option<&mut dyn run::FanOutSink>,
 ) -> Result<Tailored, i32> {
     let choices = Choices {
         strict: args.strict,
@@ -290,7 +312,7 @@ fn tailor(
         bundle,
     };
     let mut outcome = match plan.map_err(Refused::Results).and_then(|p| p.with(choices)) {
-        Ok(plan) => run::process(items, &plan, &Guest::default()),
+        Ok(plan) => run::process_into(items, &plan, &Guest::default(), sink),
         Err(Refused::Usage(msg)) => return Err(usage_error(&msg)),
         Err(Refused::Results(results)) => Tailored::new(Vec::new(), results, true),
     };

@@ -16,6 +16,7 @@ pub mod input;
 pub mod job;
 pub mod lists;
 pub mod orchestrator;
+pub mod ordered;
 pub mod package;
 pub mod pipeline;
 pub mod read;

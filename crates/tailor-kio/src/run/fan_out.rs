@@ -15,6 +15,13 @@ use crate::job::{shared_stages, Job};
 use crate::pipeline::{run_all, Destination, Forked, Log, Seed};
 use crate::{annotations, KrmResult, Resource};
 
+/// A sink to hand each destination's copies to, with the inputs that come back once (their
+/// files must not fall among a destination's).
+pub(super) struct Stream<'s> {
+    pub sink: &'s mut dyn super::sink::FanOutSink,
+    pub returned: Vec<&'s Resource>,
+}
+
 /// What to say when sources and tailored copies cannot be kept apart in place.
 const KEEP_APART: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT";
 
@@ -28,6 +35,7 @@ pub(super) fn tailor_each<'p, J: Job>(
     work: Vec<Resource>,
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
+    sink: Option<Stream<'_>>,
 ) -> Option<Vec<Resource>> {
     // Each copy goes under `<cluster>/`: checked before any object is tailored or written.
     let names = clusters.iter().map(|c| c.name.as_str());
@@ -55,6 +63,23 @@ pub(super) fn tailor_each<'p, J: Job>(
     run_all(&mut before, &mut work, None, &options, &mut log);
     if results.iter().any(KrmResult::is_error) {
         return None;
+    }
+    if let Some(stream) = sink {
+        let staying: Vec<&Resource> = kept.iter().chain(stream.returned.iter().copied()).collect();
+        let names: Vec<&str> = clusters.iter().map(|c| c.name.as_str()).collect();
+        match stream.sink.begin(&names, &staying) {
+            Err(message) => {
+                results.push(KrmResult::error(message));
+                return None;
+            }
+            Ok(true) => {
+                let streamed =
+                    super::streamed::stream_copies(run, &after, &work, clusters, stream.sink);
+                results.extend(streamed);
+                return Some(kept);
+            }
+            Ok(false) => {}
+        }
     }
     let (copies, cluster_results) = copies(run, &after, &work, clusters);
     results.extend(cluster_results);
@@ -164,24 +189,9 @@ fn tailor_all<'c, J: Job>(
         let mut out = Vec::with_capacity(work.len() * chunk.len());
         let mut results = Vec::new();
         for (i, cluster) in chunk.iter().enumerate() {
-            let destination = Destination {
-                cluster,
-                more: i + 1 < chunk.len(),
-            };
-            let mut items = work.to_vec();
-            let mut own = Vec::new();
-            let tailored = super::contained::contained(|| {
-                run.for_destination(&mut forked, &mut items, Some(destination), &mut own, None);
-            });
-            if let Err(error) = tailored {
-                own.push(error);
-                items.clear();
-            }
+            let more = i + 1 < chunk.len();
+            let (items, own) = tailor_one(run, &mut forked, work, cluster, more);
             results.extend(own.into_iter().map(|r| (cluster.name.as_str(), r)));
-            items.retain(|item| !item.is_meta_or_local());
-            for item in &mut items {
-                prefix_path(item, &cluster.name);
-            }
             out.extend(items);
         }
         (out, results)
@@ -222,10 +232,37 @@ fn tailor_all<'c, J: Job>(
     })
 }
 
+/// The copies of `work` tailored for `cluster` with this thread's `forked` stages, each under
+/// the cluster's directory, and the destination's results; `more` when the thread tailors
+/// another destination after it.
+pub(super) fn tailor_one<J: Job>(
+    run: &Run<'_, J>,
+    forked: &mut [Forked<'_, J::Options>],
+    work: &[Resource],
+    cluster: &Cluster,
+    more: bool,
+) -> (Vec<Resource>, Vec<KrmResult>) {
+    let destination = Destination { cluster, more };
+    let mut items = work.to_vec();
+    let mut own = Vec::new();
+    let tailored = super::contained::contained(|| {
+        run.for_destination(forked, &mut items, Some(destination), &mut own, None);
+    });
+    if let Err(error) = tailored {
+        own.push(error);
+        items.clear();
+    }
+    items.retain(|item| !item.is_meta_or_local());
+    for item in &mut items {
+        prefix_path(item, &cluster.name);
+    }
+    (items, own)
+}
+
 /// A result produced while tailoring one destination names it (`cluster "dev": ...`); the
 /// same result for several destinations (a postBuild error in a shared object) is reported
 /// once, naming all of them in destination order (`clusters "dev", "prod": ...`).
-fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
+pub(super) fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
     let mut merged: Vec<(Vec<&str>, KrmResult)> = Vec::new();
     let mut seen: std::collections::HashMap<KrmResult, usize> = std::collections::HashMap::new();
     for (cluster, result) in results {

@@ -10,6 +10,8 @@ mod fan_out;
 mod inputs;
 mod package_files;
 mod returned;
+mod sink;
+mod streamed;
 
 use tailor_cluster::Cluster;
 
@@ -20,6 +22,7 @@ use crate::{explain as notes, lists, KrmResult, Resource, Severity};
 
 pub use answer::{answer, respond, Answer};
 pub use contained::contained;
+pub use sink::FanOutSink;
 
 /// What a run produced: the list to print and the exit code.
 pub struct Tailored {
@@ -54,6 +57,18 @@ fn failed(results: Vec<KrmResult>) -> Tailored {
 /// Runs `job` over `items` for a host as `guest` found it; the job is final (the binary built
 /// the command line and a Fleet bundle into it).
 pub fn process<J: Job>(items: Vec<Resource>, job: &J, guest: &Guest) -> Tailored {
+    process_into(items, job, guest, None)
+}
+
+/// [`process`], a fan-out's copies handed to `sink` as each destination is finished when it
+/// takes them ([`FanOutSink::begin`]; never when the host renders in place, whose answer must
+/// hold every item): the answer then holds only what is written once.
+pub fn process_into<J: Job>(
+    items: Vec<Resource>,
+    job: &J,
+    guest: &Guest,
+    sink: Option<&mut dyn FanOutSink>,
+) -> Tailored {
     let settings = job.settings();
     if let Some(note) = settings.empty_shard {
         return Tailored::new(Vec::new(), vec![KrmResult::info(note)], false);
@@ -103,9 +118,49 @@ pub fn process<J: Job>(items: Vec<Resource>, job: &J, guest: &Guest) -> Tailored
         outcome.report = Some(report);
         return outcome;
     }
-    let Some(out) = run.tailor(&mut forked, work, &clusters, &mut results) else {
+    let stream = sink
+        .filter(|_| !guest.host.in_place())
+        .map(|sink| fan_out::Stream {
+            sink,
+            returned: returned.items().collect(),
+        });
+    let Some(out) = run.tailor(&mut forked, work, &clusters, &mut results, stream) else {
         return failed(results);
     };
+    let ran = Ran {
+        out,
+        results,
+        clusters: &clusters,
+        claimed: &inputs.claimed,
+    };
+    finish(job, guest, ran, returned, package)
+}
+
+/// What the stages made of a run's objects, before the checks of the answer.
+struct Ran<'a> {
+    out: Vec<Resource>,
+    results: Vec<KrmResult>,
+    clusters: &'a [Cluster],
+    claimed: &'a [Vec<Resource>],
+}
+
+/// The answer of a run whose stages ran: warnings made errors under strict, what an in-place
+/// host cannot take refused, the inputs put back, and an answer that would delete package
+/// files refused.
+fn finish<J: Job>(
+    job: &J,
+    guest: &Guest,
+    ran: Ran<'_>,
+    returned: returned::Returned,
+    package: Option<package_files::PackageItems>,
+) -> Tailored {
+    let settings = job.settings();
+    let Ran {
+        mut out,
+        mut results,
+        clusters,
+        claimed,
+    } = ran;
     if settings.strict {
         strict(&mut results);
     }
@@ -114,13 +169,12 @@ pub fn process<J: Job>(items: Vec<Resource>, job: &J, guest: &Guest) -> Tailored
     }
     let output = Check::Output {
         items: &out,
-        clusters: &clusters,
-        claimed: &inputs.claimed,
+        clusters,
+        claimed,
     };
     if let Some(refusal) = in_place_refusal(job, guest, output) {
         return failed(vec![refusal]);
     }
-    let mut out = out;
     returned.put_back(&mut out, !settings.fan_out);
     let out = lists::repack(out);
     let destinations: Vec<String> = clusters.iter().map(|c| c.name.clone()).collect();
@@ -199,6 +253,7 @@ impl<'a, J: Job> Run<'a, J> {
         work: Vec<Resource>,
         clusters: &[Cluster],
         results: &mut Vec<KrmResult>,
+        stream: Option<fan_out::Stream<'_>>,
     ) -> Option<Vec<Resource>> {
         let one = match clusters {
             [] => None,
@@ -206,7 +261,10 @@ impl<'a, J: Job> Run<'a, J> {
                 cluster: one,
                 more: false,
             }),
-            many => return fan_out::tailor_each(self, std::mem::take(forked), work, many, results),
+            many => {
+                let forked = std::mem::take(forked);
+                return fan_out::tailor_each(self, forked, work, many, results, stream);
+            }
         };
         let mut items = work;
         self.for_destination(forked, &mut items, one, results, None);

@@ -35,6 +35,11 @@ impl Returned {
         self.items.push((before, item));
     }
 
+    /// The inputs that come back, in order.
+    pub fn items(&self) -> impl Iterator<Item = &Resource> {
+        self.items.iter().map(|(_, item)| item)
+    }
+
     /// Puts the inputs back among the tailored objects `out`: where they were when the
     /// objects are still the ones read, in order (one destination), else after them (a
     /// fan-out's copies; kpt places each item by its path annotation anyway).
