@@ -18,6 +18,7 @@ fn at_field(field: String, message: String) -> Diagnostic {
 /// `kpt fn eval --exec tailor -- clusterName=virgo env=prod`: `clusterName` names the cluster,
 /// every other key is a property and a label. An empty ConfigMap means "no config".
 pub fn parse(fc: &Node) -> Result<Plan, Diagnostic> {
+    let budget = super::budget::run_budget(Default::default())?;
     let mut p = Plan::new(
         "ConfigMap",
         vec![
@@ -26,7 +27,10 @@ pub fn parse(fc: &Node) -> Result<Plan, Diagnostic> {
                 transforms: Vec::new(),
             }),
             Box::new(Templates {
-                limits: tailor_go::ExecOptions::default(),
+                limits: tailor_go::ExecOptions {
+                    budget,
+                    ..tailor_go::ExecOptions::default()
+                },
             }),
         ],
         1,

@@ -12,6 +12,7 @@ use crate::stages::substitution::Substitution;
 
 pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
     let k = Kustomization::read(json)?;
+    let budget = super::budget::run_budget(Default::default()).map_err(|e| vec![e])?;
     let targets = Targets::Fixed(Box::new(Tailoring {
         extra: TargetFields(k.overlay),
         ..Tailoring::default()
@@ -23,7 +24,8 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
         stages.insert(0, Box::new(SopsSecrets));
     }
     if let Some(post_build) = k.post_build {
-        stages.push(Box::new(Substitution::new(post_build, k.namespace.clone())));
+        let substitution = Substitution::new(post_build, k.namespace.clone());
+        stages.push(Box::new(substitution.within(budget)));
     }
     stages.push(Box::new(OwnerLabels {
         name: k.name,

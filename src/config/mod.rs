@@ -6,6 +6,7 @@
 //! plan: how items are read, what runs once before a fan-out, and what a deferred object keeps
 //! are derived from what the stages declare.
 
+mod budget;
 mod choices;
 mod config_map;
 mod flux;

@@ -629,6 +629,14 @@ fn limits() -> Value {
             "maxTemplateRangeIterations",
             positive("The most iterations of one template's range actions"),
         ),
+        (
+            "maxRunOutputBytes",
+            positive("The most bytes of text all templates and postBuild substitutions of a run may generate"),
+        ),
+        (
+            "maxRunEvaluationSteps",
+            positive("The most template actions and range iterations a run may evaluate"),
+        ),
     ];
     object(
         "Limits on what one run may produce",

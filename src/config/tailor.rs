@@ -8,6 +8,7 @@ use tailor_kube::json::concat_names;
 use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
+use super::budget::{run_budget, BudgetLimits};
 use super::{Plan, TargetFields, Targets};
 use crate::stages::schedule::Schedule;
 use crate::stages::strip::Strip;
@@ -45,6 +46,8 @@ pub const LIMITS: &[&str] = &[
     "maxFanOutItems",
     "maxTemplateOutputBytes",
     "maxTemplateRangeIterations",
+    "maxRunOutputBytes",
+    "maxRunEvaluationSteps",
 ];
 
 /// What a `Tailor` spec says, decoded; [`Spec::plan`] turns it into stages.
@@ -62,6 +65,7 @@ struct Spec {
     post_build: Option<tailor_flux::kustomization::PostBuild>,
     namespace: Option<String>,
     max_fan_out_items: Option<usize>,
+    budget_limits: BudgetLimits,
     strict: bool,
     /// Warnings about the spec itself.
     notes: Vec<Diagnostic>,
@@ -69,7 +73,7 @@ struct Spec {
 
 impl Spec {
     /// The stages the spec asks for, in `docs/design.md`'s order.
-    fn plan(self) -> Plan {
+    fn plan(self, budget: tailor_go::Budget) -> Plan {
         let targets = match self.targets {
             Some(c) => Targets::Fleet(Box::new(c)),
             None => Targets::Fixed(Box::default()),
@@ -97,11 +101,15 @@ impl Spec {
         stages.extend(tailoring);
         if self.templates {
             stages.push(Box::new(Templates {
-                limits: self.template_limits,
+                limits: tailor_go::ExecOptions {
+                    budget: budget.clone(),
+                    ..self.template_limits
+                },
             }));
         }
         if let Some(post_build) = self.post_build {
-            stages.push(Box::new(Substitution::new(post_build, self.namespace)));
+            let substitution = Substitution::new(post_build, self.namespace);
+            stages.push(Box::new(substitution.within(budget)));
         }
         stages.extend(last);
         let mut plan = Plan::new("Tailor", stages, tailoring_at);
@@ -126,7 +134,9 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
         ..Spec::default()
     };
     let spec = match json.get("spec") {
-        None | Some(Json::Null) => return Ok(p.plan()),
+        None | Some(Json::Null) => {
+            return Ok(p.plan(run_budget(BudgetLimits::default()).map_err(|e| vec![e])?))
+        }
         Some(Json::Object(m)) => m,
         Some(_) => {
             return Err(vec![Diagnostic::new(
@@ -142,8 +152,9 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
     p.read_templates(spec, &mut errors);
     p.read_sources(json, spec, &mut errors);
     p.read_options(spec, &mut errors);
-    if errors.is_empty() {
-        Ok(p.plan())
+    let budget = run_budget(p.budget_limits).map_err(|e| errors.push(e)).ok();
+    if let (true, Some(budget)) = (errors.is_empty(), budget) {
+        Ok(p.plan(budget))
     } else {
         Err(errors)
     }
@@ -362,6 +373,8 @@ impl Spec {
                         ("maxTemplateOutputBytes", Some(n)) if n > 0 => {
                             self.template_limits.max_output_bytes = n as usize
                         }
+                        ("maxRunOutputBytes", Some(n)) if n > 0 => self.budget_limits.output_bytes = Some(n),
+                        ("maxRunEvaluationSteps", Some(n)) if n > 0 => self.budget_limits.steps = Some(n),
                         ("maxTemplateRangeIterations", Some(n)) if n > 0 => {
                             self.template_limits.max_range_iterations = n as usize
                         }

@@ -21,6 +21,8 @@ pub struct Substitution {
     pub namespace: Option<String>,
     /// The inline variables, built once for the objects substituted as they are read.
     inline_vars: std::sync::OnceLock<Vars>,
+    /// The run's budget, which the substituted values spend.
+    budget: tailor_go::Budget,
 }
 
 impl Substitution {
@@ -29,7 +31,13 @@ impl Substitution {
             post_build,
             namespace,
             inline_vars: std::sync::OnceLock::new(),
+            budget: tailor_go::Budget::unlimited(),
         }
+    }
+
+    /// The substitution spending the run's `budget`.
+    pub fn within(self, budget: tailor_go::Budget) -> Substitution {
+        Substitution { budget, ..self }
     }
 }
 
@@ -76,7 +84,8 @@ impl Stage<Tailoring> for Substitution {
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
-        run(&self.post_build, self.namespace.as_deref(), items, ctx);
+        let (pb, namespace) = (&self.post_build, self.namespace.as_deref());
+        run(pb, namespace, &self.budget, items, ctx);
     }
 }
 
@@ -104,6 +113,7 @@ impl Apply<Tailoring> for Substitution {
         }
         let opts = Options {
             strict: pb.strict,
+            budget: self.budget.clone(),
             ..Options::default()
         };
         match tailor_flux::postbuild::substitute_resource_outcome(item.node(), vars, &opts) {
@@ -148,7 +158,13 @@ fn is_source(from: &SubstituteFrom, namespace: Option<&str>, item: &Resource) ->
         }
 }
 
-fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mut Context<'_>) {
+fn run(
+    pb: &PostBuild,
+    namespace: Option<&str>,
+    budget: &tailor_go::Budget,
+    items: &mut [Resource],
+    ctx: &mut Context<'_>,
+) {
     // An object substituted as it was read is in the list (and passes on what it found then)
     // without a look at its labels: its tree is dropped.
     let substituted: Vec<usize> = (0..items.len())
@@ -193,6 +209,7 @@ fn run(pb: &PostBuild, namespace: Option<&str>, items: &mut [Resource], ctx: &mu
     }
     let opts = Options {
         strict: pb.strict,
+        budget: budget.clone(),
         ..Options::default()
     };
     // Kept for the next destination only when one follows on this worker.

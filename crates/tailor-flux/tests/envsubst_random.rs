@@ -63,6 +63,7 @@ fn random_inputs_never_panic() {
         let opts = Options {
             strict: rng.below(2) == 0,
             max_output_bytes: 4096,
+            ..Options::default()
         };
         let result = substitute_bytes(&text, &lookup, &opts);
         if let Ok(out) = &result {

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod base64;
+pub mod budget;
 pub mod path;
 pub mod regexp;
 pub mod strconv;
@@ -32,6 +33,7 @@ pub mod unicode;
 mod unicode_tables;
 pub mod utf8;
 
+pub use budget::Budget;
 pub use template::{
     Error, ErrorKind, ExecOptions, MissingKey, Syntax, Template, Value, MAX_PARSE_DEPTH,
     SPRIG_IMPLEMENTED,

@@ -34,3 +34,13 @@ pub fn threads() -> Result<usize, String> {
 pub fn max_input_bytes(default: u64) -> Result<u64, String> {
     Ok(positive("TAILOR_MAX_INPUT_BYTES")?.unwrap_or(default))
 }
+
+/// `TAILOR_MAX_RUN_OUTPUT_BYTES`: the run's budget of generated text, `None` when unset.
+pub fn max_run_output_bytes() -> Result<Option<u64>, String> {
+    positive("TAILOR_MAX_RUN_OUTPUT_BYTES")
+}
+
+/// `TAILOR_MAX_RUN_STEPS`: the run's budget of template evaluation steps, `None` when unset.
+pub fn max_run_steps() -> Result<Option<u64>, String> {
+    positive("TAILOR_MAX_RUN_STEPS")
+}

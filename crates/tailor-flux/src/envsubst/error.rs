@@ -41,6 +41,8 @@ pub enum Error {
         /// The limit that was exceeded
         limit: usize,
     },
+    /// The run's budget for generated text ([`crate::envsubst::Options::budget`]) ran out.
+    RunBudget(tailor_go::budget::Exceeded),
     /// The output is not UTF-8: byte-wise slicing (`${u:0:2}` on `héllo`) cut a character.
     /// Flux would fail later when parsing the YAML; [`crate::envsubst::substitute_bytes`] returns the bytes.
     InvalidUtf8 {
@@ -75,6 +77,7 @@ impl fmt::Display for Error {
             Error::SliceOutOfRange { low: None, high } => {
                 write!(f, "runtime error: slice bounds out of range [:{high}]")
             }
+            Error::RunBudget(e) => e.fmt(f),
             Error::NestingTooDeep { limit } => {
                 write!(f, "expressions nested deeper than {limit} levels")
             }

@@ -24,6 +24,10 @@ impl Evaluator<'_> {
                 Node::Text(t) => self.push(&mut out, t)?,
                 Node::Func(f) => {
                     let v = self.eval_func(f)?;
+                    self.opts
+                        .budget
+                        .charge_output(v.len() as u64)
+                        .map_err(Error::RunBudget)?;
                     self.push(&mut out, &v)?;
                 }
             }

@@ -54,6 +54,9 @@ pub struct Options {
     /// Upper bound for the output and for any intermediate value, in bytes. Exceeding it gives
     /// [`Error::OutputTooLarge`] (replacements such as `${v//${empty}/long}` multiply sizes).
     pub max_output_bytes: usize,
+    /// The run's budget: the values substituted count against it (the text around them is
+    /// the input's own). The default never runs out.
+    pub budget: tailor_go::Budget,
 }
 
 impl Default for Options {
@@ -62,6 +65,7 @@ impl Default for Options {
         Options {
             strict: true,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            budget: tailor_go::Budget::unlimited(),
         }
     }
 }

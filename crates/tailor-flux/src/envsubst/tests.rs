@@ -236,6 +236,7 @@ fn output_limit() {
     let opts = Options {
         strict: false,
         max_output_bytes: 10,
+        ..Options::default()
     };
     let big = vars(&[("v", "0123456789abc")]);
     assert_eq!(
@@ -289,4 +290,23 @@ fn text_without_dollar_comes_back_verbatim() {
         assert_eq!(lax(&text, &[("a", "x")]), Ok(text.clone()));
         assert_eq!(substitute(&text, &v, &Options::default()).unwrap(), text);
     }
+}
+
+#[test]
+fn substituted_values_spend_the_run_budget() {
+    let opts = Options {
+        strict: false,
+        budget: tailor_go::Budget::new(20, 1),
+        ..Options::default()
+    };
+    let v = vars(&[("v", "0123456789")]);
+    // The text around the values is free; the values count, across calls.
+    assert!(substitute("a long literal prefix ${v}", &v, &opts).is_ok());
+    assert!(substitute("${v}", &v, &opts).is_ok());
+    let e = substitute("${v}", &v, &opts).unwrap_err();
+    assert!(matches!(e, Error::RunBudget(_)), "{e:?}");
+    assert!(
+        e.to_string().contains("spec.limits.maxRunOutputBytes"),
+        "{e}"
+    );
 }

@@ -42,7 +42,15 @@ pub(crate) struct State<'a, 'o> {
     generated: usize,
     nesting: usize,
     max_nesting: usize,
+    /// Spent but not yet charged to the run's budget, which is shared between threads and so
+    /// charged in chunks.
+    pending_bytes: u64,
+    pending_steps: u64,
 }
+
+/// How much is spent locally before it is charged to the run's budget.
+const CHUNK_BYTES: u64 = 64 << 10;
+const CHUNK_STEPS: u64 = 4096;
 
 pub(crate) fn execute<'a>(
     t: &'a Template,
@@ -63,6 +71,8 @@ pub(crate) fn execute<'a>(
         generated: 0,
         nesting: 0,
         max_nesting: opts.max_depth.saturating_mul(4),
+        pending_bytes: 0,
+        pending_steps: 0,
     };
     let Some(root) = t.trees.get(&t.name) else {
         return Err(s.err(format!(
@@ -73,7 +83,7 @@ pub(crate) fn execute<'a>(
     for n in &root.nodes {
         s.walk(&dot, n)?;
     }
-    Ok(())
+    s.settle()
 }
 
 impl<'a, 'o> State<'a, 'o> {
@@ -139,7 +149,48 @@ impl<'a, 'o> State<'a, 'o> {
         Err(e)
     }
 
+    /// Charges what was spent locally to the run's budget.
+    fn settle(&mut self) -> R<()> {
+        let (bytes, steps) = (self.pending_bytes, self.pending_steps);
+        self.pending_bytes = 0;
+        self.pending_steps = 0;
+        let budget = &self.opts.budget;
+        match budget.charge_output(bytes).and(budget.charge_steps(steps)) {
+            Ok(()) => Ok(()),
+            Err(e) => self.limit(e.to_string()),
+        }
+    }
+
+    fn spend_bytes(&mut self, n: usize) -> R<()> {
+        self.pending_bytes = self.pending_bytes.saturating_add(n as u64);
+        if self.pending_bytes >= CHUNK_BYTES {
+            return self.settle();
+        }
+        Ok(())
+    }
+
+    fn step(&mut self) -> R<()> {
+        self.pending_steps += 1;
+        if self.pending_steps >= CHUNK_STEPS {
+            return self.settle();
+        }
+        Ok(())
+    }
+
+    /// The bytes a piece of generated text may still take, within this execution's limit
+    /// and the run's budget: a builtin refuses a larger one before building it.
+    pub(crate) fn room(&self) -> usize {
+        let own = self.opts.max_output_bytes.saturating_sub(self.generated);
+        let run = self
+            .opts
+            .budget
+            .remaining_output()
+            .saturating_sub(self.pending_bytes);
+        own.min(usize::try_from(run).unwrap_or(usize::MAX))
+    }
+
     fn write(&mut self, b: &[u8]) -> R<()> {
+        self.spend_bytes(b.len())?;
         if self.out.len().saturating_add(b.len()) > self.opts.max_output_bytes {
             let room = self.opts.max_output_bytes.saturating_sub(self.out.len());
             self.out.extend_from_slice(b.get(..room).unwrap_or(b));
@@ -155,6 +206,14 @@ impl<'a, 'o> State<'a, 'o> {
     /// Strings built by print-like builtins count against the same budget
     /// as output, so a loop cannot burn time building discarded text.
     pub(crate) fn charge(&mut self, n: usize) -> R<()> {
+        if let Err(e) = self
+            .opts
+            .budget
+            .check_output(self.pending_bytes.saturating_add(n as u64))
+        {
+            return self.limit(e.to_string());
+        }
+        self.spend_bytes(n)?;
         self.generated = self.generated.saturating_add(n);
         if self.generated > self.opts.max_output_bytes {
             return self.limit(format!(
@@ -219,6 +278,7 @@ impl<'a, 'o> State<'a, 'o> {
     }
 
     fn walk_node(&mut self, dot: &Val<'a>, node: &'a Node) -> R<Flow> {
+        self.step()?;
         match node {
             Node::Action(pipe) => {
                 let val = self.eval_pipeline(dot, Some(pipe))?;
@@ -267,6 +327,7 @@ impl<'a, 'o> State<'a, 'o> {
         elem: Val<'a>,
     ) -> R<bool> {
         self.iterations += 1;
+        self.step()?;
         if self.iterations > self.opts.max_range_iterations {
             self.at = At::Range(r);
             return self.limit(format!(

@@ -32,14 +32,30 @@ struct Printer {
     f: Flags,
     reordered: bool,
     good_arg_num: bool,
+    /// The most `buf` may hold (`None`: no limit); a padding or precision that would pass it
+    /// sets `over` instead of being built, and the rest of the format is skipped.
+    room: Option<usize>,
+    over: bool,
 }
 
 /// What `badVerb` reports: a Go `interface{}` argument or a reflected value.
 type Arg<'x, 'a> = Option<&'x Conc<'a>>;
 
 impl Printer {
+    /// Whether `n` more bytes would pass the room; if so, the printer stops building.
+    fn would_overflow(&mut self, n: i64) -> bool {
+        let Some(room) = self.room else {
+            return false;
+        };
+        let n = usize::try_from(n).unwrap_or(0);
+        if self.buf.len().saturating_add(n) > room {
+            self.over = true;
+        }
+        self.over
+    }
+
     fn write_padding(&mut self, n: i64) {
-        if n <= 0 {
+        if n <= 0 || self.would_overflow(n) {
             return;
         }
         let b = if self.f.zero { b'0' } else { b' ' };
@@ -118,6 +134,9 @@ impl Printer {
             if negative || self.f.plus || self.f.space {
                 prec -= 1;
             }
+        }
+        if self.would_overflow(prec) {
+            return;
         }
         // Built in reverse, like Go's right-to-left buffer fill.
         let mut rev: Vec<u8> = Vec::new();
@@ -581,6 +600,9 @@ impl Printer {
         self.reordered = false;
         let mut i = 0usize;
         'format_loop: while i < end {
+            if self.would_overflow(0) {
+                return;
+            }
             self.good_arg_num = true;
             let lasti = i;
             while i < end && format[i] != b'%' {
@@ -808,6 +830,24 @@ pub(crate) fn sprintf(format: &[u8], args: &[Option<Conc<'_>>]) -> Vec<u8> {
     let mut p = Printer::default();
     p.do_printf(format, args);
     p.buf
+}
+
+/// `fmt.Sprintf` when its result fits in `room` bytes; `None`, without building the text,
+/// when a padding or precision would not (Go accepts widths up to a million per verb).
+pub(crate) fn sprintf_within(
+    format: &[u8],
+    args: &[Option<Conc<'_>>],
+    room: usize,
+) -> Option<Vec<u8>> {
+    let mut p = Printer {
+        room: Some(room),
+        ..Printer::default()
+    };
+    p.do_printf(format, args);
+    if p.over || p.buf.len() > room {
+        return None;
+    }
+    Some(p.buf)
 }
 
 /// `fmt.Sprint`: a space between operands when neither side is a string.

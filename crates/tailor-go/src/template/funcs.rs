@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::exec::{CallError, State};
-use super::fmt::{sprint, sprintf, sprintln};
+use super::fmt::{sprint, sprintf, sprintf_within, sprintln};
 use super::value::{is_true, Conc, Val};
 use crate::unicode::is_print;
 use crate::utf8::decode_rune;
@@ -89,7 +89,12 @@ pub(crate) fn call_builtin<'a>(s: &mut State<'a, '_>, name: &str, argv: Vec<Val<
                 Val::C(Conc::Str(f)) => f.clone(),
                 _ => Cow::Borrowed(&b""[..]),
             };
-            let out = sprintf(&format, &any_args(&rest));
+            let room = s.room();
+            let Some(out) = sprintf_within(&format, &any_args(&rest), room) else {
+                // Charging one byte past the room reports whichever limit is the tighter.
+                s.charge(room.saturating_add(1))?;
+                return msg("printf: output exceeds the limit");
+            };
             s.charge(out.len())?;
             Ok(str_val(out))
         }

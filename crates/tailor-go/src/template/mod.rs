@@ -71,6 +71,10 @@ pub struct ExecOptions {
     /// this, so that the default fits a 2 MiB thread stack even in a debug
     /// build; raise it only on a thread with a proportionally larger stack.
     pub max_depth: usize,
+    /// The run's budget, shared with every other execution of the run (its output and
+    /// generated text, its actions and `range` iterations count against it). The default
+    /// never runs out.
+    pub budget: crate::Budget,
 }
 
 impl Default for ExecOptions {
@@ -80,6 +84,7 @@ impl Default for ExecOptions {
             max_output_bytes: 16 << 20,
             max_range_iterations: 1_000_000,
             max_depth: 100,
+            budget: crate::Budget::unlimited(),
         }
     }
 }

@@ -1,0 +1,205 @@
+//! One budget per run for the text that templates and substitutions produce and for the
+//! evaluation steps they take, shared by every object, destination and worker thread.
+//!
+//! Each limit of a single template or substitution bounds one piece of work; a run repeats
+//! that work for every object and destination, so a small input can still ask for gigabytes or
+//! minutes. The budget is what the whole run may spend; a clone shares the same counters.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Default for [`Budget`]'s output bytes: 256 MiB of generated text per run.
+pub const DEFAULT_MAX_RUN_OUTPUT_BYTES: u64 = 256 << 20;
+/// Default for [`Budget`]'s evaluation steps: 100 million per run (a few seconds).
+pub const DEFAULT_MAX_RUN_STEPS: u64 = 100_000_000;
+
+/// Which of the run's limits ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    /// Bytes of text produced by templates and substitutions.
+    OutputBytes,
+    /// Template actions and `range` iterations evaluated.
+    Steps,
+}
+
+impl Resource {
+    /// The `spec.limits` field that sets the limit.
+    pub fn field(self) -> &'static str {
+        match self {
+            Resource::OutputBytes => "maxRunOutputBytes",
+            Resource::Steps => "maxRunEvaluationSteps",
+        }
+    }
+
+    /// The environment variable that sets the limit.
+    pub fn variable(self) -> &'static str {
+        match self {
+            Resource::OutputBytes => "TAILOR_MAX_RUN_OUTPUT_BYTES",
+            Resource::Steps => "TAILOR_MAX_RUN_STEPS",
+        }
+    }
+}
+
+/// The run's budget ran out; `Display` names the limit and how to raise it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exceeded {
+    pub resource: Resource,
+    pub limit: u64,
+}
+
+impl fmt::Display for Exceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.resource {
+            Resource::OutputBytes => "bytes of generated text",
+            Resource::Steps => "template evaluation steps",
+        };
+        write!(
+            f,
+            "the run exceeds its budget of {} {what} (spec.limits.{}); raise it with spec.limits.{} or the environment variable {}",
+            self.limit,
+            self.resource.field(),
+            self.resource.field(),
+            self.resource.variable()
+        )
+    }
+}
+
+impl std::error::Error for Exceeded {}
+
+#[derive(Debug)]
+struct Counters {
+    max_output_bytes: u64,
+    max_steps: u64,
+    output_bytes: AtomicU64,
+    steps: AtomicU64,
+}
+
+/// A run's budget; clones share it.
+#[derive(Clone, Debug)]
+pub struct Budget(Arc<Counters>);
+
+/// Budgets are equal when they are the same budget (clones of one another).
+impl PartialEq for Budget {
+    fn eq(&self, other: &Budget) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Budget {}
+
+impl Default for Budget {
+    /// The default limits, [`DEFAULT_MAX_RUN_OUTPUT_BYTES`] and [`DEFAULT_MAX_RUN_STEPS`].
+    fn default() -> Self {
+        Budget::new(DEFAULT_MAX_RUN_OUTPUT_BYTES, DEFAULT_MAX_RUN_STEPS)
+    }
+}
+
+impl Budget {
+    pub fn new(max_output_bytes: u64, max_steps: u64) -> Budget {
+        Budget(Arc::new(Counters {
+            max_output_bytes,
+            max_steps,
+            output_bytes: AtomicU64::new(0),
+            steps: AtomicU64::new(0),
+        }))
+    }
+
+    /// A budget that never runs out (for callers that bound the work themselves); all of
+    /// them are one and the same.
+    pub fn unlimited() -> Budget {
+        static UNLIMITED: std::sync::OnceLock<Budget> = std::sync::OnceLock::new();
+        UNLIMITED
+            .get_or_init(|| Budget::new(u64::MAX, u64::MAX))
+            .clone()
+    }
+
+    pub fn max_output_bytes(&self) -> u64 {
+        self.0.max_output_bytes
+    }
+
+    pub fn max_steps(&self) -> u64 {
+        self.0.max_steps
+    }
+
+    /// Spends `n` bytes of output; an error once the run's total passes the limit.
+    pub fn charge_output(&self, n: u64) -> Result<(), Exceeded> {
+        charge(&self.0.output_bytes, self.0.max_output_bytes, n).map_err(|limit| Exceeded {
+            resource: Resource::OutputBytes,
+            limit,
+        })
+    }
+
+    /// Spends `n` evaluation steps; an error once the run's total passes the limit.
+    pub fn charge_steps(&self, n: u64) -> Result<(), Exceeded> {
+        charge(&self.0.steps, self.0.max_steps, n).map_err(|limit| Exceeded {
+            resource: Resource::Steps,
+            limit,
+        })
+    }
+
+    /// The output bytes left to spend: a piece larger than this is refused before it is built.
+    pub fn remaining_output(&self) -> u64 {
+        let used = self.0.output_bytes.load(Ordering::Relaxed);
+        self.0.max_output_bytes.saturating_sub(used)
+    }
+
+    /// Whether `n` more bytes of output fit, without spending them.
+    pub fn check_output(&self, n: u64) -> Result<(), Exceeded> {
+        if n > self.remaining_output() {
+            return Err(Exceeded {
+                resource: Resource::OutputBytes,
+                limit: self.0.max_output_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn charge(counter: &AtomicU64, max: u64, n: u64) -> Result<(), u64> {
+    if max == u64::MAX {
+        return Ok(());
+    }
+    // Relaxed is enough: only the total matters, not its order with other memory.
+    let before = counter.fetch_add(n, Ordering::Relaxed);
+    if before.saturating_add(n) > max {
+        // Keep the counter saturated so that it cannot wrap after many refused charges.
+        counter.store(max.saturating_add(1), Ordering::Relaxed);
+        return Err(max);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clones_share_one_budget_across_threads() {
+        let b = Budget::new(1000, 10);
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let b = b.clone();
+                std::thread::spawn(move || (0..200).filter(|_| b.charge_output(1).is_ok()).count())
+            })
+            .collect();
+        let spent: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
+        assert_eq!(spent, 800);
+        assert_eq!(b.remaining_output(), 200);
+        assert!(b.charge_steps(10).is_ok());
+        let e = b.charge_steps(1).unwrap_err();
+        assert_eq!(e.resource, Resource::Steps);
+        assert!(e.to_string().contains("spec.limits.maxRunEvaluationSteps"));
+        assert!(e.to_string().contains("TAILOR_MAX_RUN_STEPS"));
+    }
+
+    #[test]
+    fn an_exceeded_budget_stays_exceeded() {
+        let b = Budget::new(5, 5);
+        assert!(b.charge_output(6).is_err());
+        assert!(b.charge_output(0).is_err() || b.remaining_output() == 0);
+        assert_eq!(b.remaining_output(), 0);
+        assert!(b.check_output(1).is_err());
+        assert!(Budget::unlimited().charge_output(u64::MAX).is_ok());
+    }
+}

@@ -1,0 +1,32 @@
+//! The run's budget of generated text and template evaluation steps, shared by every stage
+//! that evaluates templates or substitutions (`tailor_go::Budget`). `spec.limits` sets it; the
+//! environment variables set it for configs that do not; the defaults otherwise.
+
+use tailor_go::budget::{DEFAULT_MAX_RUN_OUTPUT_BYTES, DEFAULT_MAX_RUN_STEPS};
+use tailor_go::Budget;
+use tailor_kube::Diagnostic;
+
+/// What `spec.limits` says about the run's budget.
+#[derive(Clone, Copy, Default)]
+pub struct BudgetLimits {
+    /// `spec.limits.maxRunOutputBytes`
+    pub output_bytes: Option<u64>,
+    /// `spec.limits.maxRunEvaluationSteps`
+    pub steps: Option<u64>,
+}
+
+/// The run's budget: `limits` where given, then `TAILOR_MAX_RUN_OUTPUT_BYTES` and
+/// `TAILOR_MAX_RUN_STEPS`, then the defaults. An invalid variable is an error even when
+/// `spec.limits` overrides it, so a typo never goes unnoticed.
+pub fn run_budget(limits: BudgetLimits) -> Result<Budget, Diagnostic> {
+    let env_error = |message: String| Diagnostic::new("", message);
+    let output = tailor_kio::env::max_run_output_bytes().map_err(env_error)?;
+    let steps = tailor_kio::env::max_run_steps().map_err(env_error)?;
+    Ok(Budget::new(
+        limits
+            .output_bytes
+            .or(output)
+            .unwrap_or(DEFAULT_MAX_RUN_OUTPUT_BYTES),
+        limits.steps.or(steps).unwrap_or(DEFAULT_MAX_RUN_STEPS),
+    ))
+}

@@ -1,0 +1,107 @@
+//! The run's budget of generated text and template evaluation steps, through the binary: a
+//! run that exceeds it ends in an error result naming the limit and how to raise it, exit 1,
+//! no panic and no abort; `spec.limits` and the environment variables set it.
+
+mod common;
+
+use common::run_tailor_env;
+
+const HEADER: &str = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n";
+
+/// One ConfigMap of `values` copies of `template`, expanded for cluster virgo.
+fn templates(template: &str, values: usize, limits: &str) -> String {
+    let data: String = (0..values)
+        .map(|i| format!("    k{i}: '{template}'\n"))
+        .collect();
+    format!("{HEADER}- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    annotations:\n      control.kubestellar.io/expand-templates: \"true\"\n  data:\n{data}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata:\n    name: t\n  spec:\n    cluster:\n      name: virgo\n{limits}")
+}
+
+fn assert_refused(run: &common::Run, field: &str, variable: &str) {
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let want = format!("spec.limits.{field}");
+    assert!(run.stdout.contains(&want), "{}", run.stdout);
+    assert!(run.stdout.contains(variable), "{}", run.stdout);
+    assert!(run
+        .stdout
+        .starts_with("apiVersion: config.kubernetes.io/v1"));
+}
+
+#[test]
+fn generated_text_is_bounded_per_run_not_per_template() {
+    // Each value is 100 KB, well under the 16 MiB per template; together they pass 1 MB.
+    let input = templates("{{printf \"%0*d\" 100000 1}}", 20, "");
+    let env = [("TAILOR_MAX_RUN_OUTPUT_BYTES", "1000000")];
+    assert_refused(
+        &run_tailor_env(&[], &env, &input),
+        "maxRunOutputBytes",
+        "TAILOR_MAX_RUN_OUTPUT_BYTES",
+    );
+    let limits = "    limits:\n      maxRunOutputBytes: 1000000\n";
+    let input = templates("{{printf \"%0*d\" 100000 1}}", 20, limits);
+    assert_refused(
+        &run_tailor_env(&[], &[], &input),
+        "maxRunOutputBytes",
+        "TAILOR_MAX_RUN_OUTPUT_BYTES",
+    );
+    // Within the budget, the same run succeeds.
+    let ok = run_tailor_env(
+        &[],
+        &[("TAILOR_MAX_RUN_OUTPUT_BYTES", "4000000")],
+        &templates("{{printf \"%0*d\" 100000 1}}", 20, ""),
+    );
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+}
+
+#[test]
+fn a_printf_width_beyond_the_budget_is_refused_before_it_is_built() {
+    let input = templates("{{printf \"%0*d\" 999999 1}}", 1, "");
+    let env = [("TAILOR_MAX_RUN_OUTPUT_BYTES", "1000")];
+    assert_refused(
+        &run_tailor_env(&[], &env, &input),
+        "maxRunOutputBytes",
+        "TAILOR_MAX_RUN_OUTPUT_BYTES",
+    );
+}
+
+#[test]
+fn evaluation_steps_are_bounded_per_run() {
+    let input = templates("{{range $}}{{range $}}{{end}}{{end}}", 50, "");
+    let env = [("TAILOR_MAX_RUN_STEPS", "20")];
+    assert_refused(
+        &run_tailor_env(&[], &env, &input),
+        "maxRunEvaluationSteps",
+        "TAILOR_MAX_RUN_STEPS",
+    );
+}
+
+#[test]
+fn substituted_values_spend_the_same_budget() {
+    let big = "x".repeat(10_000);
+    let items: String = (0..20)
+        .map(|i| format!("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: p{i}\n  data:\n    k: '${{big}}${{big}}'\n"))
+        .collect();
+    let input = format!("{HEADER}{items}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata:\n    name: t\n  spec:\n    limits:\n      maxRunOutputBytes: 100000\n    postBuild:\n      substitute:\n        big: {big}\n");
+    assert_refused(
+        &run_tailor_env(&[], &[], &input),
+        "maxRunOutputBytes",
+        "TAILOR_MAX_RUN_OUTPUT_BYTES",
+    );
+}
+
+#[test]
+fn invalid_budget_variables_are_refused() {
+    let input = templates("{{.clusterName}}", 1, "");
+    for var in ["TAILOR_MAX_RUN_OUTPUT_BYTES", "TAILOR_MAX_RUN_STEPS"] {
+        for bad in ["abc", "0", "-1"] {
+            let run = run_tailor_env(&[], &[(var, bad)], &input);
+            assert_eq!(run.code, 1, "{var}={bad}");
+            let want = format!("environment variable {var}={bad:?} is not a positive whole number");
+            assert!(
+                run.stdout.contains(&want) || run.stderr.contains(&want),
+                "{}",
+                run.stderr
+            );
+        }
+    }
+}
