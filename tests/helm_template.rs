@@ -1,0 +1,58 @@
+//! `tailor helm template` against Helm v3's own `helm template` goldens: the table of
+//! `cmd/helm/template_test.go` (source commit and paths in
+//! `crates/tailor-helm/tests/data/helm/template_cases.json`), every case through the binary.
+//! A case with a `known` reason is a listed difference (docs/differences.md): it must still
+//! differ, so the list stays true when the difference is fixed.
+mod common;
+
+use common::{repo_root, run_command};
+use serde_json::Value;
+use std::process::Command;
+
+#[test]
+fn helm_template_goldens() {
+    let dir = repo_root().join("crates/tailor-helm/tests/data/helm");
+    let cases: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("template_cases.json")).unwrap())
+            .unwrap();
+    let (mut passed, mut failures) = (0, Vec::new());
+    for case in cases["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let args: Vec<&str> = case["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let want = std::fs::read_to_string(dir.join(case["golden"].as_str().unwrap())).unwrap();
+        let want_error = case["want_error"].as_bool().unwrap_or(false);
+        let run = run_command(
+            Command::new(common::tailor_bin())
+                .arg("helm")
+                .args(&args)
+                .current_dir(&dir),
+            "",
+        );
+        let got = if want_error { &run.stderr } else { &run.stdout };
+        let same = (run.code != 0) == want_error && *got == want;
+        if want_error {
+            assert!(
+                run.stdout.is_empty(),
+                "{name}: nothing on stdout after an error"
+            );
+        }
+        match (same, case.get("known")) {
+            (true, None) => passed += 1,
+            (false, Some(_)) => {}
+            (true, Some(_)) => failures.push(format!(
+                "{name}: passes now, drop it from the known differences"
+            )),
+            (false, None) => failures.push(format!(
+                "{name}: exit {}\n{got}\n--- want\n{want}",
+                run.code
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    eprintln!("helm template goldens: {passed} identical");
+}
