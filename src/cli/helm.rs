@@ -17,6 +17,7 @@ Flags:
       --set K=V            --set-string K=V  --set-json K=JSON  --set-file K=PATH
   -n, --namespace NS       .Release.Namespace (default \"default\")
       --release-name       NAME is the release name (accepted, as helm does)
+      --name-template T    the release name rendered from template T
       --kube-version V     .Capabilities.KubeVersion (default v1.20.0)
   -a, --api-versions GV    added to .Capabilities.APIVersions (repeatable)
       --include-crds       print the chart's crds/ files first
@@ -60,6 +61,7 @@ struct Cmd {
     values: ValueFlags,
     opts: Options,
     show_only: Vec<String>,
+    name_template: Option<String>,
 }
 
 fn parse(args: &[String]) -> Result<Cmd, String> {
@@ -95,6 +97,7 @@ fn parse(args: &[String]) -> Result<Cmd, String> {
             "--no-hooks" => cmd.opts.no_hooks = true,
             "--is-upgrade" => cmd.opts.is_upgrade = true,
             "--release-name" => {}
+            "--name-template" => cmd.name_template = Some(value()?),
             f if f.starts_with('-') && f.len() > 1 => return Err(format!("unknown flag: {f}")),
             _ => cmd.positional.push(arg.clone()),
         }
@@ -116,7 +119,12 @@ fn template(args: &[String]) -> Result<String, String> {
         _ => return Err("\"helm template\" accepts at most 2 arguments".into()),
     };
     let mut opts = cmd.opts;
-    opts.release_name = name.to_string();
+    opts.release_name = match &cmd.name_template {
+        Some(t) if cmd.positional.len() == 1 => {
+            tailor_helm::engine::name_from_template(t).map_err(|e| e.0)?
+        }
+        _ => name.to_string(),
+    };
     let values = merge_value_flags(&cmd.values)?;
     let chart = load_dir(Path::new(chart))?;
     let rendered = tailor_helm::render(chart, &values, &opts).map_err(|e| e.0)?;

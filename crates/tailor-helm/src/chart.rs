@@ -1,12 +1,15 @@
 //! A chart read from a directory as Helm's `loader.LoadDir` reads it (`pkg/chart/loader`):
 //! `Chart.yaml`, `values.yaml`, `templates/`, `crds/`, other files, and subcharts under
-//! `charts/` as directories. `.tgz` subcharts and `.helmignore` are refused, not ignored.
+//! `charts/` as directories and `.tgz` archives; `.helmignore` honoured.
 
 use crate::ignore::Rules;
 use crate::strvals::numbers_as_float;
 use serde_json::{Map, Value as Json};
 use std::path::Path;
 use tailor_yaml::sigs::v2read::yaml11_to_json;
+
+/// A file of a chart: its slash path relative to the chart root and its bytes.
+pub type File = (String, Vec<u8>);
 
 /// A loaded chart (Helm's `chart.Chart`).
 #[derive(Debug, Clone, Default)]
@@ -58,26 +61,32 @@ pub fn load_dir(dir: &Path) -> Result<Chart, String> {
     };
     let mut files = Vec::new();
     collect(dir, "", &rules, &mut files)?;
+    load_files(&dir.display().to_string(), files)
+}
+
+/// Helm's `loader.LoadFiles`: a chart from its files (paths relative to the chart root);
+/// `charts/NAME/...` and `charts/*.tgz` become subcharts. `origin` names the chart in errors.
+pub fn load_files(origin: &str, files: Vec<(String, Vec<u8>)>) -> Result<Chart, String> {
     let mut chart = Chart::default();
-    let mut subdirs = Vec::new();
+    let mut subdirs: Vec<(String, Vec<File>)> = Vec::new();
+    let mut archives = Vec::new();
     for (path, data) in files {
         let text = || String::from_utf8_lossy(&data).into_owned();
         match path.as_str() {
-            "Chart.yaml" => chart.metadata = read_map(&text(), dir, &path)?,
-            "values.yaml" => chart.values = read_values(&text(), dir, &path)?,
+            "Chart.yaml" => chart.metadata = read_map(&text(), origin, &path)?,
+            "values.yaml" => chart.values = read_values(&text(), origin, &path)?,
             p if p.starts_with("charts/") => {
                 let rest = &p["charts/".len()..];
                 match rest.split_once('/') {
-                    Some((sub, _)) => {
-                        if !subdirs.contains(&sub.to_string()) {
-                            subdirs.push(sub.to_string());
+                    Some((sub, inner)) => {
+                        let entry = (inner.to_string(), data);
+                        match subdirs.iter_mut().find(|(n, _)| n == sub) {
+                            Some((_, list)) => list.push(entry),
+                            None => subdirs.push((sub.to_string(), vec![entry])),
                         }
                     }
                     None if rest.ends_with(".tgz") || rest.ends_with(".tar.gz") => {
-                        return Err(format!(
-                            "{}: subchart archives (charts/{rest}) are not supported yet: unpack it with tar -xzf",
-                            dir.display()
-                        ))
+                        archives.push((path.clone(), data))
                     }
                     None => chart.files.push((path.clone(), data)),
                 }
@@ -88,35 +97,55 @@ pub fn load_dir(dir: &Path) -> Result<Chart, String> {
         }
     }
     if chart.metadata.is_empty() {
-        return Err(format!("{}: Chart.yaml file is missing", dir.display()));
+        return Err(format!("{origin}: Chart.yaml file is missing"));
     }
     validate_metadata(&chart.metadata)?;
-    for sub in subdirs {
+    for (sub, files) in subdirs {
         chart
             .dependencies
-            .push(load_dir(&dir.join("charts").join(sub))?);
+            .push(load_files(&format!("{origin}/charts/{sub}"), files)?);
+    }
+    for (path, data) in archives {
+        let files = untar(&data).map_err(|e| format!("{origin}/{path}: {e}"))?;
+        chart
+            .dependencies
+            .push(load_files(&format!("{origin}/{path}"), files)?);
     }
     Ok(chart)
 }
 
-fn read_map(text: &str, dir: &Path, path: &str) -> Result<Map<String, Json>, String> {
-    match yaml11_to_json(text) {
-        Ok(Json::Object(m)) => Ok(m),
-        Ok(Json::Null) => Ok(Map::new()),
-        Ok(_) => Err(format!("{}/{path}: not a YAML map", dir.display())),
-        Err(e) => Err(format!(
-            "cannot load {path}: error converting YAML to JSON: {e}"
-        )),
+/// The files of a gzipped chart archive, the leading `NAME/` directory cut off as Helm's
+/// `LoadArchiveFiles` does.
+fn untar(data: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    use std::io::Read;
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(data));
+    let mut out = Vec::new();
+    let entries = archive.entries().map_err(|e| e.to_string())?;
+    for entry in entries {
+        let mut entry = entry.map_err(|e| e.to_string())?;
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        let path = entry
+            .path()
+            .map_err(|e| e.to_string())?
+            .to_string_lossy()
+            .replace('\\', "/");
+        let Some((_, rel)) = path.split_once('/') else {
+            continue;
+        };
+        if rel.split('/').any(|seg| seg == "..") {
+            return Err(format!(
+                "chart illegally references parent directory: {path}"
+            ));
+        }
+        let rel = rel.to_string();
+        let mut data = Vec::new();
+        entry.read_to_end(&mut data).map_err(|e| e.to_string())?;
+        out.push((rel, data));
     }
-}
-
-/// A values file as Helm's `ReadValues`: every number a Go float64.
-pub fn read_values(text: &str, dir: &Path, path: &str) -> Result<Map<String, Json>, String> {
-    let map = read_map(text, dir, path)?;
-    match numbers_as_float(Json::Object(map)) {
-        Json::Object(m) => Ok(m),
-        _ => Ok(Map::new()),
-    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
 }
 
 /// Helm's `Metadata.Validate` (`pkg/chart/metadata.go`), the checks a loaded chart must pass.
@@ -183,8 +212,7 @@ pub fn merge_value_flags(flags: &ValueFlags) -> Result<Map<String, Json>, String
     let mut base = Map::new();
     for f in &flags.files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("open {f}: {e}"))?;
-        let current = read_values(&text, Path::new(""), f)
-            .map_err(|e| format!("failed to parse {f}: {e}"))?;
+        let current = read_values(&text, "", f).map_err(|e| format!("failed to parse {f}: {e}"))?;
         merge_maps(&mut base, current);
     }
     for s in &flags.json {
@@ -220,5 +248,25 @@ fn merge_maps(base: &mut Map<String, Json>, over: Map<String, Json>) {
                 base.insert(k, v);
             }
         }
+    }
+}
+
+fn read_map(text: &str, origin: &str, path: &str) -> Result<Map<String, Json>, String> {
+    match yaml11_to_json(text) {
+        Ok(Json::Object(m)) => Ok(m),
+        Ok(Json::Null) => Ok(Map::new()),
+        Ok(_) => Err(format!("{origin}/{path}: not a YAML map")),
+        Err(e) => Err(format!(
+            "cannot load {path}: error converting YAML to JSON: {e}"
+        )),
+    }
+}
+
+/// A values file as Helm's `ReadValues`: every number a Go float64.
+pub fn read_values(text: &str, origin: &str, path: &str) -> Result<Map<String, Json>, String> {
+    let map = read_map(text, origin, path)?;
+    match numbers_as_float(Json::Object(map)) {
+        Json::Object(m) => Ok(m),
+        _ => Ok(Map::new()),
     }
 }

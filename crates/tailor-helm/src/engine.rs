@@ -5,7 +5,7 @@
 //! (per cluster) with other values and options.
 
 use crate::chart::Chart;
-use crate::funcs::{from_json_value, HelmFuncs, NAMES, WARN_END, WARN_START};
+use crate::funcs::{from_json_value, HelmFuncs, WARN_END, WARN_START};
 use crate::release::{sort_by_kind, split_manifests, INSTALL_ORDER};
 use serde_json::{Map, Value as Json};
 use std::collections::BTreeMap;
@@ -101,7 +101,7 @@ pub fn prepare(chart: Chart) -> Result<Engine, Error> {
     let syntax = Syntax {
         sprig: true,
         without: vec!["env".into(), "expandenv".into()],
-        host: NAMES.iter().map(|s| s.to_string()).collect(),
+        host: crate::funcs::host_names(),
         ..Syntax::default()
     };
     let mut set = Template::parse_with("gotpl", "", &syntax).map_err(|e| Error(e.message))?;
@@ -544,4 +544,20 @@ fn exec_error(filename: &str, msg: &str) -> String {
 /// Loads nothing: [`prepare`] then [`Engine::render`] in one call.
 pub fn render(chart: Chart, values: &Map<String, Json>, opts: &Options) -> Result<Rendered, Error> {
     prepare(chart)?.render(values, opts)
+}
+
+/// `--name-template`: the release name from a template with sprig's functions and no data,
+/// as `helm template` renders it (`pkg/action/install.go` `NameAndChart`).
+pub fn name_from_template(text: &str) -> Result<String, Error> {
+    let syntax = Syntax {
+        sprig: true,
+        without: vec!["env".into(), "expandenv".into()],
+        host: crate::sprig::NAMES.iter().map(|s| s.to_string()).collect(),
+        ..Syntax::default()
+    };
+    let t = Template::parse_with("name-template", text, &syntax).map_err(|e| Error(e.message))?;
+    let mut out = Vec::new();
+    t.execute_with(&Value::Nil, &ExecOptions::default(), &HelmFuncs, &mut out)
+        .map_err(|e| Error(e.message))?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }

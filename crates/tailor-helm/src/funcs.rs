@@ -40,6 +40,9 @@ pub struct HelmFuncs;
 impl Funcs for HelmFuncs {
     fn signature(&self, name: &str) -> Option<(&'static [ParamType], bool)> {
         use ParamType::{Any, String as S};
+        if let Some(sig) = crate::sprig::signature(name) {
+            return Some(sig);
+        }
         Some(match name {
             "include" | "tpl" => (&[S, Any], false),
             "required" => (&[S, Any], false),
@@ -55,6 +58,9 @@ impl Funcs for HelmFuncs {
     }
 
     fn call(&self, host: &mut dyn Host, name: &str, args: Vec<Value>) -> Result<Value, String> {
+        if crate::sprig::NAMES.contains(&name) {
+            return crate::sprig::call(name, args);
+        }
         let mut args = args.into_iter();
         let mut next = || args.next().unwrap_or(Value::Nil);
         match name {
@@ -155,6 +161,29 @@ pub fn object(typ: &str, data: Value, fields: Vec<(&str, Value)>) -> Value {
     );
     m.insert(HIDDEN.to_string(), data);
     Value::Map(m)
+}
+
+/// sprig's `empty`: zero values, empty collections and nil.
+pub fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Nil => true,
+        Value::Bool(b) => !b,
+        Value::Int(n) => *n == 0,
+        Value::Float(f) => *f == 0.0,
+        Value::String(s) => s.is_empty(),
+        Value::List(l) => l.is_empty(),
+        Value::Map(m) => m.is_empty(),
+        Value::StringMap(m) => m.is_empty(),
+    }
+}
+
+/// Every function name Helm's engine adds here (its own and the sprig ones tailor-go lacks).
+pub fn host_names() -> Vec<String> {
+    NAMES
+        .iter()
+        .chain(crate::sprig::NAMES)
+        .map(|s| s.to_string())
+        .collect()
 }
 
 fn string(v: Value) -> String {
