@@ -56,3 +56,46 @@ fn helm_template_goldens() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     eprintln!("helm template goldens: {passed} identical");
 }
+
+/// Writes a chart of `files` under a fresh directory; returns the chart's path.
+fn chart(tag: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = common::temp_dir(tag).join("c");
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"c.name\" . }}\ndata:\n  a: {{ .Values.a | quote }}\n  b: {{ required \"b is required\" .Values.b }}\n";
+
+#[test]
+fn required_fails_with_helms_wording_and_nothing_on_stdout() {
+    let dir = chart(
+        "helm-required",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("values.yaml", "a: 1\n"),
+            (
+                "templates/_helpers.tpl",
+                "{{- define \"c.name\" -}}{{ .Chart.Name }}-{{ .Release.Name }}{{- end -}}\n",
+            ),
+            ("templates/cm.yaml", CM),
+        ],
+    );
+    let path = dir.to_str().unwrap();
+    let run = common::run_tailor(&["helm", "template", "r", path], "");
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "Error: execution error at (c/templates/cm.yaml:7:8): b is required\n"
+    );
+    let run = common::run_tailor(&["helm", "template", "r", path, "--set", "b=x"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "---\n# Source: c/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-r\ndata:\n  a: \"1\"\n  b: x\n"
+    );
+}

@@ -561,3 +561,19 @@ pub fn name_from_template(text: &str) -> Result<String, Error> {
         .map_err(|e| Error(e.message))?;
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
+
+/// One template text executed with Helm's function map and `data` as dot, as
+/// `template.New(name).Funcs(funcMap()).Parse(text).Execute(data)` (Helm's engine tests).
+pub fn render_text(name: &str, text: &str, data: &Value) -> Result<String, Error> {
+    let syntax = Syntax {
+        sprig: true,
+        without: vec!["env".into(), "expandenv".into()],
+        host: crate::funcs::host_names(),
+        ..Syntax::default()
+    };
+    let t = Template::parse_with(name, text, &syntax).map_err(|e| Error(e.message))?;
+    let mut out = Vec::new();
+    t.execute_with(data, &ExecOptions::default(), &HelmFuncs, &mut out)
+        .map_err(|e| Error(e.message))?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}

@@ -246,11 +246,14 @@ fn error_map(e: String) -> Value {
 }
 
 /// Helm's `fromYAML`/`fromYAMLArray`: errors come back in the result (`Error` key or item).
+/// sigs.k8s.io/yaml words a type mismatch after its JSON conversion.
 fn from_yaml(text: &str, array: bool) -> Value {
     let parsed = yaml11_to_json(text).map(crate::strvals::numbers_as_float);
+    let prefix = "error unmarshaling JSON: while decoding JSON: ";
     decoded(
         parsed.map_err(|e| format!("error converting YAML to JSON: {e}")),
         array,
+        prefix,
     )
 }
 
@@ -258,20 +261,42 @@ fn from_json(text: &str, array: bool) -> Value {
     let parsed = serde_json::from_str::<Json>(text)
         .map(crate::strvals::numbers_as_float)
         .map_err(|e| e.to_string());
-    decoded(parsed, array)
+    decoded(parsed, array, "")
 }
 
-fn decoded(parsed: Result<Json, String>, array: bool) -> Value {
+/// `encoding/json`'s name for a JSON value's kind in `cannot unmarshal KIND`.
+fn json_kind(j: &Json) -> &'static str {
+    match j {
+        Json::Null => "null",
+        Json::Bool(_) => "bool",
+        Json::Number(_) => "number",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
+}
+
+fn decoded(parsed: Result<Json, String>, array: bool, prefix: &str) -> Value {
+    let go_type = if array {
+        "[]interface {}"
+    } else {
+        "map[string]interface {}"
+    };
     match (parsed, array) {
         (Ok(j @ Json::Object(_)), false) | (Ok(j @ Json::Array(_)), true) => from_json_value(&j),
         (Ok(Json::Null), false) => Value::Map(Default::default()),
         (Ok(Json::Null), true) => Value::List(Vec::new()),
-        (Ok(_), false) => {
-            error_map("json: cannot unmarshal into Go value of type map[string]interface {}".into())
+        (Ok(j), _) => {
+            let e = format!(
+                "{prefix}json: cannot unmarshal {} into Go value of type {go_type}",
+                json_kind(&j)
+            );
+            if array {
+                Value::List(vec![Value::String(e)])
+            } else {
+                error_map(e)
+            }
         }
-        (Ok(_), true) => Value::List(vec![Value::String(
-            "json: cannot unmarshal into Go value of type []interface {}".into(),
-        )]),
         (Err(e), false) => error_map(e),
         (Err(e), true) => Value::List(vec![Value::String(e)]),
     }
