@@ -10,6 +10,7 @@ mod dir_sink;
 mod durable;
 mod fleet_values;
 mod flux_source;
+mod helm;
 mod output_dir;
 mod standalone;
 pub(crate) mod stdout;
@@ -35,6 +36,7 @@ pub fn run() -> i32 {
         Some("envsubst") => tools::envsubst(&args[1..]),
         Some("expand") => tools::expand(&args[1..]),
         Some("fleet-values") => fleet_values::run(&args[1..]),
+        Some("helm") => helm::run(&args[1..]),
         Some("--version") | Some("-V") | Some("version") => {
             emit(&format!("tailor {}\n", env!("CARGO_PKG_VERSION")))
         }

@@ -204,6 +204,7 @@ fn render(text: &str, data: &tailor_go::Value) -> Result<String, String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        host: Vec::new(),
     };
     let t = Template::parse_with("values", text, &syntax)
         .map_err(|e| format!("failed to parse helm values template: {e}"))?;

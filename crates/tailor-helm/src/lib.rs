@@ -2,8 +2,8 @@
 //! (commit 813176c51bb5c181dbbd7901298ddcc104cd3417), for rendering charts the way
 //! `helm template` does.
 //!
-//! Not yet wired into the `tailor` binary: see this crate's README for what exists
-//! and what comes next.
+//! `tailor helm template` renders a chart directory with [`engine::prepare`] and
+//! [`engine::Engine::render`] (parse once, render many times).
 //!
 //! Values are [`serde_json::Value`]s standing for Go's `interface{}` values as Helm
 //! holds them. Numbers keep Go's two types apart: a number that is an `f64` in
@@ -17,10 +17,20 @@
 //! - [`coalesce`]: chart defaults, user values and globals coalesced or merged.
 //! - [`release`]: manifests split from rendered text and sorted in install order.
 
+pub mod chart;
 pub mod coalesce;
+pub mod engine;
+pub mod files;
+pub mod funcs;
 mod gofmt;
+mod ignore;
 pub mod release;
+mod schema;
+pub mod sprig;
 pub mod strvals;
 
 #[cfg(test)]
 mod testdata;
+
+pub use chart::{load_dir, Chart};
+pub use engine::{prepare, render, Engine, Error, Options, Rendered};

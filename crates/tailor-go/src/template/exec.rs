@@ -4,10 +4,11 @@
 use std::borrow::Cow;
 
 use super::fmt::{q, sprint1};
-use super::funcs::{call_builtin, signature, ParamType};
+use super::funcs::{call_builtin, signature, ParamType, Signature};
 use super::node::{write_command, write_node, write_pipe, Arg, Branch, Command, Node, Pipe, Var};
 use super::value::{is_true, Conc, Val, Value};
-use super::{Error, ErrorKind, ExecOptions, MissingKey, Template};
+use super::{Error, ErrorKind, ExecOptions, Funcs, Host, MissingKey, Template};
+use typed_arena::Arena;
 
 type R<T> = Result<T, Error>;
 
@@ -38,6 +39,9 @@ pub(crate) struct State<'a, 'o> {
     vars: Vec<(&'a str, Val<'a>)>,
     depth: usize,
     opts: &'o ExecOptions,
+    funcs: Option<&'o dyn Funcs>,
+    /// Values host functions return, kept for the rest of the execution.
+    arena: &'a Arena<Value>,
     iterations: usize,
     generated: usize,
     nesting: usize,
@@ -52,21 +56,40 @@ pub(crate) struct State<'a, 'o> {
 const CHUNK_BYTES: u64 = 64 << 10;
 const CHUNK_STEPS: u64 = 4096;
 
-pub(crate) fn execute<'a>(
+pub(crate) fn execute_with(
+    t: &Template,
+    data: &Value,
+    opts: &ExecOptions,
+    funcs: Option<&dyn Funcs>,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let arena = Arena::new();
+    run(t, &t.name, data, opts, funcs, &arena, 0, out)
+}
+
+/// Executes template `name` of `t`'s set with `data` as dot, `depth` templates deep.
+#[allow(clippy::too_many_arguments)]
+fn run<'a>(
     t: &'a Template,
+    name: &'a str,
     data: &'a Value,
     opts: &ExecOptions,
+    funcs: Option<&dyn Funcs>,
+    arena: &'a Arena<Value>,
+    depth: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
     let dot = Val::of(data);
     let mut s = State {
         t,
-        name: &t.name,
+        name,
         out,
         at: At::None,
         vars: vec![("$", dot.clone())],
-        depth: 0,
+        depth,
         opts,
+        funcs,
+        arena,
         iterations: 0,
         generated: 0,
         nesting: 0,
@@ -74,16 +97,67 @@ pub(crate) fn execute<'a>(
         pending_bytes: 0,
         pending_steps: 0,
     };
-    let Some(root) = t.trees.get(&t.name) else {
+    let Some(root) = t.trees.get(name) else {
         return Err(s.err(format!(
             "{} is an incomplete or empty template",
-            q(t.name.as_bytes())
+            q(name.as_bytes())
         )));
     };
-    for n in &root.nodes {
+    for n in &root.list.nodes {
         s.walk(&dot, n)?;
     }
     s.settle()
+}
+
+impl Host for State<'_, '_> {
+    fn execute_template(&mut self, name: &str, data: Value) -> Result<Vec<u8>, Error> {
+        if self.depth >= self.opts.max_depth {
+            return Err(self.err(format!(
+                "exceeded maximum template depth ({})",
+                self.opts.max_depth
+            )));
+        }
+        let mut buf = Vec::new();
+        let data = self.arena.alloc(data);
+        let Some((name, _)) = self.t.trees.get_key_value(name) else {
+            return Err(Error {
+                kind: ErrorKind::Exec,
+                message: format!(
+                    "template: no template {} associated with template {}",
+                    q(name.as_bytes()),
+                    q(self.t.name.as_bytes())
+                ),
+            });
+        };
+        let (t, opts, funcs, arena) = (self.t, self.opts, self.funcs, self.arena);
+        run(t, name, data, opts, funcs, arena, self.depth + 1, &mut buf)?;
+        Ok(buf)
+    }
+
+    fn execute_text(&mut self, name: &str, text: &str, data: Value) -> Result<Vec<u8>, Error> {
+        if self.depth >= self.opts.max_depth {
+            return Err(self.err(format!(
+                "exceeded maximum template depth ({})",
+                self.opts.max_depth
+            )));
+        }
+        let mut t = self.t.clone();
+        t.name = name.to_string();
+        t.add(name, text)?;
+        let arena = Arena::new();
+        let mut buf = Vec::new();
+        run(
+            &t,
+            &t.name,
+            &data,
+            self.opts,
+            self.funcs,
+            &arena,
+            self.depth + 1,
+            &mut buf,
+        )?;
+        Ok(buf)
+    }
 }
 
 impl<'a, 'o> State<'a, 'o> {
@@ -118,7 +192,10 @@ impl<'a, 'o> State<'a, 'o> {
                 (pos, s)
             }
         };
-        let text = self.t.text.as_bytes();
+        let (file, text) = match self.t.trees.get(name) {
+            Some(tree) => (tree.source.name.as_str(), tree.source.text.as_bytes()),
+            None => (self.t.name.as_str(), &b""[..]),
+        };
         let before = text.get(..pos).unwrap_or(text);
         let line = 1 + before.iter().filter(|&&c| c == b'\n').count();
         let col = match before.iter().rposition(|&c| c == b'\n') {
@@ -129,7 +206,7 @@ impl<'a, 'o> State<'a, 'o> {
             kind: ErrorKind::Exec,
             message: format!(
                 "template: {}:{}:{}: executing {} at <{}>: {}",
-                self.t.name,
+                file,
                 line,
                 col,
                 q(name.as_bytes()),
@@ -424,7 +501,7 @@ impl<'a, 'o> State<'a, 'o> {
         let saved_vars = std::mem::replace(&mut self.vars, vec![("$", new_dot.clone())]);
         let saved_name = std::mem::replace(&mut self.name, name);
         self.depth += 1;
-        let r = self.walk_list(&new_dot, &tree.nodes);
+        let r = self.walk_list(&new_dot, &tree.list.nodes);
         self.depth -= 1;
         self.name = saved_name;
         self.vars = saved_vars;
@@ -593,11 +670,66 @@ impl<'a, 'o> State<'a, 'o> {
         self.eval_field(dot, last, node, args, fin, receiver)
     }
 
+    /// The host type of a map that has one, and its method `field`'s signature.
+    fn method_of(&self, receiver: &Conc<'a>, field: &str) -> Option<(String, Signature)> {
+        let Conc::Map(m) = receiver else { return None };
+        let Some(Value::String(typ)) = m.get(super::METHOD_TYPE_KEY) else {
+            return None;
+        };
+        let (params, variadic) = self.funcs?.method_signature(typ, field)?;
+        Some((typ.clone(), Signature { params, variadic }))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn eval_method(
+        &mut self,
+        dot: &Val<'a>,
+        node: &'a Arg,
+        name: &str,
+        receiver: Conc<'a>,
+        (typ, sig): (String, Signature),
+        args: &'a [Arg],
+        fin: Option<Val<'a>>,
+    ) -> R<Val<'a>> {
+        let num_in = args.len() + usize::from(fin.is_some());
+        let n = sig.params.len();
+        if (!sig.variadic && num_in != n) || (sig.variadic && num_in + 1 < n) {
+            let want = if sig.variadic {
+                format!("at least {}", n - 1)
+            } else {
+                n.to_string()
+            };
+            return self.errorf(format!(
+                "wrong number of args for {name}: want {want} got {num_in}"
+            ));
+        }
+        let param = |i: usize| sig.params.get(i.min(n.saturating_sub(1))).copied();
+        let mut argv = Vec::with_capacity(num_in);
+        for (i, a) in args.iter().enumerate() {
+            argv.push(self.eval_arg(dot, param(i), a)?.to_value());
+        }
+        if let Some(f) = fin {
+            argv.push(self.validate_type(f, param(num_in - 1))?.to_value());
+        }
+        let Some(funcs) = self.funcs else {
+            return self.errorf(format!("can't evaluate field {name} in type {typ}"));
+        };
+        let recv = Val::C(receiver).to_value();
+        match funcs.call_method(self, &typ, name, recv, argv) {
+            Ok(Value::Nil) => Ok(Val::Iface(None)),
+            Ok(v) => Ok(Val::of(self.arena.alloc(v))),
+            Err(m) => {
+                self.at = At::Arg(node);
+                self.errorf(format!("error calling {name}: {m}"))
+            }
+        }
+    }
+
     fn eval_field(
         &mut self,
-        _dot: &Val<'a>,
+        dot: &Val<'a>,
         field: &str,
-        _node: &'a Arg,
+        node: &'a Arg,
         args: &'a [Arg],
         fin: Option<Val<'a>>,
         receiver: Val<'a>,
@@ -619,6 +751,10 @@ impl<'a, 'o> State<'a, 'o> {
             Val::Iface(Some(c)) | Val::C(c) => c,
             Val::Invalid => return Ok(Val::Invalid),
         };
+        if let Some(sig) = self.method_of(&receiver, field) {
+            let call_args = args.get(1..).unwrap_or(&[]);
+            return self.eval_method(dot, node, field, receiver, sig, call_args, fin);
+        }
         let has_args = args.len() > 1 || fin.is_some();
         let found = match receiver {
             Conc::Map(m) => Some(m.get(field).map(|v| Val::Iface(Conc::from_elem(v)))),
@@ -656,8 +792,12 @@ impl<'a, 'o> State<'a, 'o> {
         args: &'a [Arg],
         fin: Option<Val<'a>>,
     ) -> R<Val<'a>> {
-        let sprig = self.t.syntax.defines(name);
-        let sig = if sprig {
+        let host = self.host_signature(name);
+        let is_host = host.is_some();
+        let sprig = !is_host && self.t.syntax.defines(name);
+        let sig = if let Some(sig) = host {
+            sig
+        } else if sprig {
             super::sprig::signature(name)
         } else {
             signature(name)
@@ -717,7 +857,9 @@ impl<'a, 'o> State<'a, 'o> {
             };
             argv.push(self.validate_type(f, Some(t))?);
         }
-        let called = if sprig {
+        let called = if is_host {
+            self.call_host(name, argv)
+        } else if sprig {
             super::sprig::call(self, name, argv)
         } else {
             call_builtin(self, name, argv)
@@ -730,6 +872,27 @@ impl<'a, 'o> State<'a, 'o> {
             }
             Err(CallError::Fatal(e)) => Err(e),
         }
+    }
+
+    /// The signature of a host function `name`, when the syntax names it and the host has it.
+    fn host_signature(&self, name: &str) -> Option<super::funcs::Signature> {
+        if !self.t.syntax.host.iter().any(|h| h == name) {
+            return None;
+        }
+        let (params, variadic) = self.funcs?.signature(name)?;
+        Some(super::funcs::Signature { params, variadic })
+    }
+
+    fn call_host(&mut self, name: &str, argv: Vec<Val<'a>>) -> Result<Val<'a>, CallError> {
+        let Some(funcs) = self.funcs else {
+            return Err(CallError::Msg(format!("function {name} not defined")));
+        };
+        let args = argv.iter().map(Val::to_value).collect();
+        let v = funcs.call(self, name, args).map_err(CallError::Msg)?;
+        if v == Value::Nil {
+            return Ok(Val::Iface(None));
+        }
+        Ok(Val::of(self.arena.alloc(v)))
     }
 
     fn validate_type(&mut self, value: Val<'a>, typ: Option<ParamType>) -> R<Val<'a>> {

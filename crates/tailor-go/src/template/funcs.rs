@@ -8,10 +8,10 @@ use super::value::{is_true, Conc, Val};
 use crate::unicode::is_print;
 use crate::utf8::decode_rune;
 
-/// Go parameter types of the builtins: `reflect.Value`, `interface{}` and
-/// `string` (printf's format).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum ParamType {
+/// How a function parameter is checked: `Value` is a `reflect.Value` parameter, `Any` an
+/// `interface{}`, `String` a Go `string`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
     Value,
     Any,
     String,

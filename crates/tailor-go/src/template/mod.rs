@@ -29,7 +29,67 @@ mod parse;
 mod sprig;
 mod value;
 
+pub use funcs::ParamType;
 pub use value::Value;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Functions a host program adds to the function map, as Go's `Funcs` does (Helm's
+/// `include`, `tpl`, `toYaml`...). They take and give owned values, so they can build the
+/// lists and maps the reflect-like view only reads.
+pub trait Funcs {
+    /// The parameters of `name` and whether the last is variadic; `None` when the host does
+    /// not define `name`. A [`ParamType::String`] parameter is type-checked as Go does.
+    fn signature(&self, name: &str) -> Option<(&'static [ParamType], bool)>;
+    /// Calls `name`; an `Err` becomes Go's `error calling NAME: MSG`.
+    fn call(&self, host: &mut dyn Host, name: &str, args: Vec<Value>) -> Result<Value, String>;
+
+    /// The parameters of method `name` of the host type `typ`: a map whose
+    /// [`METHOD_TYPE_KEY`] entry is `typ` has the methods the host gives it (Helm's `.Files`,
+    /// `.Capabilities.APIVersions`), looked up before its keys as Go looks up methods first.
+    fn method_signature(&self, _typ: &str, _name: &str) -> Option<(&'static [ParamType], bool)> {
+        None
+    }
+
+    /// Calls method `name` of `receiver`, a map of host type `typ`.
+    fn call_method(
+        &self,
+        _host: &mut dyn Host,
+        typ: &str,
+        name: &str,
+        _receiver: Value,
+        _args: Vec<Value>,
+    ) -> Result<Value, String> {
+        Err(format!("{typ} has no method {name}"))
+    }
+}
+
+/// The key of a map that names its host type (see [`Funcs::method_signature`]).
+pub const METHOD_TYPE_KEY: &str = "\u{0}type";
+
+/// What a host function may ask of the running execution: to run another template of the
+/// set (Helm's `include`) or new template text against the set (Helm's `tpl`).
+pub trait Host {
+    /// Executes the template `name` of the set with `data` as dot (`ExecuteTemplate`).
+    fn execute_template(&mut self, name: &str, data: Value) -> Result<Vec<u8>, Error>;
+    /// Parses `text` as a template named `name` into a copy of the set and executes it.
+    fn execute_text(&mut self, name: &str, text: &str, data: Value) -> Result<Vec<u8>, Error>;
+}
+
+/// Where a tree was parsed from: errors name this file and count lines in its text.
+#[derive(Debug)]
+pub(crate) struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// One named template and the file it came from.
+#[derive(Debug)]
+pub(crate) struct Tree {
+    pub list: node::List,
+    pub source: Arc<Source>,
+}
 
 /// Go's `missingkey` option: what `.key` yields when a map lacks `key`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -131,6 +191,8 @@ pub struct Syntax {
     /// Functions removed from the sprig map (Fleet removes `env`, `expandenv`,
     /// `getHostByName`): calling one is Go's "not defined" parse error.
     pub without: Vec<String>,
+    /// Names of functions a host adds ([`Funcs`]); they take precedence over sprig's.
+    pub host: Vec<String>,
 }
 
 impl Default for Syntax {
@@ -140,6 +202,7 @@ impl Default for Syntax {
             right_delim: lexer::RIGHT_DELIM.to_string(),
             sprig: false,
             without: Vec::new(),
+            host: Vec::new(),
         }
     }
 }
@@ -147,7 +210,8 @@ impl Default for Syntax {
 impl Syntax {
     /// Whether `name` is a function of this syntax besides the builtins.
     pub(crate) fn defines(&self, name: &str) -> bool {
-        self.sprig && sprig::is_sprig(name) && !self.without.iter().any(|w| w == name)
+        self.host.iter().any(|h| h == name)
+            || self.sprig && sprig::is_sprig(name) && !self.without.iter().any(|w| w == name)
     }
 }
 
@@ -157,8 +221,7 @@ pub use sprig::SPRIG_IMPLEMENTED;
 #[derive(Clone, Debug)]
 pub struct Template {
     name: String,
-    text: String,
-    trees: parse::Trees,
+    trees: BTreeMap<String, Arc<Tree>>,
     syntax: Syntax,
 }
 
@@ -172,16 +235,65 @@ impl Template {
     /// [`Template::parse`] with other delimiters or functions, like
     /// `template.New(name).Funcs(...).Delims(...).Parse(text)`.
     pub fn parse_with(name: &str, text: &str, syntax: &Syntax) -> Result<Template, Error> {
-        let trees = parse::parse(name, text, MAX_PARSE_DEPTH, syntax).map_err(|message| Error {
-            kind: ErrorKind::Parse,
-            message,
-        })?;
-        Ok(Template {
+        let mut t = Template {
+            name: name.to_string(),
+            trees: BTreeMap::new(),
+            syntax: syntax.clone(),
+        };
+        t.add(name, text)?;
+        Ok(t)
+    }
+
+    /// Parses `text` as template `name` into this set, as `t.New(name).Parse(text)` does:
+    /// its definitions replace earlier ones of the same name unless they are empty.
+    pub fn add(&mut self, name: &str, text: &str) -> Result<(), Error> {
+        let trees =
+            parse::parse(name, text, MAX_PARSE_DEPTH, &self.syntax).map_err(|message| Error {
+                kind: ErrorKind::Parse,
+                message,
+            })?;
+        let source = Arc::new(Source {
             name: name.to_string(),
             text: text.to_string(),
-            trees,
-            syntax: syntax.clone(),
+        });
+        for (tname, list) in trees {
+            let keep_old = tname != name
+                && node::is_empty_tree(&list)
+                && self
+                    .trees
+                    .get(&tname)
+                    .is_some_and(|t| !node::is_empty_tree(&t.list));
+            if !keep_old {
+                let source = source.clone();
+                self.trees.insert(tname, Arc::new(Tree { list, source }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the set has a template `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.trees.contains_key(name)
+    }
+
+    /// A copy of this set whose root is `name` (Go's `Lookup`), sharing parsed trees.
+    pub fn lookup(&self, name: &str) -> Option<Template> {
+        self.trees.contains_key(name).then(|| Template {
+            name: name.to_string(),
+            trees: self.trees.clone(),
+            syntax: self.syntax.clone(),
         })
+    }
+
+    /// Executes with host functions available ([`Funcs`]), appending to `out`.
+    pub fn execute_with(
+        &self,
+        data: &Value,
+        opts: &ExecOptions,
+        funcs: &dyn Funcs,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        exec::execute_with(self, data, opts, Some(funcs), out)
     }
 
     pub fn name(&self) -> &str {
@@ -200,7 +312,7 @@ impl Template {
         opts: &ExecOptions,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        exec::execute(self, data, opts, out)
+        exec::execute_with(self, data, opts, None, out)
     }
 
     /// Like [`Template::execute_bytes`], appending to a `String`; invalid

@@ -757,6 +757,7 @@ mod tests {
             right_delim: "}".into(),
             sprig: true,
             without: vec!["env".into(), "expandenv".into(), "getHostByName".into()],
+            host: Vec::new(),
         }
     }
 

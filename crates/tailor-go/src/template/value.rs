@@ -144,6 +144,23 @@ impl<'a> Val<'a> {
         }
     }
 
+    /// The value as the owned data model (what a host function receives).
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Val::Invalid | Val::Iface(None) => Value::Nil,
+            Val::Iface(Some(c)) | Val::C(c) => match c {
+                Conc::Bool(b) => Value::Bool(*b),
+                Conc::Int(n) => Value::Int(*n),
+                Conc::Uint8(n) => Value::Int(i64::from(*n)),
+                Conc::Float(f) | Conc::Complex(f, _) => Value::Float(*f),
+                Conc::Str(s) => Value::String(String::from_utf8_lossy(s).into_owned()),
+                Conc::List(l) => Value::List(l.to_vec()),
+                Conc::Map(m) => Value::Map((*m).clone()),
+                Conc::StrMap(m) => Value::StringMap((*m).clone()),
+            },
+        }
+    }
+
     /// Go's `indirectInterface`.
     pub(crate) fn indirect_interface(self) -> Val<'a> {
         match self {

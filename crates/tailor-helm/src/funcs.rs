@@ -1,0 +1,358 @@
+//! Helm's additions to the template function map (`pkg/engine/funcs.go` and the
+//! late-bound `include`, `tpl`, `required`, `fail` of `pkg/engine/engine.go`), plus the sprig
+//! list and dict builders tailor-go's sprig lacks.
+
+use serde_json::Value as Json;
+use tailor_go::template::ParamType;
+use tailor_go::template::{Funcs, Host};
+use tailor_go::Value;
+use tailor_yaml::sigs::v2print::to_yaml_v2;
+use tailor_yaml::sigs::v2read::yaml11_to_json;
+
+/// Helm wraps `fail` and `required` messages so its error cleanup can find them.
+pub const WARN_START: &str = "HELM[";
+pub const WARN_END: &str = "]HELM";
+
+/// The names this module defines.
+pub const NAMES: &[&str] = &[
+    "include",
+    "tpl",
+    "required",
+    "fail",
+    "toYaml",
+    "fromYaml",
+    "fromYamlArray",
+    "toJson",
+    "fromJson",
+    "fromJsonArray",
+    "lookup",
+    "dict",
+    "list",
+    "get",
+    "set",
+    "unset",
+    "keys",
+];
+
+/// Helm's engine functions; `root` is the name of the template set (Go's `gotpl`).
+pub struct HelmFuncs;
+
+impl Funcs for HelmFuncs {
+    fn signature(&self, name: &str) -> Option<(&'static [ParamType], bool)> {
+        use ParamType::{Any, String as S};
+        if let Some(sig) = crate::sprig::signature(name) {
+            return Some(sig);
+        }
+        Some(match name {
+            "include" | "tpl" => (&[S, Any], false),
+            "required" => (&[S, Any], false),
+            "fail" | "fromYaml" | "fromYamlArray" | "fromJson" | "fromJsonArray" => (&[S], false),
+            "toYaml" | "toJson" => (&[Any], false),
+            "lookup" => (&[S, S, S, S], false),
+            "dict" | "list" => (&[Any], true),
+            "get" | "unset" => (&[Any, S], false),
+            "set" => (&[Any, S, Any], false),
+            "keys" => (&[Any], true),
+            _ => return None,
+        })
+    }
+
+    fn call(&self, host: &mut dyn Host, name: &str, args: Vec<Value>) -> Result<Value, String> {
+        if crate::sprig::NAMES.contains(&name) {
+            return crate::sprig::call(name, args);
+        }
+        let mut args = args.into_iter();
+        let mut next = || args.next().unwrap_or(Value::Nil);
+        match name {
+            "include" => {
+                let (tname, data) = (string(next()), next());
+                let out = host.execute_template(&tname, data).map_err(|e| e.message)?;
+                Ok(Value::String(String::from_utf8_lossy(&out).into_owned()))
+            }
+            "tpl" => {
+                let (text, data) = (string(next()), next());
+                let out = host.execute_text("gotpl", &text, data).map_err(|e| {
+                    format!(
+                        "error during tpl function execution for {}: {}",
+                        tailor_go::strconv::quote(&text),
+                        e.message
+                    )
+                })?;
+                Ok(Value::String(
+                    String::from_utf8_lossy(&out).replace("<no value>", ""),
+                ))
+            }
+            "required" => {
+                let (warn, v) = (string(next()), next());
+                match &v {
+                    Value::Nil => Err(format!("{WARN_START}{warn}{WARN_END}")),
+                    Value::String(s) if s.is_empty() => {
+                        Err(format!("{WARN_START}{warn}{WARN_END}"))
+                    }
+                    _ => Ok(v),
+                }
+            }
+            "fail" => Err(format!("{WARN_START}{}{WARN_END}", string(next()))),
+            "toYaml" => Ok(Value::String(to_yaml(&next()))),
+            "toJson" => Ok(Value::String(
+                serde_json::to_string(&to_json(&next())).unwrap_or_default(),
+            )),
+            "fromYaml" => Ok(from_yaml(&string(next()), false)),
+            "fromYamlArray" => Ok(from_yaml(&string(next()), true)),
+            "fromJson" => Ok(from_json(&string(next()), false)),
+            "fromJsonArray" => Ok(from_json(&string(next()), true)),
+            "lookup" => Ok(Value::Map(Default::default())),
+            "list" => Ok(Value::List(args.collect())),
+            "dict" => Ok(dict(args.collect())),
+            "get" => get(next(), &string(next())),
+            "set" => set(next(), string(next()), next()),
+            "unset" => unset(next(), &string(next())),
+            "keys" => Ok(keys(args.collect())),
+            _ => Err(format!("function {name} not defined")),
+        }
+    }
+
+    fn method_signature(&self, typ: &str, name: &str) -> Option<(&'static [ParamType], bool)> {
+        Some(match (typ, name) {
+            ("Files", "Get" | "GetBytes" | "Glob" | "Lines") => (&[ParamType::String], false),
+            ("Files", "AsConfig" | "AsSecrets") => (&[], false),
+            ("VersionSet", "Has") => (&[ParamType::String], false),
+            ("KubeVersion", "String" | "GitVersion") => (&[], false),
+            _ => return None,
+        })
+    }
+
+    fn call_method(
+        &self,
+        _host: &mut dyn Host,
+        typ: &str,
+        name: &str,
+        receiver: Value,
+        args: Vec<Value>,
+    ) -> Result<Value, String> {
+        let arg = args.into_iter().next().map(string).unwrap_or_default();
+        let Value::Map(mut recv) = receiver else {
+            return Err(format!("{typ} is not a map"));
+        };
+        let inner = recv.remove(HIDDEN).unwrap_or(Value::Nil);
+        match (typ, name, inner) {
+            ("Files", _, Value::Map(files)) => Ok(crate::files::call(&files, name, &arg)),
+            ("VersionSet", "Has", Value::List(l)) => Ok(Value::Bool(
+                l.iter().any(|v| matches!(v, Value::String(s) if *s == arg)),
+            )),
+            ("KubeVersion", _, _) => Ok(recv.remove("Version").unwrap_or(Value::Nil)),
+            _ => Err(format!("{typ} has no method {name}")),
+        }
+    }
+}
+
+/// Where a host object keeps what its methods read (the files, the version list).
+pub const HIDDEN: &str = "\u{0}data";
+
+/// A map standing for a Go value of host type `typ` with methods.
+pub fn object(typ: &str, data: Value, fields: Vec<(&str, Value)>) -> Value {
+    let mut m: std::collections::BTreeMap<String, Value> = fields
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    m.insert(
+        tailor_go::template::METHOD_TYPE_KEY.to_string(),
+        Value::String(typ.into()),
+    );
+    m.insert(HIDDEN.to_string(), data);
+    Value::Map(m)
+}
+
+/// sprig's `empty`: zero values, empty collections and nil.
+pub fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Nil => true,
+        Value::Bool(b) => !b,
+        Value::Int(n) => *n == 0,
+        Value::Float(f) => *f == 0.0,
+        Value::String(s) => s.is_empty(),
+        Value::List(l) => l.is_empty(),
+        Value::Map(m) => m.is_empty(),
+        Value::StringMap(m) => m.is_empty(),
+    }
+}
+
+/// Every function name Helm's engine adds here (its own and the sprig ones tailor-go lacks).
+pub fn host_names() -> Vec<String> {
+    NAMES
+        .iter()
+        .chain(crate::sprig::NAMES)
+        .map(|s| s.to_string())
+        .collect()
+}
+
+fn string(v: Value) -> String {
+    match v {
+        Value::String(s) => s,
+        _ => String::new(),
+    }
+}
+
+/// The value as `encoding/json` sees it: ints stay ints, floats floats.
+pub fn to_json(v: &Value) -> Json {
+    match v {
+        Value::Nil => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(n) => Json::from(*n),
+        Value::Float(f) => serde_json::Number::from_f64(*f).map_or(Json::Null, Json::Number),
+        Value::String(s) => Json::String(s.clone()),
+        Value::List(l) => Json::Array(l.iter().map(to_json).collect()),
+        Value::Map(m) => Json::Object(m.iter().map(|(k, v)| (k.clone(), to_json(v))).collect()),
+        Value::StringMap(m) => Json::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), Json::String(v.clone())))
+                .collect(),
+        ),
+    }
+}
+
+/// JSON as Go's `interface{}`: integral numbers that fit stay int64 only when serde
+/// read them as integers (`--set`), everything else is float64.
+pub fn from_json_value(j: &Json) -> Value {
+    match j {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => match n.as_i64() {
+            Some(i) if !n.is_f64() => Value::Int(i),
+            _ => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Json::String(s) => Value::String(s.clone()),
+        Json::Array(a) => Value::List(a.iter().map(from_json_value).collect()),
+        Json::Object(o) => Value::Map(
+            o.iter()
+                .map(|(k, v)| (k.clone(), from_json_value(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// Helm's `toYAML`: `sigs.k8s.io/yaml.Marshal`, the trailing newline cut.
+pub fn to_yaml(v: &Value) -> String {
+    let text = to_yaml_v2(&to_json(v));
+    text.strip_suffix('\n').unwrap_or(&text).to_string()
+}
+
+fn error_map(e: String) -> Value {
+    Value::Map(
+        [("Error".to_string(), Value::String(e))]
+            .into_iter()
+            .collect(),
+    )
+}
+
+/// Helm's `fromYAML`/`fromYAMLArray`: errors come back in the result (`Error` key or item).
+/// sigs.k8s.io/yaml words a type mismatch after its JSON conversion.
+fn from_yaml(text: &str, array: bool) -> Value {
+    let parsed = yaml11_to_json(text).map(crate::strvals::numbers_as_float);
+    let prefix = "error unmarshaling JSON: while decoding JSON: ";
+    decoded(
+        parsed.map_err(|e| format!("error converting YAML to JSON: {e}")),
+        array,
+        prefix,
+    )
+}
+
+fn from_json(text: &str, array: bool) -> Value {
+    let parsed = serde_json::from_str::<Json>(text)
+        .map(crate::strvals::numbers_as_float)
+        .map_err(|e| e.to_string());
+    decoded(parsed, array, "")
+}
+
+/// `encoding/json`'s name for a JSON value's kind in `cannot unmarshal KIND`.
+fn json_kind(j: &Json) -> &'static str {
+    match j {
+        Json::Null => "null",
+        Json::Bool(_) => "bool",
+        Json::Number(_) => "number",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
+}
+
+fn decoded(parsed: Result<Json, String>, array: bool, prefix: &str) -> Value {
+    let go_type = if array {
+        "[]interface {}"
+    } else {
+        "map[string]interface {}"
+    };
+    match (parsed, array) {
+        (Ok(j @ Json::Object(_)), false) | (Ok(j @ Json::Array(_)), true) => from_json_value(&j),
+        (Ok(Json::Null), false) => Value::Map(Default::default()),
+        (Ok(Json::Null), true) => Value::List(Vec::new()),
+        (Ok(j), _) => {
+            let e = format!(
+                "{prefix}json: cannot unmarshal {} into Go value of type {go_type}",
+                json_kind(&j)
+            );
+            if array {
+                Value::List(vec![Value::String(e)])
+            } else {
+                error_map(e)
+            }
+        }
+        (Err(e), false) => error_map(e),
+        (Err(e), true) => Value::List(vec![Value::String(e)]),
+    }
+}
+
+/// sprig's `dict`: keys converted with `strval`, a missing last value is "".
+fn dict(args: Vec<Value>) -> Value {
+    let mut m = std::collections::BTreeMap::new();
+    let mut it = args.into_iter();
+    while let Some(k) = it.next() {
+        let key = match k {
+            Value::String(s) => s,
+            Value::Int(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            other => crate::gofmt::format_v(&crate::funcs::to_json(&other)),
+        };
+        m.insert(key, it.next().unwrap_or(Value::String(String::new())));
+    }
+    Value::Map(m)
+}
+
+fn get(d: Value, key: &str) -> Result<Value, String> {
+    match d {
+        Value::Map(mut m) => Ok(m.remove(key).unwrap_or(Value::String(String::new()))),
+        _ => Err("wrong type for value; expected map[string]interface {}".into()),
+    }
+}
+
+/// sprig's `set` mutates the dict in place; values here are copies, so `set` returns the
+/// changed copy (the common `$_ := set $d "k" v` idiom then loses the change: documented).
+fn set(d: Value, key: String, v: Value) -> Result<Value, String> {
+    match d {
+        Value::Map(mut m) => {
+            m.insert(key, v);
+            Ok(Value::Map(m))
+        }
+        _ => Err("wrong type for value; expected map[string]interface {}".into()),
+    }
+}
+
+fn unset(d: Value, key: &str) -> Result<Value, String> {
+    match d {
+        Value::Map(mut m) => {
+            m.remove(key);
+            Ok(Value::Map(m))
+        }
+        _ => Err("wrong type for value; expected map[string]interface {}".into()),
+    }
+}
+
+fn keys(dicts: Vec<Value>) -> Value {
+    let mut out = Vec::new();
+    for d in dicts {
+        if let Value::Map(m) = d {
+            out.extend(m.into_keys().map(Value::String));
+        }
+    }
+    Value::List(out)
+}

@@ -1,0 +1,125 @@
+//! `tailor helm template` against Helm v3's own `helm template` goldens: the table of
+//! `cmd/helm/template_test.go` (source commit and paths in
+//! `crates/tailor-helm/tests/data/helm/template_cases.json`), every case through the binary.
+//! A case with a `known` reason is a listed difference (docs/differences.md): it must still
+//! differ, so the list stays true when the difference is fixed.
+mod common;
+
+use common::{repo_root, run_command};
+use serde_json::Value;
+use std::process::Command;
+
+#[test]
+fn helm_template_goldens() {
+    let dir = repo_root().join("crates/tailor-helm/tests/data/helm");
+    let cases: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("template_cases.json")).unwrap())
+            .unwrap();
+    let (mut passed, mut failures) = (0, Vec::new());
+    for case in cases["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let args: Vec<&str> = case["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let want = std::fs::read_to_string(dir.join(case["golden"].as_str().unwrap())).unwrap();
+        let want_error = case["want_error"].as_bool().unwrap_or(false);
+        let run = run_command(
+            Command::new(common::tailor_bin())
+                .arg("helm")
+                .args(&args)
+                .current_dir(&dir),
+            "",
+        );
+        let got = if want_error { &run.stderr } else { &run.stdout };
+        let same = (run.code != 0) == want_error && *got == want;
+        if want_error {
+            assert!(
+                run.stdout.is_empty(),
+                "{name}: nothing on stdout after an error"
+            );
+        }
+        match (same, case.get("known")) {
+            (true, None) => passed += 1,
+            (false, Some(_)) => {}
+            (true, Some(_)) => failures.push(format!(
+                "{name}: passes now, drop it from the known differences"
+            )),
+            (false, None) => failures.push(format!(
+                "{name}: exit {}\n{got}\n--- want\n{want}",
+                run.code
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    eprintln!("helm template goldens: {passed} identical");
+}
+
+/// Writes a chart of `files` under a fresh directory; returns the chart's path.
+fn chart(tag: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = common::temp_dir(tag).join("c");
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"c.name\" . }}\ndata:\n  a: {{ .Values.a | quote }}\n  b: {{ required \"b is required\" .Values.b }}\n";
+
+#[test]
+fn required_fails_with_helms_wording_and_nothing_on_stdout() {
+    let dir = chart(
+        "helm-required",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("values.yaml", "a: 1\n"),
+            (
+                "templates/_helpers.tpl",
+                "{{- define \"c.name\" -}}{{ .Chart.Name }}-{{ .Release.Name }}{{- end -}}\n",
+            ),
+            ("templates/cm.yaml", CM),
+        ],
+    );
+    let path = dir.to_str().unwrap();
+    let run = common::run_tailor(&["helm", "template", "r", path], "");
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "Error: execution error at (c/templates/cm.yaml:7:8): b is required\n"
+    );
+    let run = common::run_tailor(&["helm", "template", "r", path, "--set", "b=x"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "---\n# Source: c/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-r\ndata:\n  a: \"1\"\n  b: x\n"
+    );
+}
+
+#[test]
+fn skip_schema_validation_renders_values_the_schema_refuses() {
+    let dir = repo_root()
+        .join("crates/tailor-helm/tests/data/helm/testcharts/chart-with-schema-and-subchart");
+    let path = dir.to_str().unwrap();
+    let args = [
+        "helm",
+        "template",
+        "schema",
+        path,
+        "--set",
+        "lastname=doe",
+        "--set",
+        "subchart-with-schema.age=-25",
+    ];
+    let refused = common::run_tailor(&args, "");
+    assert_eq!(refused.code, 1);
+    let mut skipping = args.to_vec();
+    skipping.push("--skip-schema-validation");
+    let run = common::run_tailor(&skipping, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("---\n# Source: "), "{}", run.stdout);
+}
