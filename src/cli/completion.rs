@@ -13,6 +13,10 @@ pub const SUBCOMMANDS: &[(&str, &str)] = &[
         "fleet-values",
         "the Helm values Fleet would pass per destination",
     ),
+    (
+        "helm",
+        "helm template: a local chart rendered as Helm v3 does",
+    ),
     ("schema", "the JSON Schema of a functionConfig kind"),
     ("completion", "a shell completion script"),
     ("version", "the version"),
