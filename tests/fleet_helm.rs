@@ -259,3 +259,96 @@ fn a_chart_with_a_kustomization_stays_refused() {
         r.stderr
     );
 }
+
+/// rancher/fleet-examples (commit f934ca4a27d4d33fe88a0f6ee35028b891a2ee1a, vendored in
+/// tests/upstream/fleet/fleet-examples.yaml): `multi-cluster/helm`'s README says dev clusters
+/// get only the redis leader (values `replication: false`), test clusters 3 frontend replicas,
+/// prod clusters 3 replicas and a LoadBalancer Service, all in `fleet-mc-helm-example`; the
+/// chart's values.yaml gives the rest (`replication: true`, `replicas: 1`, `NodePort`).
+/// `single-cluster/helm`: `helm.values.replicas: 2` for every cluster, release `guestbook`,
+/// namespace `fleet-helm-example`.
+#[test]
+fn fleet_examples_helm_bundles_render_per_cluster_as_their_readmes_say() {
+    let suite = common::upstream::load_suite(
+        &common::upstream::suite_dir("fleet").join("fleet-examples.yaml"),
+    );
+    let case = |name: &str| -> Vec<(String, String)> {
+        let c = suite
+            .cases
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("no case {name}"));
+        c["files"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (format!("bundle/{k}"), v.as_str().unwrap().to_string()))
+            .collect()
+    };
+    let config = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: dev, labels: {env: dev}}\n  - {name: test, labels: {env: test}}\n  - {name: prod, labels: {env: prod}}\n  - {name: none}\n";
+    let write = |tag: &str, name: &str| {
+        let mut files = case(name);
+        files.push(("tailor.yaml".into(), config.into()));
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        tree(tag, &refs)
+    };
+    let objects = |stdout: &str| -> BTreeMap<String, Vec<serde_json::Value>> {
+        let mut out: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
+        for (cluster, text) in by_cluster(stdout) {
+            out.insert(cluster, common::upstream::stream_to_json(&text).unwrap());
+        }
+        out
+    };
+    let find = |objs: &[serde_json::Value], kind: &str, name: &str| {
+        objs.iter()
+            .find(|o| o["kind"] == kind && o["metadata"]["name"] == name)
+            .cloned()
+    };
+
+    let dir = write("fe-mc-helm", "multi-cluster/helm");
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = objects(&r.stdout);
+    for (cluster, replicas, service_type, replication) in [
+        ("dev", 1, "NodePort", false),
+        ("test", 3, "NodePort", true),
+        ("prod", 3, "LoadBalancer", true),
+        ("none", 1, "NodePort", true),
+    ] {
+        let objs = &out[cluster];
+        assert!(
+            objs.iter()
+                .all(|o| o["metadata"]["namespace"] == "fleet-mc-helm-example"),
+            "{cluster}: {objs:?}"
+        );
+        let frontend = find(objs, "Deployment", "frontend").unwrap();
+        assert_eq!(frontend["spec"]["replicas"], replicas, "{cluster}");
+        let svc = find(objs, "Service", "frontend").unwrap();
+        assert_eq!(svc["spec"]["type"], service_type, "{cluster}");
+        assert_eq!(
+            find(objs, "Deployment", "redis-slave").is_some(),
+            replication,
+            "{cluster}"
+        );
+        let slave_svc = find(objs, "Service", "redis-slave").unwrap();
+        let role = if replication { "slave" } else { "master" };
+        assert_eq!(slave_svc["spec"]["selector"]["role"], role, "{cluster}");
+        assert_eq!(objs.len(), if replication { 6 } else { 5 }, "{cluster}");
+    }
+
+    let dir = write("fe-sc-helm", "single-cluster/helm");
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for (cluster, objs) in objects(&r.stdout) {
+        let frontend = find(&objs, "Deployment", "frontend").unwrap();
+        assert_eq!(frontend["spec"]["replicas"], 2, "{cluster}");
+        assert!(
+            objs.iter()
+                .all(|o| o["metadata"]["namespace"] == "fleet-helm-example"),
+            "{cluster}"
+        );
+    }
+}

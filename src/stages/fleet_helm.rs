@@ -69,7 +69,8 @@ impl FleetHelm {
                 let name = remote.pulled_name().unwrap_or_default();
                 let Some(dir) = self.layout.chart_dir.as_deref() else {
                     return Err(format!(
-                        "cluster {cluster:?}: the bundle's chart is downloaded by Fleet; tailor reads it from a local chart directory: run `{}` and pass `--chart-dir charts` (or set {CHART_DIR_ENV}=charts)",
+                        "cluster {cluster:?}: {} names a chart Fleet downloads; tailor reads it from a local chart directory: run `{}` and pass `--chart-dir charts` (or set {CHART_DIR_ENV}=charts)",
+                        remote.named_by(),
                         remote.pull_command("charts")
                     ));
                 };
@@ -106,6 +107,15 @@ impl FleetHelm {
         let Some(source) = chart_source(helm, &self.layout) else {
             return Err(String::new());
         };
+        if helm
+            .and_then(|h| h.get("valuesFrom"))
+            .is_some_and(|v| !v.is_null())
+        {
+            return Err(format!(
+                "cluster {:?}: helm.valuesFrom reads values from ConfigMaps and Secrets on the cluster, which tailor does not read: render with `tailor fleet-values` and `tailor helm template -f` and add those values yourself",
+                cluster.name
+            ));
+        }
         let dir = self.chart_dir(&source, &cluster.name)?;
         let engine = self.engine(&dir)?;
         let values = helm_values(helm, cluster, &FleetCluster::default())?.unwrap_or_default();
@@ -121,9 +131,14 @@ impl FleetHelm {
             no_hooks: flag(helm, "disableHooks"),
             ..tailor_helm::Options::default()
         };
-        let rendered = engine
-            .render(&values, &opts)
-            .map_err(|e| format!("cluster {:?}: chart {}: {e}", cluster.name, dir.display()))?;
+        let rendered = engine.render(&values, &opts).map_err(|e| {
+            format!(
+                "cluster {:?}: the chart of {} ({}): {e}",
+                cluster.name,
+                source.named_by(),
+                dir.display()
+            )
+        })?;
         let prefix = match &source {
             ChartSource::Local(rel) if !rel.is_empty() => format!("{rel}/"),
             _ => String::new(),

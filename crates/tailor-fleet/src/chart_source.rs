@@ -11,6 +11,7 @@ use crate::style::Layout;
 /// The chart a cluster's merged `helm` options name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChartSource {
+    // An OCI `helm.repo` without `helm.chart` is the chart's reference itself.
     /// A directory of the bundle holding a `Chart.yaml` (`""` for the bundle's root).
     Local(String),
     /// A chart Fleet downloads: `helm.repo` (a repository URL) and `helm.chart` (a name), or
@@ -27,9 +28,7 @@ impl ChartSource {
     /// segment of a repository chart or OCI reference, an archive URL's file name without its
     /// `-VERSION.tgz`.
     pub fn pulled_name(&self) -> Option<String> {
-        let ChartSource::Remote { chart, .. } = self else {
-            return None;
-        };
+        let chart = self.reference()?;
         let last = chart.trim_end_matches('/').rsplit('/').next()?;
         let last = last.split(':').next().unwrap_or(last);
         let stem = last.strip_suffix(".tgz").unwrap_or(last);
@@ -45,17 +44,42 @@ impl ChartSource {
         Some(cut.map_or(stem, |i| &stem[..i]).to_string())
     }
 
+    /// The fleet.yaml field that names the chart, with its value, for messages.
+    pub fn named_by(&self) -> String {
+        match self {
+            ChartSource::Local(p) if p.is_empty() => "the Chart.yaml at the bundle's root".into(),
+            ChartSource::Local(p) => format!("helm.chart {p:?}"),
+            ChartSource::Remote {
+                repo: Some(r),
+                chart,
+                ..
+            } => format!("helm.repo {r:?} (chart {chart:?})"),
+            ChartSource::Remote { chart, .. } => format!("helm.chart {chart:?}"),
+        }
+    }
+
+    /// What `helm pull` pulls: the chart's name, or an OCI `helm.repo` given without one.
+    fn reference(&self) -> Option<&str> {
+        match self {
+            ChartSource::Local(_) => None,
+            ChartSource::Remote {
+                repo: Some(r),
+                chart,
+                ..
+            } if chart.is_empty() && r.starts_with("oci://") => Some(r),
+            ChartSource::Remote { chart, .. } => Some(chart),
+        }
+    }
+
     /// The `helm pull` command that puts the chart into `dir`.
     pub fn pull_command(&self, dir: &str) -> String {
         match self {
             ChartSource::Local(p) => format!("(the bundle's {p:?})"),
-            ChartSource::Remote {
-                repo,
-                chart,
-                version,
-            } => {
+            ChartSource::Remote { repo, version, .. } => {
+                let chart = self.reference().unwrap_or_default();
                 let repo = repo
                     .as_ref()
+                    .filter(|r| *r != chart)
                     .map(|r| format!(" --repo {r}"))
                     .unwrap_or_default();
                 let version = version
@@ -158,6 +182,16 @@ mod tests {
         );
         let oci = src(json!({"chart": "oci://ghcr.io/org/charts/api"}), &l).unwrap();
         assert_eq!(oci.pulled_name().as_deref(), Some("api"));
+        let oci_repo = src(
+            json!({"repo": "oci://ghcr.io/org/api", "version": "1.0.0"}),
+            &l,
+        )
+        .unwrap();
+        assert_eq!(oci_repo.pulled_name().as_deref(), Some("api"));
+        assert_eq!(
+            oci_repo.pull_command("c"),
+            "helm pull oci://ghcr.io/org/api --version 1.0.0 --untar --untardir c"
+        );
         let tgz = src(json!({"chart": "https://x.io/guestbook-0.1.0.tgz"}), &l).unwrap();
         assert_eq!(tgz.pulled_name().as_deref(), Some("guestbook"));
     }

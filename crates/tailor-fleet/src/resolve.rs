@@ -154,8 +154,13 @@ impl<E: Extra> FleetConfig<E> {
                 .map(str::to_string)
         };
         if let Some(l) = self.layout.as_ref().filter(|l| l.renders_charts) {
-            if crate::chart_source::chart_source(options.helm.as_ref(), l).is_some() {
-                return helm_kustomize_refusal(options.kustomize_dir.as_deref(), l, &cluster.name);
+            if let Some(chart) = crate::chart_source::chart_source(options.helm.as_ref(), l) {
+                return helm_kustomize_refusal(
+                    &chart,
+                    options.kustomize_dir.as_deref(),
+                    l,
+                    &cluster.name,
+                );
             }
         }
         let helm = |k: &str| helm_str(&options.helm, k);
@@ -282,6 +287,7 @@ impl<E: Extra> FleetConfig<E> {
 /// post-render runs kustomize over the chart's output (`helmdeployer/postrender.go`), which
 /// tailor does not do.
 fn helm_kustomize_refusal(
+    chart: &crate::chart_source::ChartSource,
     kustomize_dir: Option<&str>,
     layout: &crate::style::Layout,
     cluster: &str,
@@ -291,7 +297,8 @@ fn helm_kustomize_refusal(
     let at = at.trim_start_matches('/');
     layout.files.contains(at).then(|| {
         format!(
-            "cluster {cluster:?}: the bundle is a Helm chart and holds {at}, so Fleet runs kustomize over the rendered chart (post-render), which tailor does not do. Render the chart with `tailor helm template` and build the kustomization over its output"
+            "cluster {cluster:?}: {} makes the bundle a Helm chart and it holds {at}, so Fleet runs kustomize over the rendered chart (post-render), which tailor does not do. Render the chart with `tailor helm template` and build the kustomization over its output",
+            chart.named_by()
         )
     })
 }
