@@ -116,6 +116,7 @@ impl FleetHelm {
                 cluster.name
             ));
         }
+        unknown_cluster_fields(helm, &cluster.name)?;
         let dir = self.chart_dir(&source, &cluster.name)?;
         let engine = self.engine(&dir)?;
         let values = helm_values(helm, cluster, &FleetCluster::default())?.unwrap_or_default();
@@ -144,6 +145,26 @@ impl FleetHelm {
             _ => String::new(),
         };
         to_objects(rendered, &prefix)
+    }
+}
+
+/// `.ClusterNamespace` and `.ClusterValues` come from the Fleet `Cluster` object, which this
+/// stage is not given: values that use them are refused rather than rendered empty.
+fn unknown_cluster_fields(helm: Option<&Map<String, Value>>, cluster: &str) -> Result<(), String> {
+    if flag(helm, "disablePreProcess") {
+        return Ok(());
+    }
+    let text = helm
+        .map(|h| Value::Object(h.clone()).to_string())
+        .unwrap_or_default();
+    match [".ClusterNamespace", ".ClusterValues"]
+        .into_iter()
+        .find(|f| text.contains(f))
+    {
+        Some(f) => Err(format!(
+            "cluster {cluster:?}: helm values use {f}, which comes from the Fleet Cluster object; a rendered Helm bundle does not read it yet: print the values with `tailor fleet-values CONFIG DIR CLUSTER-FILES --cluster {cluster}` and render with `tailor helm template -f`"
+        )),
+        None => Ok(()),
     }
 }
 
