@@ -99,3 +99,27 @@ fn required_fails_with_helms_wording_and_nothing_on_stdout() {
         "---\n# Source: c/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-r\ndata:\n  a: \"1\"\n  b: x\n"
     );
 }
+
+#[test]
+fn skip_schema_validation_renders_values_the_schema_refuses() {
+    let dir = repo_root()
+        .join("crates/tailor-helm/tests/data/helm/testcharts/chart-with-schema-and-subchart");
+    let path = dir.to_str().unwrap();
+    let args = [
+        "helm",
+        "template",
+        "schema",
+        path,
+        "--set",
+        "lastname=doe",
+        "--set",
+        "subchart-with-schema.age=-25",
+    ];
+    let refused = common::run_tailor(&args, "");
+    assert_eq!(refused.code, 1);
+    let mut skipping = args.to_vec();
+    skipping.push("--skip-schema-validation");
+    let run = common::run_tailor(&skipping, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("---\n# Source: "), "{}", run.stdout);
+}

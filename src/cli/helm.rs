@@ -25,6 +25,7 @@ Flags:
       --skip-tests         leave out test hooks
       --no-hooks           leave out every hook
       --is-upgrade         .Release.IsUpgrade true, IsInstall false
+      --skip-schema-validation  do not check values against values.schema.json
   -s, --show-only PATH     only the documents of these templates (repeatable)
 ";
 
@@ -96,6 +97,7 @@ fn parse(args: &[String]) -> Result<Cmd, String> {
             "--skip-tests" => cmd.opts.skip_tests = true,
             "--no-hooks" => cmd.opts.no_hooks = true,
             "--is-upgrade" => cmd.opts.is_upgrade = true,
+            "--skip-schema-validation" => cmd.opts.skip_schema_validation = true,
             "--release-name" => {}
             "--name-template" => cmd.name_template = Some(value()?),
             f if f.starts_with('-') && f.len() > 1 => return Err(format!("unknown flag: {f}")),

@@ -24,6 +24,8 @@ pub struct Chart {
     pub crds: Vec<(String, String)>,
     /// Every other file (what `.Files` serves), by path in the chart.
     pub files: Vec<(String, Vec<u8>)>,
+    /// `values.schema.json`, when the chart has one.
+    pub schema: Option<Json>,
     /// Subcharts found under `charts/`.
     pub dependencies: Vec<Chart>,
 }
@@ -75,6 +77,12 @@ pub fn load_files(origin: &str, files: Vec<(String, Vec<u8>)>) -> Result<Chart, 
         match path.as_str() {
             "Chart.yaml" => chart.metadata = read_map(&text(), origin, &path)?,
             "values.yaml" => chart.values = read_values(&text(), origin, &path)?,
+            "values.schema.json" => {
+                let schema = serde_json::from_slice(&data)
+                    .map_err(|e| format!("{origin}/values.schema.json: {e}"))?;
+                chart.schema = Some(schema);
+                chart.files.push((path.clone(), data));
+            }
             p if p.starts_with("charts/") => {
                 let rest = &p["charts/".len()..];
                 match rest.split_once('/') {

@@ -24,6 +24,8 @@ pub struct Options {
     pub include_crds: bool,
     pub skip_tests: bool,
     pub no_hooks: bool,
+    /// `--skip-schema-validation`.
+    pub skip_schema_validation: bool,
 }
 
 impl Default for Options {
@@ -37,6 +39,7 @@ impl Default for Options {
             include_crds: false,
             skip_tests: false,
             no_hooks: false,
+            skip_schema_validation: false,
         }
     }
 }
@@ -360,6 +363,9 @@ impl Engine {
         }
         let coalesced = crate::coalesce::coalesce_values(&self.chart.coalesce_view(), values)
             .map_err(|e| Error(e.0))?;
+        if !opts.skip_schema_validation {
+            crate::schema::validate(&self.chart, &coalesced.values).map_err(Error)?;
+        }
         let top = from_json_value(&Json::Object(coalesced.values));
         let release = Value::Map(BTreeMap::from([
             ("Name".to_string(), Value::String(opts.release_name.clone())),

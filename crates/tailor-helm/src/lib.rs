@@ -25,6 +25,7 @@ pub mod funcs;
 mod gofmt;
 mod ignore;
 pub mod release;
+mod schema;
 pub mod sprig;
 pub mod strvals;
 
