@@ -97,7 +97,8 @@ fn a_flux_field_in_fleet_yaml_is_an_error_naming_file_field_and_where_it_belongs
 
 #[test]
 fn errors_come_before_warnings_on_stderr() {
-    let mut files = vec![("Chart.yaml", "apiVersion: v2\nname: x\nversion: 0.1.0\n")];
+    // A kustomization at the root is refused (a Helm chart is rendered since issue 28).
+    let mut files = vec![("kustomization.yaml", "resources: []\n")];
     let fleet = "helm: {values: {a: 1}}\ntargetCustomizations:\n- {name: a, clusterName: a, diff: {comparePatches: [{kind: X}]}}\n- {name: b, clusterName: b, keepResources: true}\n- {name: c, clusterName: c, serviceAccount: s}\n";
     files.push(("fleet.yaml", fleet));
     let (config, dir) = bundle("fleet-order", &files);
@@ -105,12 +106,12 @@ fn errors_come_before_warnings_on_stderr() {
     assert_eq!(r.code, 1);
     let first = r.stderr.lines().next().unwrap_or_default();
     assert!(
-        first.starts_with("[error] cluster \"c\": the bundle has a Chart.yaml"),
+        first.starts_with("[error] cluster \"c\": the bundle has a kustomization.yaml"),
         "{}",
         r.stderr
     );
-    assert!(first.contains("helm template RELEASE"), "{first}");
-    assert!(first.contains("tailor fleet-values CONFIG"), "{first}");
+    assert!(first.contains("kustomize build"), "{first}");
+    assert!(r.stderr.contains("[warning]"), "{}", r.stderr);
 }
 
 #[test]

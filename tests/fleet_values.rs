@@ -73,7 +73,8 @@ fn values_files_and_first_match_customizations_merge_by_fleets_rules() {
         .stdout
         .starts_with("# cluster dev (target customizations: dev)\ndebug: true\n"));
     assert!(!r.stdout.contains("---"), "{}", r.stdout);
-    // The same bundle, tailored, is a Helm chart: an error that points here.
+    // The same bundle, tailored, is a Helm chart that tailor renders per cluster (issue 28):
+    // a chart without templates renders no object.
     let r = run_tailor(
         &[
             dir.join("tailor.yaml").to_str().unwrap(),
@@ -81,12 +82,8 @@ fn values_files_and_first_match_customizations_merge_by_fleets_rules() {
         ],
         "",
     );
-    assert_eq!(r.code, 1);
-    assert!(
-        r.stderr.contains("tailor fleet-values CONFIG"),
-        "{}",
-        r.stderr
-    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("kind:"), "{}", r.stdout);
 }
 
 #[test]

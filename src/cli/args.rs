@@ -31,6 +31,9 @@ pub struct Args {
     pub shard: Option<(usize, usize)>,
     /// `--explain`: print what happens per destination instead of the objects.
     pub explain: bool,
+    /// `--chart-dir DIR`: where a Fleet Helm bundle's downloaded charts are read from, as
+    /// `helm pull --untar --untardir DIR` leaves them.
+    pub chart_dir: Option<String>,
 }
 
 /// A flag as written: `--name` or `-n`, and the value given inline as `--name=value`.
@@ -149,6 +152,7 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         strict: false,
         shard: None,
         explain: false,
+        chart_dir: None,
     };
     let mut positional = Vec::new();
     let mut words = Words::new(args);
@@ -180,6 +184,7 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
             "--cluster" => parsed.cluster = Some(value()?),
             "--strict" => parsed.strict = true,
             "--explain" => parsed.explain = true,
+            "--chart-dir" => parsed.chart_dir = Some(value()?),
             "--shard" => parsed.shard = Some(shard(&value()?, |v| std::env::var(v).ok())?),
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s:?}")),
             _ => positional.push(arg),

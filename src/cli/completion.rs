@@ -66,6 +66,12 @@ pub const FLAGS: &[(&str, Option<char>, Takes, &str)] = &[
         "say what happens per destination instead of writing it",
     ),
     ("strict", None, Takes::None, "warnings are errors"),
+    (
+        "chart-dir",
+        None,
+        Takes::Directory,
+        "where a Fleet Helm bundle's downloaded charts are read from",
+    ),
     ("help", Some('h'), Takes::None, "the usage"),
     ("version", Some('V'), Takes::None, "the version"),
 ];

@@ -386,7 +386,8 @@ fn read_inputs(
                     "{input}: only one Fleet bundle directory (with a fleet.yaml) per run"
                 ))));
             }
-            let (b, mut more) = read_bundle(path, opts).map_err(|results| {
+            let chart_dir = crate::stages::fleet_helm::chart_dir(args.chart_dir.as_deref());
+            let (b, mut more) = read_bundle(path, opts, chart_dir).map_err(|results| {
                 report_all(&results);
                 1
             })?;
@@ -531,9 +532,11 @@ fn file_argument_path(path: &Path) -> String {
 fn read_bundle(
     dir: &Path,
     opts: &tailor_yaml::ParseOptions,
+    chart_dir: Option<String>,
 ) -> Result<(FleetBundle, Vec<Resource>), Vec<KrmResult>> {
-    let bundle = tailor_fleet::bundle::read_dir::<TargetFields>(dir, opts)
+    let mut bundle = tailor_fleet::bundle::read_dir::<TargetFields>(dir, opts)
         .map_err(|errors| errors.into_iter().map(KrmResult::from).collect::<Vec<_>>())?;
+    crate::stages::fleet_helm::render_charts(&mut bundle.config, chart_dir);
     let mut notes = bundle.notes;
     let mut items = Vec::new();
     for (rel, text) in bundle.manifests {
@@ -599,6 +602,7 @@ mod tests {
                 strict: false,
                 shard: None,
                 explain: false,
+                chart_dir: None,
             }
         };
         let labelled = "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    team: a\n";
@@ -650,6 +654,7 @@ mod tests {
             strict: false,
             shard: None,
             explain: false,
+            chart_dir: None,
         };
         let mut session = Session::open(&args).unwrap_or_else(|c| panic!("exit {c}"));
         let first = session

@@ -216,6 +216,9 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
     use crate::stages::replacements::{Replacements, RulesFrom};
     let per_destination = targets.vary();
     let mut stages: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
+    if let Some(helm) = crate::stages::fleet_helm::planned(targets) {
+        stages.push(Box::new(helm));
+    }
     if targets.any(|t| !t.yaml_overlays.is_empty()) {
         stages.push(Box::new(FleetOverlays {
             per_destination,

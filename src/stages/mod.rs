@@ -5,6 +5,7 @@
 pub mod common_metadata;
 #[cfg(test)]
 mod example;
+pub mod fleet_helm;
 pub mod fleet_namespaces;
 pub mod fleet_overlays;
 pub mod flux_overlays;

@@ -128,6 +128,7 @@ pub fn read_dir<E: Extra>(dir: &Path, opts: &ParseOptions) -> Result<Bundle<E>, 
         files: loader.files.keys().cloned().collect(),
         on_disk: loader.on_disk,
         templated: Vec::new(),
+        ..Layout::default()
     };
     // manifests(): directories holding another bundle's fleet.yaml or a chart are not this
     // bundle's raw YAML.

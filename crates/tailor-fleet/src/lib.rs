@@ -36,6 +36,7 @@
 //! ```
 
 pub mod bundle;
+pub mod chart_source;
 mod config;
 mod fleetyaml;
 mod json;

@@ -153,6 +153,16 @@ impl<E: Extra> FleetConfig<E> {
                 .filter(|s| !s.is_empty())
                 .map(str::to_string)
         };
+        if let Some(l) = self.layout.as_ref().filter(|l| l.renders_charts) {
+            if let Some(chart) = crate::chart_source::chart_source(options.helm.as_ref(), l) {
+                return helm_kustomize_refusal(
+                    &chart,
+                    options.kustomize_dir.as_deref(),
+                    l,
+                    &cluster.name,
+                );
+            }
+        }
         let helm = |k: &str| helm_str(&options.helm, k);
         let (repo, chart, version, release) = (
             helm("repo"),
@@ -271,6 +281,26 @@ impl<E: Extra> FleetConfig<E> {
             }
         }
     }
+}
+
+/// A chart the caller renders, in a bundle that also holds a kustomization: Fleet's
+/// post-render runs kustomize over the chart's output (`helmdeployer/postrender.go`), which
+/// tailor does not do.
+fn helm_kustomize_refusal(
+    chart: &crate::chart_source::ChartSource,
+    kustomize_dir: Option<&str>,
+    layout: &crate::style::Layout,
+    cluster: &str,
+) -> Option<String> {
+    let dir = kustomize_dir.unwrap_or(".");
+    let at = tailor_go::path::clean(&format!("{dir}/kustomization.yaml"));
+    let at = at.trim_start_matches('/');
+    layout.files.contains(at).then(|| {
+        format!(
+            "cluster {cluster:?}: {} makes the bundle a Helm chart and it holds {at}, so Fleet runs kustomize over the rendered chart (post-render), which tailor does not do. Render the chart with `tailor helm template` and build the kustomization over its output",
+            chart.named_by()
+        )
+    })
 }
 
 #[cfg(test)]

@@ -29,6 +29,12 @@ pub struct Layout {
     pub on_disk: BTreeSet<String>,
     /// Files under `templates/` with Helm template actions.
     pub templated: Vec<String>,
+    /// The caller renders Helm charts itself (tailor's Helm engine): a cluster whose bundle
+    /// Fleet renders with Helm is then deployed, not refused.
+    pub renders_charts: bool,
+    /// Where charts Fleet downloads are read from, laid out as `helm pull --untar` leaves
+    /// them (`--chart-dir`, `TAILOR_HELM_CHART_DIR`).
+    pub chart_dir: Option<String>,
 }
 
 /// Where a field was set, for messages: `fleet.yaml helm.chart`,
@@ -158,7 +164,7 @@ mod tests {
             dir: "bundle".into(),
             files: files.iter().map(|s| s.to_string()).collect(),
             on_disk: files.iter().chain(dirs).map(|s| s.to_string()).collect(),
-            templated: Vec::new(),
+            ..Layout::default()
         }
     }
 

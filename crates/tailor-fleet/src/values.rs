@@ -87,6 +87,16 @@ pub fn cluster_values<E: Extra>(
     Ok(ClusterValues::Values { matched, values })
 }
 
+/// The values Fleet passes to Helm for a cluster whose merged options carry `helm`
+/// (`preprocessHelmValues`); `None` when it passes none.
+pub fn helm_values(
+    helm: Option<&Map<String, Value>>,
+    cluster: &Cluster,
+    fleet: &FleetCluster,
+) -> Result<Option<Map<String, Value>>, String> {
+    preprocess(helm, cluster, fleet).map_err(|e| format!("cluster {:?}: {e}", cluster.name))
+}
+
 /// The values as YAML, the way Helm reads them (numbers are float64, as after Fleet's JSON
 /// round trip; keys sorted).
 pub fn to_yaml(values: &Map<String, Value>) -> String {

@@ -1,0 +1,364 @@
+//! A Fleet Helm bundle rendered per destination with tailor's Helm engine (`tailor-helm`), as
+//! the Fleet agent's Helm deployer renders it (rancher/fleet at commit
+//! a03565936549761d8fc6d6d936b25b431ed57ff6, `internal/helmdeployer/install.go` `getOpts`,
+//! `getValues`; `postrender.go`):
+//!
+//! - the chart: a directory of the bundle holding a `Chart.yaml` (`helm.chart`, or the
+//!   bundle's root), or a chart Fleet downloads (`helm.repo`, an OCI or https `helm.chart`),
+//!   read from the chart directory the user names (`--chart-dir`, `TAILOR_HELM_CHART_DIR`),
+//!   laid out as `helm pull --untar --untardir DIR` leaves it. Each chart is loaded and
+//!   parsed once; every destination renders the parsed chart;
+//! - the release name: `helm.releaseName`, else the bundle's name limited to 53 characters
+//!   (Fleet names the bundle after the GitRepo and path; tailor, given only the directory,
+//!   uses the directory's name and says so);
+//! - the release namespace: `namespace`, else `defaultNamespace`, else `default` (the agent's
+//!   default namespace);
+//! - the values: Fleet's merged `helm.values` with `valuesFiles` folded in, after its
+//!   `${ }` cluster-value templating (`tailor_fleet::values::helm_values`);
+//! - what Helm installs: CRDs from `crds/` first, no test hooks, no hooks at all with
+//!   `helm.disableHooks`.
+//!
+//! The rendered objects replace the bundle's own manifests (a Helm bundle deploys its chart);
+//! the post-render labels Fleet's namespace and CRD keep policy follow in the stages after this
+//! one, as for a raw YAML bundle.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value};
+use tailor_cluster::Cluster;
+use tailor_fleet::chart_source::{chart_source, ChartSource};
+use tailor_fleet::style::Layout;
+use tailor_fleet::values::{helm_values, FleetCluster};
+use tailor_helm::Engine;
+
+use super::{Context, Scope, Stage};
+use crate::stages::Tailoring;
+use tailor_kio::{files, KrmResult, Resource};
+
+/// The environment variable naming the chart directory when `--chart-dir` does not.
+pub const CHART_DIR_ENV: &str = "TAILOR_HELM_CHART_DIR";
+
+/// Helm's limit on release names (`pkg/action/install.go`), which Fleet applies to the
+/// bundle's name.
+const MAX_RELEASE_NAME: usize = 53;
+
+pub struct FleetHelm {
+    /// The bundle's files and where downloaded charts are read from.
+    pub layout: Layout,
+    /// The charts parsed so far, by directory: each is parsed once for every destination.
+    pub engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
+}
+
+impl FleetHelm {
+    pub fn new(layout: Layout) -> FleetHelm {
+        FleetHelm {
+            layout,
+            engines: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The chart's directory on disk, or the error naming the `helm pull` that fills it.
+    fn chart_dir(&self, source: &ChartSource, cluster: &str) -> Result<PathBuf, String> {
+        let bundle = Path::new(&self.layout.dir);
+        match source {
+            ChartSource::Local(rel) if rel.is_empty() => Ok(bundle.to_path_buf()),
+            ChartSource::Local(rel) => Ok(bundle.join(rel)),
+            remote => {
+                let name = remote.pulled_name().unwrap_or_default();
+                let Some(dir) = self.layout.chart_dir.as_deref() else {
+                    return Err(format!(
+                        "cluster {cluster:?}: {} names a chart Fleet downloads; tailor reads it from a local chart directory: run `{}` and pass `--chart-dir charts` (or set {CHART_DIR_ENV}=charts)",
+                        remote.named_by(),
+                        remote.pull_command("charts")
+                    ));
+                };
+                let found = Path::new(dir).join(&name);
+                if found.join("Chart.yaml").is_file() {
+                    check_version(remote, &found)?;
+                    return Ok(found);
+                }
+                Err(format!(
+                    "cluster {cluster:?}: the chart directory {dir} has no chart {name:?} ({} is missing): run `{}`",
+                    found.join("Chart.yaml").display(),
+                    remote.pull_command(dir)
+                ))
+            }
+        }
+    }
+
+    /// The parsed chart at `dir`, parsed the first time a destination asks for it.
+    fn engine(&self, dir: &Path) -> Result<Arc<Engine>, String> {
+        let mut engines = self.engines.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = engines.get(dir) {
+            return Ok(e.clone());
+        }
+        let chart = tailor_helm::load_dir(dir)?;
+        let engine = Arc::new(tailor_helm::prepare(chart).map_err(|e| e.0)?);
+        engines.insert(dir.to_path_buf(), engine.clone());
+        Ok(engine)
+    }
+
+    /// The chart rendered for `cluster` with `options`, as objects with the bundle-relative
+    /// path of the template each came from.
+    fn render(&self, options: &Tailoring, cluster: &Cluster) -> Result<Vec<Resource>, String> {
+        let helm = options.helm.as_ref();
+        let Some(source) = chart_source(helm, &self.layout) else {
+            return Err(String::new());
+        };
+        if helm
+            .and_then(|h| h.get("valuesFrom"))
+            .is_some_and(|v| !v.is_null())
+        {
+            return Err(format!(
+                "cluster {:?}: helm.valuesFrom reads values from ConfigMaps and Secrets on the cluster, which tailor does not read: render with `tailor fleet-values` and `tailor helm template -f` and add those values yourself",
+                cluster.name
+            ));
+        }
+        unknown_cluster_fields(helm, &cluster.name)?;
+        let dir = self.chart_dir(&source, &cluster.name)?;
+        let engine = self.engine(&dir)?;
+        let values = helm_values(helm, cluster, &FleetCluster::default())?.unwrap_or_default();
+        let opts = tailor_helm::Options {
+            release_name: release_name(helm, &self.layout, &cluster.name)?,
+            namespace: options
+                .namespace
+                .clone()
+                .or_else(|| options.default_namespace.clone())
+                .unwrap_or_else(|| "default".into()),
+            include_crds: true,
+            skip_tests: true,
+            no_hooks: flag(helm, "disableHooks"),
+            ..tailor_helm::Options::default()
+        };
+        let rendered = engine.render(&values, &opts).map_err(|e| {
+            format!(
+                "cluster {:?}: the chart of {} ({}): {e}",
+                cluster.name,
+                source.named_by(),
+                dir.display()
+            )
+        })?;
+        let prefix = match &source {
+            ChartSource::Local(rel) if !rel.is_empty() => format!("{rel}/"),
+            _ => String::new(),
+        };
+        to_objects(rendered, &prefix)
+    }
+}
+
+/// `.ClusterNamespace` and `.ClusterValues` come from the Fleet `Cluster` object, which this
+/// stage is not given: values that use them are refused rather than rendered empty.
+fn unknown_cluster_fields(helm: Option<&Map<String, Value>>, cluster: &str) -> Result<(), String> {
+    if flag(helm, "disablePreProcess") {
+        return Ok(());
+    }
+    let text = helm
+        .map(|h| Value::Object(h.clone()).to_string())
+        .unwrap_or_default();
+    match [".ClusterNamespace", ".ClusterValues"]
+        .into_iter()
+        .find(|f| text.contains(f))
+    {
+        Some(f) => Err(format!(
+            "cluster {cluster:?}: helm values use {f}, which comes from the Fleet Cluster object; a rendered Helm bundle does not read it yet: print the values with `tailor fleet-values CONFIG DIR CLUSTER-FILES --cluster {cluster}` and render with `tailor helm template -f`"
+        )),
+        None => Ok(()),
+    }
+}
+
+fn flag(helm: Option<&Map<String, Value>>, key: &str) -> bool {
+    helm.and_then(|h| h.get(key)).and_then(Value::as_bool) == Some(true)
+}
+
+/// `helm.version` against the pulled chart's `Chart.yaml` version, when both are exact: a
+/// directory holding another version would render the wrong chart.
+fn check_version(source: &ChartSource, dir: &Path) -> Result<(), String> {
+    let ChartSource::Remote {
+        version: Some(want),
+        ..
+    } = source
+    else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(dir.join("Chart.yaml")).unwrap_or_default();
+    let have = tailor_yaml::sigs::v2read::yaml11_to_json(&text)
+        .ok()
+        .and_then(|v| v.get("version").and_then(Value::as_str).map(str::to_string));
+    let exact = !want.contains(['^', '~', '>', '<', '*', 'x', ' ', ',', '|']);
+    match have {
+        Some(have) if exact && have.trim_start_matches('v') != want.trim_start_matches('v') => {
+            Err(format!(
+                "{}: version {have}, but helm.version asks for {want}: pull that version",
+                dir.join("Chart.yaml").display()
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `getOpts`: `helm.releaseName`, else the bundle's name (here its directory's) when it is
+/// within Helm's limit; a longer one Fleet shortens with a hash, which tailor leaves to
+/// `helm.releaseName`.
+fn release_name(
+    helm: Option<&Map<String, Value>>,
+    layout: &Layout,
+    cluster: &str,
+) -> Result<String, String> {
+    if let Some(name) = helm
+        .and_then(|h| h.get("releaseName"))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+    {
+        return Ok(name.to_string());
+    }
+    let dir = Path::new(&layout.dir);
+    let base = std::fs::canonicalize(dir)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_lowercase()))
+        .unwrap_or_else(|| "release".into());
+    if base.len() > MAX_RELEASE_NAME {
+        return Err(format!(
+            "cluster {cluster:?}: the bundle's name {base:?} is longer than Helm's {MAX_RELEASE_NAME} characters; set helm.releaseName in fleet.yaml"
+        ));
+    }
+    Ok(base)
+}
+
+/// The rendered documents as objects, each remembering its template's path in the bundle; a
+/// template's documents stay one file.
+fn to_objects(rendered: tailor_helm::Rendered, prefix: &str) -> Result<Vec<Resource>, String> {
+    let opts = tailor_yaml::ParseOptions::default();
+    let mut out = Vec::new();
+    let mut files_in_order: Vec<(String, Vec<String>)> = Vec::new();
+    for (source, doc) in rendered.documents {
+        let rel = source.split_once('/').map_or(source.as_str(), |(_, r)| r);
+        let path = format!("{prefix}{rel}");
+        match files_in_order.last_mut() {
+            Some((p, docs)) if *p == path => docs.push(doc),
+            _ => files_in_order.push((path, vec![doc])),
+        }
+    }
+    for (path, docs) in files_in_order {
+        let text = docs.join("\n---\n") + "\n";
+        for item in files::read_documents(text, &path, &opts).map_err(|r| r.message.clone())? {
+            if tailor_fleet::bundle::deployable(item.api_version(), item.kind()) {
+                files::check_object(&item).map_err(|r| r.message.clone())?;
+                out.push(item);
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Stage<Tailoring> for FleetHelm {
+    fn name(&self) -> &'static str {
+        "fleet helm"
+    }
+
+    /// The values follow each cluster's labels (Fleet's `${ }` templating), so it runs per
+    /// destination.
+    fn scope(&self) -> Scope {
+        Scope::PerDestination
+    }
+
+    fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
+        let unnamed = Cluster::default();
+        let cluster = ctx.cluster().unwrap_or(&unnamed);
+        if chart_source(ctx.options.helm.as_ref(), &self.layout).is_none() {
+            return; // this destination gets the bundle as raw YAML
+        }
+        match self.render(ctx.options, cluster) {
+            Ok(rendered) => {
+                let layout = &self.layout;
+                items.retain(|i| !i.path().is_some_and(|p| layout.files.contains(p)));
+                items.extend(rendered);
+            }
+            Err(message) => {
+                items.clear();
+                ctx.log.results.push(KrmResult::error(message));
+            }
+        }
+    }
+}
+
+/// The stage, when the targets are a bundle's whose charts tailor renders and some
+/// destination's options make it a Helm bundle.
+pub fn planned(targets: &crate::config::Targets) -> Option<FleetHelm> {
+    let crate::config::Targets::Fleet(config) = targets else {
+        return None;
+    };
+    let layout = config.layout.as_ref().filter(|l| l.renders_charts)?;
+    let helm_somewhere = std::iter::once(config.root.clone())
+        .chain(
+            config
+                .customizations
+                .iter()
+                .map(|c| config.root.merge(&c.options)),
+        )
+        .any(|o| chart_source(o.helm.as_ref(), layout).is_some());
+    helm_somewhere.then(|| FleetHelm::new(layout.clone()))
+}
+
+/// `--chart-dir`, else `TAILOR_HELM_CHART_DIR` when set and not empty.
+pub fn chart_dir(flag: Option<&str>) -> Option<String> {
+    flag.map(str::to_string)
+        .or_else(|| std::env::var(CHART_DIR_ENV).ok().filter(|v| !v.is_empty()))
+}
+
+/// The `helm` fields this stage renders with; the others act when Fleet's agent installs the
+/// release (`takeOwnership`, `force`, `atomic`, `timeoutSeconds`, …).
+const RENDERED_FIELDS: &[&str] = &[
+    "chart",
+    "repo",
+    "version",
+    "releaseName",
+    "values",
+    "valuesFiles",
+    "templateValues",
+    "disablePreProcess",
+    "disableHooks",
+];
+
+/// A bundle read in standalone mode: its charts are rendered here rather than refused, and
+/// fleet.yaml's warning that tailor renders no Helm becomes an info naming the install-time
+/// options that change nothing rendered.
+pub fn render_charts(
+    config: &mut tailor_fleet::FleetConfig<crate::config::TargetFields>,
+    chart_dir: Option<String>,
+) {
+    let Some(layout) = config.layout.as_mut() else {
+        return;
+    };
+    layout.renders_charts = true;
+    layout.chart_dir = chart_dir;
+    let targets = crate::config::Targets::Fleet(Box::new(config.clone()));
+    if planned(&targets).is_none() {
+        return;
+    }
+    let mut apply_time: Vec<String> = Vec::new();
+    let sets =
+        std::iter::once(&config.root).chain(config.customizations.iter().map(|c| &c.options));
+    for helm in sets.filter_map(|o| o.helm.as_ref()) {
+        for key in helm
+            .keys()
+            .filter(|k| !RENDERED_FIELDS.contains(&k.as_str()))
+        {
+            let key = format!("helm.{key}");
+            if !apply_time.contains(&key) {
+                apply_time.push(key);
+            }
+        }
+    }
+    config.notes.retain(|n| {
+        !n.message
+            .starts_with("Helm options of the release Fleet deploys")
+    });
+    if !apply_time.is_empty() {
+        config.notes.push(tailor_kube::Diagnostic::info(format!(
+            "{}: options of Fleet's Helm install, applied when the agent deploys the release; they change nothing tailor renders",
+            apply_time.join(", ")
+        )));
+    }
+}

@@ -1,0 +1,354 @@
+//! A Fleet Helm bundle through the binary: the chart rendered per destination with the values
+//! Fleet passes that cluster (FirstMatch and AllMatches merging, `docs/semantics/fleet.md`
+//! §2a, §5), the release name and namespace as Fleet's agent picks them (rancher/fleet
+//! a03565936549761d8fc6d6d936b25b431ed57ff6 `internal/helmdeployer/install.go` `getOpts`),
+//! doNotDeploy, and charts Fleet downloads read from `--chart-dir`. Expected values are worked
+//! out by hand from those rules.
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::{run_tailor, run_tailor_env, temp_dir};
+
+/// Writes `files` under a fresh directory; returns it.
+fn tree(tag: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = temp_dir(tag);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+const CLUSTERS: &str = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: dev, labels: {env: dev}}\n  - {name: prod-us, labels: {env: prod, region: us}}\n  - {name: prod-eu, labels: {env: prod, region: eu}}\n";
+
+const CHART_YAML: &str = "apiVersion: v2\nname: web\nversion: 1.2.0\n";
+const CHART_VALUES: &str = "tier: base\nsize: small\n";
+const CHART_CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\ndata:\n  ns: {{ .Release.Namespace | quote }}\n  tier: {{ .Values.tier | quote }}\n  size: {{ .Values.size | quote }}\n";
+
+/// A bundle (`bundle/`, its chart in `bundle/chart/`) with `fleet_yaml`, and the config.
+fn bundle(tag: &str, fleet_yaml: &str) -> PathBuf {
+    tree(
+        tag,
+        &[
+            ("tailor.yaml", CLUSTERS),
+            ("bundle/fleet.yaml", fleet_yaml),
+            ("bundle/chart/Chart.yaml", CHART_YAML),
+            ("bundle/chart/values.yaml", CHART_VALUES),
+            ("bundle/chart/templates/cm.yaml", CHART_CM),
+        ],
+    )
+}
+
+fn render(dir: &Path, extra: &[&str]) -> common::Run {
+    let config = dir.join("tailor.yaml").display().to_string();
+    let bundle = dir.join("bundle").display().to_string();
+    let mut args = vec![config.as_str(), bundle.as_str()];
+    args.extend_from_slice(extra);
+    run_tailor(&args, "")
+}
+
+/// Each cluster's output, by name.
+fn by_cluster(stdout: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for part in stdout.split("# tailor.dev/cluster: ").skip(1) {
+        let (name, rest) = part.split_once('\n').unwrap();
+        out.entry(name.to_string())
+            .or_insert_with(String::new)
+            .push_str(rest);
+    }
+    out
+}
+
+/// The `data` the chart's ConfigMap shows: `ns`, `tier`, `size`.
+fn data(doc: &str) -> (String, String, String) {
+    let field = |k: &str| {
+        doc.lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{k}: ")))
+            .unwrap_or_else(|| panic!("no {k} in {doc}"))
+            .trim_matches('"')
+            .to_string()
+    };
+    (field("ns"), field("tier"), field("size"))
+}
+
+const CUSTOMIZED: &str = "helm:\n  chart: chart\n  releaseName: web\n  values: {tier: root}\ntargetCustomizations:\n- name: prod\n  clusterSelector: {matchLabels: {env: prod}}\n  helm: {values: {size: large}}\n- name: eu\n  clusterSelector: {matchLabels: {region: eu}}\n  helm: {values: {tier: eu}}\n";
+
+#[test]
+fn first_match_gives_each_cluster_the_first_customizations_values() {
+    let dir = bundle("helm-first", CUSTOMIZED);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = by_cluster(&r.stdout);
+    let t = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+    // dev: the bundle's values over the chart's; prod-eu: only "prod" (the first match).
+    assert_eq!(data(&out["dev"]), t("default", "root", "small"));
+    assert_eq!(data(&out["prod-us"]), t("default", "root", "large"));
+    assert_eq!(data(&out["prod-eu"]), t("default", "root", "large"));
+    assert!(out["dev"].contains("name: web-cfg"), "{}", out["dev"]);
+}
+
+#[test]
+fn all_matches_merges_every_matching_customizations_values_in_order() {
+    let fleet = format!("targetCustomizationMode: AllMatches\n{CUSTOMIZED}");
+    let dir = bundle("helm-all", &fleet);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = by_cluster(&r.stdout);
+    let t = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+    assert_eq!(data(&out["prod-us"]), t("default", "root", "large"));
+    assert_eq!(data(&out["prod-eu"]), t("default", "eu", "large"));
+    assert_eq!(data(&out["dev"]), t("default", "root", "small"));
+}
+
+#[test]
+fn cluster_labels_fill_fleets_templated_values_unless_pre_processing_is_off() {
+    let fleet =
+        "helm:\n  chart: chart\n  values: {tier: \"${ .ClusterLabels.env }-${ .ClusterName }\"}\n";
+    let dir = bundle("helm-tpl", fleet);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = by_cluster(&r.stdout);
+    assert_eq!(data(&out["prod-eu"]).1, "prod-prod-eu");
+    let fleet = "helm:\n  chart: chart\n  disablePreProcess: true\n  values: {tier: \"${ .ClusterName }\"}\n";
+    let dir = bundle("helm-notpl", fleet);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(data(&by_cluster(&r.stdout)["dev"]).1, "${ .ClusterName }");
+}
+
+#[test]
+fn release_name_and_namespace_follow_fleets_agent() {
+    // namespace: the release's namespace and every object's.
+    let dir = bundle(
+        "helm-ns",
+        "namespace: shop\nhelm: {chart: ./chart, releaseName: store}\n",
+    );
+    let r = render(&dir, &["--cluster", "dev"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(data(&r.stdout).0, "shop");
+    assert!(r.stdout.contains("name: store-cfg"), "{}", r.stdout);
+    assert!(r.stdout.contains("namespace: shop"), "{}", r.stdout);
+    // defaultNamespace alone is the release namespace too.
+    let dir = bundle(
+        "helm-defns",
+        "defaultNamespace: web\nhelm: {chart: chart}\n",
+    );
+    let r = render(&dir, &["--cluster", "dev"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(data(&r.stdout).0, "web");
+    // Without releaseName, the bundle's name (its directory's); without a namespace, default.
+    let dir = bundle("helm-noname", "helm: {chart: chart}\n");
+    let r = render(&dir, &["--cluster", "dev"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(data(&r.stdout).0, "default");
+    assert!(r.stdout.contains("name: bundle-cfg"), "{}", r.stdout);
+}
+
+#[test]
+fn do_not_deploy_leaves_the_cluster_without_the_chart() {
+    let fleet = "helm: {chart: chart}\ntargetCustomizations:\n- name: eu\n  clusterSelector: {matchLabels: {region: eu}}\n  doNotDeploy: true\n";
+    let dir = bundle("helm-skip", fleet);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = by_cluster(&r.stdout);
+    assert!(!out.contains_key("prod-eu"), "{}", r.stdout);
+    assert!(out.contains_key("prod-us"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("cluster \"prod-eu\" is skipped"),
+        "{}",
+        r.stderr
+    );
+}
+
+const REMOTE: &str = "helm:\n  repo: https://charts.example.com\n  chart: web\n  version: 1.2.0\n  values: {tier: remote}\n";
+
+#[test]
+fn a_downloaded_chart_without_a_chart_dir_names_the_helm_pull_that_fills_one() {
+    let dir = bundle("helm-remote", REMOTE);
+    let r = run_tailor_env(
+        &[
+            dir.join("tailor.yaml").to_str().unwrap(),
+            dir.join("bundle").to_str().unwrap(),
+        ],
+        &[("TAILOR_HELM_CHART_DIR", "")],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "helm pull web --repo https://charts.example.com --version 1.2.0 --untar --untardir charts"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--chart-dir"), "{}", r.stderr);
+    // An OCI chart: the command pulls the reference.
+    let dir = bundle(
+        "helm-oci",
+        "helm: {chart: \"oci://ghcr.io/acme/charts/web\"}\n",
+    );
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("helm pull oci://ghcr.io/acme/charts/web --untar --untardir charts"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_downloaded_chart_is_read_from_the_chart_dir_flag_or_variable() {
+    let dir = bundle("helm-pulled", REMOTE);
+    let charts = tree(
+        "helm-pulled-charts",
+        &[
+            ("web/Chart.yaml", CHART_YAML),
+            ("web/values.yaml", CHART_VALUES),
+            ("web/templates/cm.yaml", CHART_CM),
+        ],
+    );
+    let charts_arg = charts.display().to_string();
+    let r = render(&dir, &["--cluster", "dev", "--chart-dir", &charts_arg]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(data(&r.stdout).1, "remote");
+    let r = run_tailor_env(
+        &[
+            dir.join("tailor.yaml").to_str().unwrap(),
+            dir.join("bundle").to_str().unwrap(),
+            "--cluster",
+            "dev",
+        ],
+        &[("TAILOR_HELM_CHART_DIR", &charts_arg)],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(data(&r.stdout).1, "remote");
+    // Another version in the chart directory is not the chart Fleet would deploy.
+    let dir = bundle("helm-pulled-v", &REMOTE.replace("1.2.0", "2.0.0"));
+    let r = render(&dir, &["--cluster", "dev", "--chart-dir", &charts_arg]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("helm.version asks for 2.0.0"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_chart_with_a_kustomization_stays_refused() {
+    let dir = tree(
+        "helm-kustomize",
+        &[
+            ("tailor.yaml", CLUSTERS),
+            ("bundle/fleet.yaml", "helm: {chart: chart}\n"),
+            ("bundle/kustomization.yaml", "resources: []\n"),
+            ("bundle/chart/Chart.yaml", CHART_YAML),
+            ("bundle/chart/templates/cm.yaml", CHART_CM),
+        ],
+    );
+    let r = render(&dir, &["--cluster", "dev"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("runs kustomize over the rendered chart"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// rancher/fleet-examples (commit f934ca4a27d4d33fe88a0f6ee35028b891a2ee1a, vendored in
+/// tests/upstream/fleet/fleet-examples.yaml): `multi-cluster/helm`'s README says dev clusters
+/// get only the redis leader (values `replication: false`), test clusters 3 frontend replicas,
+/// prod clusters 3 replicas and a LoadBalancer Service, all in `fleet-mc-helm-example`; the
+/// chart's values.yaml gives the rest (`replication: true`, `replicas: 1`, `NodePort`).
+/// `single-cluster/helm`: `helm.values.replicas: 2` for every cluster, release `guestbook`,
+/// namespace `fleet-helm-example`.
+#[test]
+fn fleet_examples_helm_bundles_render_per_cluster_as_their_readmes_say() {
+    let suite = common::upstream::load_suite(
+        &common::upstream::suite_dir("fleet").join("fleet-examples.yaml"),
+    );
+    let case = |name: &str| -> Vec<(String, String)> {
+        let c = suite
+            .cases
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("no case {name}"));
+        c["files"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (format!("bundle/{k}"), v.as_str().unwrap().to_string()))
+            .collect()
+    };
+    let config = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: dev, labels: {env: dev}}\n  - {name: test, labels: {env: test}}\n  - {name: prod, labels: {env: prod}}\n  - {name: none}\n";
+    let write = |tag: &str, name: &str| {
+        let mut files = case(name);
+        files.push(("tailor.yaml".into(), config.into()));
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        tree(tag, &refs)
+    };
+    let objects = |stdout: &str| -> BTreeMap<String, Vec<serde_json::Value>> {
+        let mut out: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
+        for (cluster, text) in by_cluster(stdout) {
+            out.insert(cluster, common::upstream::stream_to_json(&text).unwrap());
+        }
+        out
+    };
+    let find = |objs: &[serde_json::Value], kind: &str, name: &str| {
+        objs.iter()
+            .find(|o| o["kind"] == kind && o["metadata"]["name"] == name)
+            .cloned()
+    };
+
+    let dir = write("fe-mc-helm", "multi-cluster/helm");
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = objects(&r.stdout);
+    for (cluster, replicas, service_type, replication) in [
+        ("dev", 1, "NodePort", false),
+        ("test", 3, "NodePort", true),
+        ("prod", 3, "LoadBalancer", true),
+        ("none", 1, "NodePort", true),
+    ] {
+        let objs = &out[cluster];
+        assert!(
+            objs.iter()
+                .all(|o| o["metadata"]["namespace"] == "fleet-mc-helm-example"),
+            "{cluster}: {objs:?}"
+        );
+        let frontend = find(objs, "Deployment", "frontend").unwrap();
+        assert_eq!(frontend["spec"]["replicas"], replicas, "{cluster}");
+        let svc = find(objs, "Service", "frontend").unwrap();
+        assert_eq!(svc["spec"]["type"], service_type, "{cluster}");
+        assert_eq!(
+            find(objs, "Deployment", "redis-slave").is_some(),
+            replication,
+            "{cluster}"
+        );
+        let slave_svc = find(objs, "Service", "redis-slave").unwrap();
+        let role = if replication { "slave" } else { "master" };
+        assert_eq!(slave_svc["spec"]["selector"]["role"], role, "{cluster}");
+        assert_eq!(objs.len(), if replication { 6 } else { 5 }, "{cluster}");
+    }
+
+    let dir = write("fe-sc-helm", "single-cluster/helm");
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for (cluster, objs) in objects(&r.stdout) {
+        let frontend = find(&objs, "Deployment", "frontend").unwrap();
+        assert_eq!(frontend["spec"]["replicas"], 2, "{cluster}");
+        assert!(
+            objs.iter()
+                .all(|o| o["metadata"]["namespace"] == "fleet-helm-example"),
+            "{cluster}"
+        );
+    }
+}
