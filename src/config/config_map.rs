@@ -49,27 +49,7 @@ pub fn parse(fc: &Node) -> Result<Plan, Diagnostic> {
     let mut props = tailor_cluster::StringMap::new();
     for pair in data {
         let k = pair.key.as_scalar().unwrap_or_default();
-        let v = &pair.value;
-        // kpt sends strings (`-- k=v`); a number or boolean written in a ConfigMap file is
-        // taken as its text, as written (kyaml's GetDataMap reads the node's text). A map or
-        // list has no text.
-        let s = if v.is_null() {
-            String::new()
-        } else if let Some(text) = v.as_scalar() {
-            text.to_string()
-        } else {
-            return Err(at_field(
-                format!("data.{k}"),
-                format!(
-                    "functionConfig.data.{k}: ConfigMap data values must be strings, found {}",
-                    if v.is_sequence() {
-                        "a list"
-                    } else {
-                        "a mapping"
-                    }
-                ),
-            ));
-        };
+        let s = data_text(k, &pair.value)?;
         if k == "clusterName" {
             name = Some(s);
         } else if !tailor_go::unicode::is_identifier(k) {
@@ -100,6 +80,30 @@ pub fn parse(fc: &Node) -> Result<Plan, Diagnostic> {
         None => {}
     }
     Ok(p)
+}
+
+/// The text of the value `v` of data key `k`.
+fn data_text(k: &str, v: &Node) -> Result<String, Diagnostic> {
+    // kpt sends strings (`-- k=v`); a number or boolean written in a ConfigMap file is
+    // taken as its text, as written (kyaml's GetDataMap reads the node's text). A map or
+    // list has no text.
+    Ok(if v.is_null() {
+        String::new()
+    } else if let Some(text) = v.as_scalar() {
+        text.to_string()
+    } else {
+        return Err(at_field(
+            format!("data.{k}"),
+            format!(
+                "functionConfig.data.{k}: ConfigMap data values must be strings, found {}",
+                if v.is_sequence() {
+                    "a list"
+                } else {
+                    "a mapping"
+                }
+            ),
+        ));
+    })
 }
 
 #[cfg(test)]

@@ -158,6 +158,42 @@ fn is_source(from: &SubstituteFrom, namespace: Option<&str>, item: &Resource) ->
         }
 }
 
+/// The variables of a run, in Flux's order: the cluster's properties, the `substituteFrom`
+/// sources, the inline ones; `None` when a source cannot be read (its error in the log).
+fn variables(
+    pb: &PostBuild,
+    namespace: Option<&str>,
+    items: &[Resource],
+    ctx: &mut Context<'_>,
+) -> Option<Vars> {
+    let mut vars = Vars::new();
+    if let Some(cluster) = ctx.cluster() {
+        // Properties are ambient, not declared by the user: ones Flux could never reference
+        // (non-ASCII identifiers) are left out instead of failing every resource.
+        vars.add_source(
+            cluster
+                .properties
+                .iter()
+                .filter(|(k, _)| check_var_name(k).is_ok()),
+        );
+    }
+    for (i, from) in pb.substitute_from.iter().enumerate() {
+        match source_data(from, namespace, ctx.inputs, items) {
+            Ok(Some(data)) => vars.add_source(data),
+            Ok(None) => {}
+            Err(message) => {
+                ctx.log.results.push(
+                    KrmResult::error(message)
+                        .at_field(format!("spec.postBuild.substituteFrom[{i}]")),
+                );
+                return None;
+            }
+        }
+    }
+    vars.set_inline(pb.substitute.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    Some(vars)
+}
+
 fn run(
     pb: &PostBuild,
     namespace: Option<&str>,
@@ -179,31 +215,9 @@ fn run(
     if substituted.is_empty() {
         return;
     }
-    let mut vars = Vars::new();
-    if let Some(cluster) = ctx.cluster() {
-        // Properties are ambient, not declared by the user: ones Flux could never reference
-        // (non-ASCII identifiers) are left out instead of failing every resource.
-        vars.add_source(
-            cluster
-                .properties
-                .iter()
-                .filter(|(k, _)| check_var_name(k).is_ok()),
-        );
-    }
-    for (i, from) in pb.substitute_from.iter().enumerate() {
-        match source_data(from, namespace, ctx.inputs, items) {
-            Ok(Some(data)) => vars.add_source(data),
-            Ok(None) => {}
-            Err(message) => {
-                ctx.log.results.push(
-                    KrmResult::error(message)
-                        .at_field(format!("spec.postBuild.substituteFrom[{i}]")),
-                );
-                return;
-            }
-        }
-    }
-    vars.set_inline(pb.substitute.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let Some(vars) = variables(pb, namespace, items, ctx) else {
+        return;
+    };
     if !vars.should_run(pb.always) {
         return;
     }
