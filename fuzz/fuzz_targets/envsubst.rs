@@ -19,6 +19,7 @@ fuzz_target!(|data: &[u8]| {
     let opts = Options {
         strict: flags & 1 == 0,
         max_output_bytes: 1 << 16,
+        ..Options::default()
     };
     if let Ok(out) = substitute_bytes(text, &lookup, &opts) {
         assert!(

@@ -44,6 +44,7 @@ fuzz_target!(|data: &[u8]| {
         max_output_bytes: 1 << 16,
         max_range_iterations: 10_000,
         max_depth: 50,
+        ..ExecOptions::default()
     };
     let mut out = Vec::new();
     let _ = t.execute_bytes(&data, &opts, &mut out);
