@@ -5,12 +5,12 @@
 use std::path::Path;
 
 use super::args::{Args, Output};
-use super::dir_sink::DirSink;
-use super::{durable, output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
+use super::{read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
 use tailor_kio::files;
 use tailor_kio::host::Guest;
+use tailor_kio::output_dir::{self, durable, DirSink};
 use tailor_kio::package::{PackageOptions, PackageReading, Passed, Select, Texts};
 use tailor_kio::reading::{self, parse_options, FileOutput};
 use tailor_kio::run::{self, Tailored};
@@ -169,8 +169,10 @@ fn write_dir(
         // The destinations are written already: the rest joins them.
         return sink.finish(files);
     }
-    output_dir::replace(dir, |staging| durable::write_files(staging, files))
-        .map_err(|e| output_dir::not_written(dir, &e))
+    output_dir::replace(dir, super::say, |staging| {
+        durable::write_files(staging, files)
+    })
+    .map_err(|e| output_dir::not_written(dir, &e))
 }
 
 /// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.
@@ -256,6 +258,7 @@ fn render_with(
             let once = kept.iter().map(|k| k.rel.as_str());
             Some(DirSink::new(
                 dir,
+                super::say,
                 once.chain(passed.files().iter().map(|f| f.rel.as_str())),
             ))
         }

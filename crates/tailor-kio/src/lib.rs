@@ -17,6 +17,7 @@ pub mod job;
 pub mod lists;
 pub mod orchestrator;
 pub mod ordered;
+pub mod output_dir;
 pub mod package;
 pub mod pipeline;
 pub mod read;

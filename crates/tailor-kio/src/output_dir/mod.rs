@@ -2,7 +2,7 @@
 //!
 //! - DIR must be given (`--output-dir ''`, what an unset `$OUT` gives, is refused by the
 //!   command line), must not lie inside an input directory, and must not hold an input or the
-//!   CONFIG file: all on resolved paths ([`tailor_kio::safe_paths::resolve`]), symlinks included.
+//!   CONFIG file: all on resolved paths ([`crate::safe_paths::resolve`]), symlinks included.
 //! - Without `--clean`, DIR must be empty or absent: a user's file in it is never touched.
 //! - With `--clean`, DIR is replaced only when it holds nothing but what tailor writes
 //!   (directories and `*.yaml`, `*.yml`, `*.json` and `Kptfile` files, no symlink), and not
@@ -23,8 +23,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::durable;
-use tailor_kio::safe_paths::{resolve, within};
+use crate::safe_paths::{resolve, within};
+
+mod dir_sink;
+pub mod durable;
+
+pub use dir_sink::DirSink;
+
+/// How a line for the user reaches stderr (the binary's, which escapes what the input put in
+/// it): said when the output is in place but something after went wrong.
+pub type Say = fn(&str);
 
 /// Why tailor must not write `dir` for a run reading `inputs` (files, directories, `-`) with
 /// the CONFIG file `config` (`-`: stdin), if it must not.
@@ -96,7 +104,7 @@ fn first_foreign(root: &Path, dir: &Path) -> Option<String> {
             if let Some(found) = first_foreign(root, &path) {
                 return Some(found);
             }
-        } else if !kind.is_file() || !tailor_kio::files::is_package_file(&name.to_string_lossy()) {
+        } else if !kind.is_file() || !crate::files::is_package_file(&name.to_string_lossy()) {
             return Some(rel(root, &path));
         }
     }
@@ -112,14 +120,15 @@ fn rel(root: &Path, path: &Path) -> String {
 
 /// Writes the output with `write` (given a new, empty directory to write into; its errors
 /// name the file relative to it) and puts it in place of `dir`, as the module doc says. Any
-/// error leaves `dir` as it was ([`not_written`] says so).
-pub fn replace(dir: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    stage_and_rename(dir, write).with_context(|| format!("--output-dir {}", dir.display()))
+/// error leaves `dir` as it was ([`not_written`] says so); what goes wrong once the output is
+/// in place is told with `say`.
+pub fn replace(dir: &Path, say: Say, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    stage_and_rename(dir, say, write).with_context(|| format!("--output-dir {}", dir.display()))
 }
 
 /// [`replace`], its errors not yet naming `--output-dir`.
-fn stage_and_rename(dir: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    let staging = Staging::new(dir)?;
+fn stage_and_rename(dir: &Path, say: Say, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let staging = Staging::new(dir, say)?;
     write(staging.path())?;
     staging.commit()
 }
@@ -131,11 +140,13 @@ pub struct Staging {
     target: PathBuf,
     path: PathBuf,
     committed: bool,
+    say: Say,
 }
 
 impl Staging {
-    /// A new, empty directory beside `dir` (its errors not yet naming `--output-dir`).
-    pub fn new(dir: &Path) -> Result<Staging> {
+    /// A new, empty directory beside `dir` (its errors not yet naming `--output-dir`); what
+    /// goes wrong once it is in place is told with `say`.
+    pub fn new(dir: &Path, say: Say) -> Result<Staging> {
         let target = resolve(dir)?;
         let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
             bail!("not a directory tailor can replace");
@@ -147,6 +158,7 @@ impl Staging {
             target,
             path,
             committed: false,
+            say,
         })
     }
 
@@ -156,10 +168,10 @@ impl Staging {
 
     /// Puts the new directory in place of DIR, as the module doc says.
     pub fn commit(mut self) -> Result<()> {
-        put_in_place(&self.path, &self.target)?;
+        put_in_place(&self.path, &self.target, self.say)?;
         self.committed = true;
         if let Some(parent) = self.target.parent() {
-            sync_parent(parent);
+            sync_parent(parent, self.say);
         }
         Ok(())
     }
@@ -180,9 +192,9 @@ pub fn not_written(dir: &Path, error: &anyhow::Error) -> String {
 
 /// Syncs `parent`, where the new output was renamed, so the rename outlives a crash. The
 /// output is in place whatever happens: a failure is only said.
-fn sync_parent(parent: &Path) {
+fn sync_parent(parent: &Path, say: Say) {
     if let Err(e) = durable::sync_dir(parent) {
-        super::say(&format!(
+        say(&format!(
             "tailor: the output is written, but syncing its parent directory {} failed: {e}; a crash now could undo the rename",
             parent.display()
         ));
@@ -191,7 +203,7 @@ fn sync_parent(parent: &Path) {
 
 /// Renames `staging` to `target`: over an absent or empty `target` directly, else with the
 /// old one renamed aside first, restored if the second rename fails, removed after.
-fn put_in_place(staging: &Path, target: &Path) -> Result<()> {
+fn put_in_place(staging: &Path, target: &Path, say: Say) -> Result<()> {
     let empty = fs::read_dir(target).map_or(true, |mut d| d.next().is_none());
     if empty {
         return fs::rename(staging, target).context("renaming the new output into place");
@@ -208,7 +220,7 @@ fn put_in_place(staging: &Path, target: &Path) -> Result<()> {
     }
     if let Err(e) = fs::remove_dir_all(&aside) {
         // The new output is in place; only the old copy is left behind.
-        super::say(&format!(
+        say(&format!(
             "tailor: the output is written, but the old one, moved to {}, could not be removed: {e}",
             aside.display()
         ));
@@ -232,6 +244,8 @@ fn beside(parent: &Path, name: &std::ffi::OsStr, what: &str) -> PathBuf {
 mod tests {
     use super::*;
 
+    fn quiet(_: &str) {}
+
     fn temp(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("tailor-outdir-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -254,7 +268,7 @@ mod tests {
         let out = d.join("out");
         std::fs::create_dir(&out).unwrap();
         std::fs::write(out.join("old.yaml"), "old").unwrap();
-        let err = replace(&out, |staging| {
+        let err = replace(&out, quiet, |staging| {
             std::fs::write(staging.join("half.yaml"), "half").unwrap();
             Err(anyhow::anyhow!("it broke")).context("writing x.yaml")
         })
@@ -264,7 +278,7 @@ mod tests {
         assert!(err.ends_with("is left as it was"), "{err}");
         assert_eq!(names(&d), ["out"]);
         assert_eq!(names(&out), ["old.yaml"]);
-        replace(&out, |staging| {
+        replace(&out, quiet, |staging| {
             Ok(std::fs::write(staging.join("new.yaml"), "new")?)
         })
         .unwrap();

@@ -11,8 +11,8 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::files::OutputFile;
 use anyhow::{Context, Result};
-use tailor_kio::files::OutputFile;
 
 /// Writes `files` (path relative to `dir` → file) under the new directory `dir`, each synced,
 /// then syncs the directories they are in; an error names the file or directory relative to

@@ -1,5 +1,5 @@
 //! `--output-dir` for a fan-out: each destination's files are written into the new directory
-//! ([`output_dir::Staging`]) as soon as the destination is finished, so memory holds a few
+//! ([`Staging`]) as soon as the destination is finished, so memory holds a few
 //! destinations rather than all of them; the objects written once (the Kptfile, local-config
 //! objects, inputs that come back, files kept or passed through) follow at the end, then the
 //! directory is put in place of DIR. A failed run drops it: DIR is left as it was, as when
@@ -8,30 +8,33 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::{durable, output_dir};
-use tailor_kio::run::FanOutSink;
-use tailor_kio::{files, Resource};
+use super::{durable, Say, Staging};
+use crate::run::FanOutSink;
+use crate::{files, Resource};
 
 /// Streams a fan-out's destinations into a new directory for `--output-dir`.
 pub struct DirSink {
     dir: PathBuf,
     /// The first path components of the files written once (files kept or passed through).
     reserved: BTreeSet<String>,
-    staging: Option<output_dir::Staging>,
+    staging: Option<Staging>,
+    say: Say,
     /// Files a destination wrote outside its own directory (a path annotation leading out of
     /// it): a later file of the same path would otherwise replace it.
     outside: BTreeSet<String>,
 }
 
 impl DirSink {
-    /// A sink for `--output-dir dir`, given the relative paths of the files written once.
-    pub fn new<'r>(dir: &Path, written_once: impl Iterator<Item = &'r str>) -> DirSink {
+    /// A sink for `--output-dir dir`, given the relative paths of the files written once;
+    /// what goes wrong once the output is in place is told with `say`.
+    pub fn new<'r>(dir: &Path, say: Say, written_once: impl Iterator<Item = &'r str>) -> DirSink {
         DirSink {
             dir: dir.to_path_buf(),
             reserved: written_once
                 .map(|rel| first_component(rel).to_string())
                 .collect(),
             staging: None,
+            say,
             outside: BTreeSet::new(),
         }
     }
@@ -55,7 +58,7 @@ impl DirSink {
         }
         let put = durable::write_files(staging.path(), files).and_then(|()| staging.commit());
         put.map_err(|e| {
-            output_dir::not_written(
+            super::not_written(
                 &self.dir,
                 &e.context(format!("--output-dir {}", self.dir.display())),
             )
@@ -73,7 +76,7 @@ impl DirSink {
 
 impl FanOutSink for DirSink {
     fn begin(&mut self, destinations: &[&str], staying: &[&Resource]) -> Result<bool, String> {
-        tailor_kio::safe_paths::check_case_distinct(destinations.iter().copied())
+        crate::safe_paths::check_case_distinct(destinations.iter().copied())
             .map_err(|m| format!("--output-dir {}: {m}", self.dir.display()))?;
         let owned: Vec<Resource> = staying.iter().map(|r| (*r).clone()).collect();
         let staying_files = files::output_files(&owned).unwrap_or_default();
@@ -87,8 +90,8 @@ impl FanOutSink for DirSink {
             // A file written once falls in a destination's directory: written whole, as before.
             return Ok(false);
         }
-        let staging = output_dir::Staging::new(&self.dir).map_err(|e| {
-            output_dir::not_written(
+        let staging = Staging::new(&self.dir, self.say).map_err(|e| {
+            super::not_written(
                 &self.dir,
                 &e.context(format!("--output-dir {}", self.dir.display())),
             )
@@ -108,7 +111,7 @@ impl FanOutSink for DirSink {
             }
         }
         durable::write_files_below(staging.path(), files).map_err(|e| {
-            output_dir::not_written(
+            super::not_written(
                 &self.dir,
                 &e.context(format!("--output-dir {}", self.dir.display())),
             )
