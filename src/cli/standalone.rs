@@ -1,344 +1,61 @@
 //! Standalone mode, for shell pipes and directories: `tailor CONFIG [FILE|DIR|-]...` reads
 //! plain YAML (a directory with a fleet.yaml is a Fleet bundle), runs the function CONFIG
-//! configures, and writes a stream, a ResourceList, or the files under `--output-dir`.
+//! configures, and writes a stream, a ResourceList, or the files under `--output-dir`. The
+//! command line becomes a [`Session`], run by one call into the pipeline
+//! ([`tailor_kio::standalone::run`]); what only tailor's binary knows (the plan of a
+//! functionConfig, Fleet bundles, Flux sources, Helm charts) plugs in as [`Tailor`].
 
 use std::path::Path;
 
 use super::args::{Args, Output};
-use super::{read_stdin, stdin_is_terminal, stdout, usage_error};
-use crate::config::TargetFields;
-use crate::config::{Choices, FleetBundle, Refused};
+use super::{stdin_is_terminal, stdout, usage_error};
+use crate::config::{Choices, FleetBundle, Plan, TargetFields};
 use tailor_kio::files;
-use tailor_kio::host::Guest;
-use tailor_kio::output_dir::{self, durable, DirSink};
-use tailor_kio::package::{PackageOptions, PackageReading, Passed, Select, Texts};
-use tailor_kio::reading::{self, parse_options, FileOutput};
-use tailor_kio::run::{self, Tailored};
-use tailor_kio::write::{
-    write_owned_resource_list_to, write_stream_docs_to, ListSyntax, Rendering,
-};
+use tailor_kio::package::{PackageReading, Select};
+use tailor_kio::standalone::{self, Overrides, Plugin, Refused, Rendered, Session, Sink};
 use tailor_kio::{KrmResult, Resource};
 
 pub(crate) fn run(args: Args) -> i32 {
-    // A failed resource-list run answers with the objects as read. Kept from the first
-    // reading only when stdin is among the inputs (it cannot be read twice): otherwise the
-    // objects may be stripped and their trees dropped as they are read, and a failed run reads
-    // its inputs again for the answer.
-    let keep_originals = args.output == Output::ResourceList && reads_stdin(&args);
-    let mut session = match Session::open(&args) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let mut rendered = match session.render(keep_originals, true, true) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    if rendered.passed.clashes(&rendered.outcome.items) {
-        // An object goes to a file passed through as it was read (a path annotation names
-        // it): read everything again as objects, to write that file from all of them.
-        rendered = match session.render(keep_originals, false, true) {
-            Ok(r) => r,
-            Err(code) => return code,
-        };
+    if let Err(code) = check_command_line(&args) {
+        return code;
     }
-    report_all(&rendered.outcome.results);
-    write_output(&mut session, rendered)
-}
-
-/// A standalone run's command line, its CONFIG (read and parsed once) and the texts of the
-/// files it read: each file is read from disk once, however many times the run reads its
-/// objects (an input of the run among them, a file an object is written back to, the objects
-/// as read for a failed run's answer).
-pub(crate) struct Session<'a> {
-    args: &'a Args,
-    config: (tailor_yaml::Node, std::sync::Arc<String>),
-    texts: Texts,
-}
-
-impl<'a> Session<'a> {
-    /// Reads the CONFIG argument; `Err` is the exit code when that fails.
-    pub(crate) fn open(args: &'a Args) -> Result<Session<'a>, i32> {
-        let config = read_config_argument(args, &parse_options())?;
-        Ok(Session {
-            args,
-            config,
-            texts: Texts::default(),
-        })
-    }
-
-    fn render(
-        &mut self,
-        keep_originals: bool,
-        pass_through: bool,
-        per_item: bool,
-    ) -> Result<Rendered, i32> {
-        render_with(
-            self.args,
-            &self.config,
-            &mut self.texts,
-            keep_originals,
-            pass_through,
-            per_item,
-        )
-    }
-}
-
-/// Writes what the run produced the way `args` asks: a stream, a ResourceList (the objects as
-/// read when the run failed), or the files under `--output-dir`; the exit code.
-fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
-    let args = session.args;
-    let Rendered {
-        fc,
-        originals,
-        outcome,
-        kept,
-        passed,
-        sink,
-    } = rendered;
-    let fail = |r: KrmResult| {
-        report_all(std::slice::from_ref(&r));
-        1
-    };
-    if let Some(report) = &outcome.report {
-        return stdout::emit(report, i32::from(outcome.failed));
-    }
-    match &args.output {
-        Output::Stream => {
-            if outcome.failed {
-                return 1;
-            }
-            // kustomize drops local-config objects from what it builds, and kubectl cannot
-            // apply a Kptfile: a stream for kubectl has neither.
-            let objects: Vec<Resource> = outcome
-                .items
-                .into_iter()
-                .filter(|i| !i.is_meta_or_local())
-                .collect();
-            stdout::emit_with(0, |out| write_stream_docs_to(out, passed.stream(&objects)))
-        }
-        Output::ResourceList => {
-            let list = match (outcome.failed, originals) {
-                (false, _) => outcome.items,
-                (true, Some(originals)) => originals,
-                (true, None) => match session.render(true, false, true) {
-                    Ok(again) => again.originals.unwrap_or_default(),
-                    Err(code) => return code,
-                },
-            };
-            // Annotated as each is written: recording its path builds a deferred object's
-            // tree, which goes with the object once written.
-            stdout::emit_with(i32::from(outcome.failed), |out| {
-                write_owned_resource_list_to(
-                    out,
-                    list,
-                    annotate_path,
-                    Some(&fc),
-                    &outcome.results,
-                    ListSyntax::Yaml,
-                )
-            })
-        }
-        Output::Dir(dir) => {
-            if outcome.failed {
-                return 1;
-            }
-            match write_dir(dir, &outcome, &kept, &passed, sink) {
-                Ok(()) => 0,
-                Err(msg) => fail(KrmResult::error(msg)),
-            }
-        }
-    }
-}
-
-/// Writes the files of a run that succeeded under `--output-dir dir`: replaced whole, or left
-/// as it was (checked before reading: `output_dir::check`).
-fn write_dir(
-    dir: &Path,
-    outcome: &Tailored,
-    kept: &[files::KeptFile],
-    passed: &Passed,
-    sink: Option<DirSink>,
-) -> Result<(), String> {
-    let named = |msg: String| format!("--output-dir {}: {msg}", dir.display());
-    if outcome.fanned_out {
-        let names = outcome.destinations.iter().map(String::as_str);
-        tailor_kio::safe_paths::check_case_distinct(names).map_err(named)?;
-    }
-    let files = files::output_dir_files(&outcome.items, kept, passed.files()).map_err(named)?;
-    if let Some(sink) = sink.filter(DirSink::streamed) {
-        // The destinations are written already: the rest joins them.
-        return sink.finish(files);
-    }
-    output_dir::replace(dir, super::say, |staging| {
-        durable::write_files(staging, files)
-    })
-    .map_err(|e| output_dir::not_written(dir, &e))
-}
-
-/// A standalone run, read and tailored: what the output modes (and `tailor diff`) write from.
-pub(crate) struct Rendered {
-    pub fc: tailor_yaml::Node,
-    /// The objects as read, when asked for (a failed run returns them; `tailor diff` compares
-    /// with them).
-    pub originals: Option<Vec<Resource>>,
-    pub outcome: Tailored,
-    /// Files that hold no object, for `--output-dir` to copy as they are.
-    pub kept: Vec<files::KeptFile>,
-    /// Files passed through as their text (see [`Passed`]).
-    pub passed: Passed,
-    /// Where a fan-out for `--output-dir` wrote its destinations as they were finished.
-    pub sink: Option<DirSink>,
+    let mut out = stdout::Stdout::new();
+    let code = standalone::run(&session(&args), &Tailor::of(&args), &mut out);
+    out.finish(code)
 }
 
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
 /// stderr; `Err` is the exit code when it could not get that far.
 pub(crate) fn render(args: &Args, keep_originals: bool) -> Result<Rendered, i32> {
-    let rendered = Session::open(args)?.render(keep_originals, false, true)?;
-    report_all(&rendered.outcome.results);
-    Ok(rendered)
+    check_command_line(args)?;
+    standalone::render(&session(args), &Tailor::of(args), keep_originals)
 }
 
-/// Reads the inputs of `args` (files from `texts` once read) and runs the CONFIG's plan over
-/// them, without reporting the results. With `pass_through`, files no stage can touch may be
-/// held as their text alone (only for stream and --output-dir output, which write them as they
-/// are); with `per_item`, the stages may run on each object as it is read. When an input of
-/// the run turns up among the objects, they are read again without either.
-fn render_with(
-    args: &Args,
-    config: &(tailor_yaml::Node, std::sync::Arc<String>),
-    texts: &mut Texts,
-    keep_originals: bool,
-    pass_through: bool,
-    per_item: bool,
-) -> Result<Rendered, i32> {
-    let (fc, config_source) = config;
-    let opts = parse_options();
-    let plan = crate::config::parse(Some(fc));
-    let output = FileOutput {
-        renders: per_item && renders_as_read(args, keep_originals),
-        passes_through: pass_through && passes_through(args, keep_originals),
-        keeps_originals: keep_originals,
-    };
-    // As for a ResourceList: trees dropped when no stage reads every object, stages run as
-    // objects are read when they allow it. A Fleet bundle brings its own targets and stages:
-    // its objects keep their trees.
-    let policy = match &plan {
-        Ok(plan) if !bundled(args) => reading::file_reading(plan, output),
-        _ => None,
-    };
-    let options = PackageOptions {
-        keep_other_files: matches!(args.output, Output::Dir(_)),
-        one_input: args.inputs.len() == 1,
-        select: plan
-            .as_ref()
-            .is_ok_and(|p| p.source == "Kustomization")
-            .then_some(super::flux_source::flux_files as Select),
-        render: Some(match args.output {
-            Output::Dir(_) => Rendering::File,
-            _ => Rendering::Stream,
-        }),
-    };
-    let mut reading = PackageReading::new(options, policy, Some(texts));
-    let (items, bundle) = read_inputs(args, &mut reading, &opts)?;
-    if plan
-        .as_ref()
-        .is_ok_and(|p| reading.must_read_again(&items, p))
-    {
-        drop(reading);
-        drop(items);
-        return render_with(args, config, texts, keep_originals, false, false);
+/// The session `args` ask for.
+fn session(args: &Args) -> Session {
+    Session {
+        config: args.config.clone(),
+        inputs: args.inputs.clone(),
+        sink: match &args.output {
+            Output::Stream => Sink::Stream,
+            Output::ResourceList => Sink::ResourceList,
+            Output::Dir(dir) => Sink::Dir {
+                dir: dir.clone(),
+                clean: args.clean,
+            },
+        },
+        overrides: Overrides {
+            strict: args.strict,
+            explain: args.explain,
+            cluster: args.cluster.clone(),
+            shard: args.shard,
+        },
     }
-    let kept = std::mem::take(&mut reading.kept);
-    let passed = std::mem::take(&mut reading.passed);
-    // The hooks borrow the plan, which the run takes.
-    drop(reading);
-    let originals = keep_originals.then(|| items.clone());
-    let mut sink = match &args.output {
-        Output::Dir(dir) => {
-            let once = kept.iter().map(|k| k.rel.as_str());
-            Some(DirSink::new(
-                dir,
-                super::say,
-                once.chain(passed.files().iter().map(|f| f.rel.as_str())),
-            ))
-        }
-        _ => None,
-    };
-    let stream = sink.as_mut().map(|s| s as &mut dyn run::FanOutSink);
-    let outcome = tailor(args, plan, items, bundle, fc, config_source, stream)?;
-    Ok(Rendered {
-        fc: fc.clone(),
-        originals,
-        outcome,
-        kept,
-        passed,
-        sink,
-    })
 }
 
-/// Whether an input is a Fleet bundle (a directory with a fleet.yaml).
-fn bundled(args: &Args) -> bool {
-    args.inputs
-        .iter()
-        .any(|i| i != "-" && tailor_fleet::bundle::is_bundle(Path::new(i)))
-}
-
-/// Whether files none of whose objects a stage can touch are held as their text alone: when
-/// the output writes them as they are and no run option looks at every object. Not when stdin
-/// is read (the config or manifests): a run that must read everything again as objects
-/// (`Passed::clashes`) could not read it twice.
-fn passes_through(args: &Args, keep_originals: bool) -> bool {
-    !reads_stdin(args)
-        && !keep_originals
-        && !args.explain
-        && args.cluster.is_none()
-        && args.shard.is_none()
-        && matches!(args.output, Output::Stream | Output::Dir(_))
-}
-
-/// Runs the plan, with the command line's choices and the bundle built into it, over `items`;
-/// the results name the lines of the CONFIG file. `Err` is the exit code of a bad command line.
-fn tailor(
-    args: &Args,
-    plan: Result<crate::config::Plan, Vec<KrmResult>>,
-    items: Vec<Resource>,
-    bundle: Option<FleetBundle>,
-    fc: &tailor_yaml::Node,
-    config_source: &str,
-    sink: Option<&mut dyn run::FanOutSink>,
-) -> Result<Tailored, i32> {
-    let choices = Choices {
-        strict: args.strict,
-        explain: args.explain,
-        cluster: args.cluster.clone(),
-        shard: args.shard,
-        bundle,
-    };
-    let mut outcome = match plan.map_err(Refused::Results).and_then(|p| p.with(choices)) {
-        Ok(plan) => run::process_into(items, &plan, &Guest::default(), sink),
-        Err(Refused::Usage(msg)) => return Err(usage_error(&msg)),
-        Err(Refused::Results(results)) => Tailored::new(Vec::new(), results, true),
-    };
-    let config_name = if args.config == "-" {
-        "<stdin>"
-    } else {
-        &args.config
-    };
-    tailor_kio::results::locate(&mut outcome.results, fc, config_source, config_name);
-    Ok(outcome)
-}
-
-/// The CONFIG argument, read and parsed (with its text, for results to name lines), once the
-/// command line is known to make sense: CONFIG is a file, stdin is piped in when read, and
-/// `--output-dir` may be written.
-fn read_config_argument(
-    args: &Args,
-    opts: &tailor_yaml::ParseOptions,
-) -> Result<(tailor_yaml::Node, std::sync::Arc<String>), i32> {
-    let fail = |r: KrmResult| {
-        report_all(std::slice::from_ref(&r));
-        1
-    };
+/// Whether the command line makes sense before anything is read: CONFIG is a file, and stdin
+/// is piped in when read. `Err` is the exit code of a bad one.
+fn check_command_line(args: &Args) -> Result<(), i32> {
     if args.config != "-" && Path::new(&args.config).is_dir() {
         return Err(usage_error(&format!(
             "{} is a directory: the first argument is the CONFIG file (tailor CONFIG [FILE|DIR|-]...)",
@@ -350,92 +67,85 @@ fn read_config_argument(
             "tailor CONFIG reads manifests from stdin: give files or directories (tailor CONFIG DIR), or pipe them in",
         ));
     }
-    let config_text = if args.config == "-" {
-        read_stdin()
-    } else {
-        tailor_kio::input::read_file(Path::new(&args.config))
-    };
-    let config_text = config_text.map_err(|e| fail(KrmResult::error(e)))?;
-    let (fc, config_source) =
-        files::read_config_text(config_text, &args.config, opts).map_err(fail)?;
-    if let Output::Dir(dir) = &args.output {
-        output_dir::check(dir, &args.inputs, &args.config, args.clean)
-            .map_err(|msg| fail(KrmResult::error(msg)))?;
-    }
-    Ok((fc, config_source))
+    Ok(())
 }
 
-/// The objects of every input of `args`, read with `reading`, and the Fleet bundle directory
-/// among them (at most one).
-fn read_inputs(
-    args: &Args,
-    reading: &mut PackageReading<'_>,
-    opts: &tailor_yaml::ParseOptions,
-) -> Result<(Vec<Resource>, Option<FleetBundle>), i32> {
-    let fail = |r: KrmResult| {
-        report_all(std::slice::from_ref(&r));
-        1
-    };
-    let mut bundle: Option<FleetBundle> = None;
-    let mut items: Vec<Resource> = Vec::new();
-    let config_file = (args.config != "-")
-        .then(|| Path::new(&args.config).canonicalize().ok())
-        .flatten();
-    for input in &args.inputs {
-        let path = Path::new(input);
-        if input != "-" && tailor_fleet::bundle::is_bundle(path) {
-            if bundle.is_some() {
-                return Err(fail(KrmResult::error(format!(
-                    "{input}: only one Fleet bundle directory (with a fleet.yaml) per run"
-                ))));
-            }
-            let chart_dir = crate::stages::fleet_helm::chart_dir(args.chart_dir.as_deref());
-            let (b, mut more) = read_bundle(path, opts, chart_dir).map_err(|results| {
-                report_all(&results);
-                1
-            })?;
-            bundle = Some(b);
-            items.append(&mut more);
-            continue;
-        }
-        if input == "-" {
-            let mut more = read_stdin()
-                .map_err(KrmResult::error)
-                .and_then(|t| files::read_stdin_text(t, opts, reading.deferral().as_mut()))
-                .map_err(fail)?;
-            if let Some(first) = more.first() {
-                reading.passed.read_as_objects(first);
-            }
-            items.append(&mut more);
-        } else {
-            refuse_chart(path).map_err(fail)?;
-            let named = file_argument_path(path);
-            reading
-                .read_path(path, &named, config_file.as_deref(), opts, &mut items)
-                .map_err(fail)?;
+/// What tailor's binary plugs into a standalone run: the plan of a functionConfig, with the
+/// command line's choices and a Fleet bundle built in; Fleet bundle directories (rendered with
+/// `--chart-dir` for remote charts); a Flux Kustomization's source read as Flux selects its
+/// files; a Helm chart refused.
+pub(crate) struct Tailor {
+    chart_dir: Option<String>,
+}
+
+impl Tailor {
+    fn of(args: &Args) -> Tailor {
+        Tailor {
+            chart_dir: args.chart_dir.clone(),
         }
     }
-    Ok((items, bundle))
 }
 
-/// Whether the stages that treat objects one by one may run as the objects are read, what
-/// they finish held as the text the output writes for it (`tailor_kio::reading::file_reading`): when the
-/// output is written from the objects' texts (a stream, --output-dir; not the originals a
-/// failed run answers with), and no option changes the plan after reading. Not when stdin is
-/// read: an input of the run among the items (a CustomTransform, an inventory object) has
-/// every input read again without that, which stdin cannot be.
-fn renders_as_read(args: &Args, keep_originals: bool) -> bool {
-    matches!(args.output, Output::Stream | Output::Dir(_))
-        && !keep_originals
-        && !reads_stdin(args)
-        && !args.explain
-        && args.cluster.is_none()
-        && args.shard.is_none()
-}
+impl Plugin for Tailor {
+    type Job = Plan;
+    type Bundle = FleetBundle;
+    const BUNDLE: &'static str = "Fleet bundle directory (with a fleet.yaml)";
 
-/// Whether the run reads stdin (the CONFIG or manifests): its inputs cannot be read twice.
-fn reads_stdin(args: &Args) -> bool {
-    args.config == "-" || args.inputs.iter().any(|i| i == "-")
+    fn parse(&self, fc: &tailor_yaml::Node) -> Result<Plan, Vec<KrmResult>> {
+        crate::config::parse(Some(fc))
+    }
+
+    fn build(
+        &self,
+        plan: Plan,
+        overrides: &Overrides,
+        bundle: Option<FleetBundle>,
+    ) -> Result<Plan, Refused> {
+        plan.with(Choices {
+            strict: overrides.strict,
+            explain: overrides.explain,
+            cluster: overrides.cluster.clone(),
+            shard: overrides.shard,
+            bundle,
+        })
+    }
+
+    fn select(&self, plan: &Plan) -> Option<Select> {
+        (plan.source == "Kustomization").then_some(super::flux_source::flux_files as Select)
+    }
+
+    fn is_bundle(&self, path: &Path) -> bool {
+        tailor_fleet::bundle::is_bundle(path)
+    }
+
+    fn read_bundle(
+        &self,
+        path: &Path,
+        opts: &tailor_yaml::ParseOptions,
+    ) -> Result<(FleetBundle, Vec<Resource>), Vec<KrmResult>> {
+        let chart_dir = crate::stages::fleet_helm::chart_dir(self.chart_dir.as_deref());
+        read_bundle(path, opts, chart_dir)
+    }
+
+    fn refuse(&self, path: &Path) -> Result<(), KrmResult> {
+        refuse_chart(path)
+    }
+
+    fn named(&self, path: &Path) -> String {
+        file_argument_path(path)
+    }
+
+    fn report(&self, results: &[KrmResult]) {
+        report_all(results);
+    }
+
+    fn usage(&self, message: &str) -> i32 {
+        usage_error(message)
+    }
+
+    fn say(line: &str) {
+        super::say(line);
+    }
 }
 
 /// Standalone mode shows every kind of result on stderr, a few lines of them, errors first
@@ -462,34 +172,6 @@ pub(crate) fn read_config(
 ) -> Result<tailor_yaml::Node, KrmResult> {
     let text = tailor_kio::input::read_file(Path::new(config)).map_err(KrmResult::error)?;
     files::read_config_text(text, config, opts).map(|(fc, _)| fc)
-}
-
-/// Records the file path, index and sequence indentation as `kpt fn source` does, for
-/// ResourceList output (`kpt fn sink` writes wide sequences compact without the last).
-fn annotate_path(item: &mut Resource) {
-    use tailor_kio::annotations::*;
-    // A path kpt recorded (objects from stdin) is kept; one inside a file is replaced by the
-    // file's, as `kpt fn source` replaces it.
-    if item.annotation(PATH).is_some() && item.source_file().is_none() {
-        return;
-    }
-    if item.path().is_none() {
-        return;
-    }
-    let path = item.output_path();
-    let index = item.index().unwrap_or(0).to_string();
-    let wide = matches!(
-        item.origin(),
-        tailor_kio::Origin::Document {
-            wide_sequences: true,
-            ..
-        }
-    );
-    item.set_annotation(LEGACY_INDEX, &index);
-    item.set_annotation(LEGACY_PATH, &path);
-    item.set_annotation(INDEX, &index);
-    item.set_annotation(PATH, &path);
-    item.set_annotation(SEQ_INDENT, if wide { "wide" } else { "compact" });
 }
 
 /// The objects of a file or directory, refusing a file that holds none (`tailor fleet-values`).
@@ -573,11 +255,29 @@ fn read_bundle(
 mod tests {
     use super::*;
 
+    use tailor_kio::standalone::{Attempt, Opened};
+    use tailor_kio::write::Rendering;
+
     /// A stream or --output-dir run of `args`, with the stages run as objects are read or not.
     fn render_at(args: &Args, per_item: bool) -> Rendered {
-        Session::open(args)
-            .and_then(|mut s| s.render(false, true, per_item))
+        let (session, plugin) = (session(args), Tailor::of(args));
+        let attempt = Attempt {
+            keep_originals: false,
+            pass_through: true,
+            per_item,
+        };
+        Opened::open(&session, &plugin)
+            .and_then(|mut s| s.render(attempt))
             .unwrap_or_else(|code| panic!("exit {code}"))
+    }
+
+    /// A reading that keeps nothing as read and passes no file through.
+    fn attempt(per_item: bool) -> Attempt {
+        Attempt {
+            keep_originals: false,
+            pass_through: false,
+            per_item,
+        }
     }
 
     /// Under commonMetadata, the objects are finished as their files are read: a file of them
@@ -659,9 +359,10 @@ mod tests {
             explain: false,
             chart_dir: None,
         };
-        let mut session = Session::open(&args).unwrap_or_else(|c| panic!("exit {c}"));
+        let (run, plugin) = (session(&args), Tailor::of(&args));
+        let mut session = Opened::open(&run, &plugin).unwrap_or_else(|c| panic!("exit {c}"));
         let first = session
-            .render(false, false, false)
+            .render(attempt(false))
             .unwrap_or_else(|c| panic!("exit {c}"));
         std::fs::write(
             &a,
@@ -669,7 +370,7 @@ mod tests {
         )
         .unwrap();
         let again = session
-            .render(false, false, true)
+            .render(attempt(true))
             .unwrap_or_else(|c| panic!("exit {c}"));
         let names = |r: &Rendered| {
             r.outcome
@@ -681,9 +382,9 @@ mod tests {
         assert_eq!(names(&first), ["a"]);
         assert_eq!(names(&again), ["a"]);
         // A new session reads the file as it is now.
-        let mut fresh = Session::open(&args).unwrap_or_else(|c| panic!("exit {c}"));
+        let mut fresh = Opened::open(&run, &plugin).unwrap_or_else(|c| panic!("exit {c}"));
         let now = fresh
-            .render(false, false, false)
+            .render(attempt(false))
             .unwrap_or_else(|c| panic!("exit {c}"));
         assert_eq!(names(&now), ["changed"]);
         let _ = std::fs::remove_dir_all(&work);

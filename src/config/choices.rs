@@ -5,6 +5,7 @@
 //! between deciding how to read and running).
 
 use tailor_fleet::{BundleFile, FleetConfig};
+use tailor_kio::standalone::Refused;
 use tailor_kio::KrmResult;
 
 use super::{Plan, Tailoring, TargetFields, Targets};
@@ -28,14 +29,6 @@ pub struct Choices {
     /// `--shard K/N` (1-based).
     pub shard: Option<(usize, usize)>,
     pub bundle: Option<FleetBundle>,
-}
-
-/// Why the choices could not be built into the plan.
-pub enum Refused {
-    /// A bad command line (`--cluster` names no destination of the plan): exit code 2.
-    Usage(String),
-    /// The bundle's fleet.yaml clashes with the configuration: an error result.
-    Results(Vec<KrmResult>),
 }
 
 impl Plan {

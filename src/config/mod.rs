@@ -28,7 +28,7 @@ use crate::stages::Stage;
 use tailor_kio::KrmResult;
 
 pub use crate::stages::{Tailoring, TargetFields};
-pub use choices::{Choices, FleetBundle, Refused};
+pub use choices::{Choices, FleetBundle};
 pub use tailor::TAILOR_FIELDS;
 
 /// Which options each destination gets.

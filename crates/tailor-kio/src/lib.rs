@@ -26,6 +26,7 @@ pub mod resource;
 pub mod results;
 pub mod run;
 pub mod safe_paths;
+pub mod standalone;
 mod streaming;
 pub mod write;
 

@@ -1,0 +1,177 @@
+//! Reading a session's inputs under the reading policy its job declares, and running the job
+//! built with the overrides: what the output modes (and `tailor diff`) write from.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tailor_yaml::Node;
+
+use super::{inputs, Plugin, Refused, Session, Sink};
+use crate::files::{self, KeptFile};
+use crate::host::Guest;
+use crate::output_dir::{self, DirSink};
+use crate::package::{PackageOptions, PackageReading, Passed, Texts};
+use crate::reading::{self, parse_options, FileOutput};
+use crate::run::{self, Tailored};
+use crate::write::Rendering;
+use crate::{KrmResult, Resource};
+
+/// A session whose CONFIG is read and parsed (once), with the texts of the files it read:
+/// each file is read from disk once, however many times the run reads its objects.
+pub struct Opened<'a, P: Plugin> {
+    pub(super) session: &'a Session,
+    pub(super) plugin: &'a P,
+    /// The functionConfig, and the text it was read from (for results to name its lines).
+    config: (Node, Arc<String>),
+    texts: Texts,
+}
+
+/// How one reading of the inputs may go.
+#[derive(Clone, Copy, Debug)]
+pub struct Attempt {
+    /// The objects as read are kept too (a failed resource-list run's answer, `tailor diff`'s
+    /// base): none is changed as it is read then.
+    pub keep_originals: bool,
+    /// Files no stage can touch may be held as their text alone (only for stream and
+    /// `--output-dir` output, which write them as they are).
+    pub pass_through: bool,
+    /// The stages may run on each object as it is read.
+    pub per_item: bool,
+}
+
+/// A standalone run, read and tailored.
+pub struct Rendered {
+    pub fc: Node,
+    /// The objects as read, when asked for (a failed run returns them; `tailor diff` compares
+    /// with them).
+    pub originals: Option<Vec<Resource>>,
+    pub outcome: Tailored,
+    /// Files that hold no object, for `--output-dir` to copy as they are.
+    pub kept: Vec<KeptFile>,
+    /// Files passed through as their text (see [`Passed`]).
+    pub passed: Passed,
+    /// Where a fan-out for `--output-dir` wrote its destinations as they were finished.
+    pub sink: Option<DirSink>,
+}
+
+impl<'a, P: Plugin> Opened<'a, P> {
+    /// Reads the CONFIG and checks that `--output-dir` may be written; `Err` is the exit code
+    /// when either fails (the error reported).
+    pub fn open(session: &'a Session, plugin: &'a P) -> Result<Opened<'a, P>, i32> {
+        let fail = |r: KrmResult| {
+            plugin.report(std::slice::from_ref(&r));
+            1
+        };
+        let text = if session.config == "-" {
+            crate::input::read_stdin()
+        } else {
+            crate::input::read_file(Path::new(&session.config))
+        };
+        let text = text.map_err(|e| fail(KrmResult::error(e)))?;
+        let config =
+            files::read_config_text(text, &session.config, &parse_options()).map_err(fail)?;
+        if let Sink::Dir { dir, clean } = &session.sink {
+            output_dir::check(dir, &session.inputs, &session.config, *clean)
+                .map_err(|msg| fail(KrmResult::error(msg)))?;
+        }
+        Ok(Opened {
+            session,
+            plugin,
+            config,
+            texts: Texts::default(),
+        })
+    }
+
+    /// Reads the inputs (files from the texts once read) as `attempt` allows and runs the job,
+    /// without reporting the results. When an input of the run turns up among objects read
+    /// with the stages run or files passed through, they are read again without either.
+    pub fn render(&mut self, attempt: Attempt) -> Result<Rendered, i32> {
+        let (session, plugin) = (self.session, self.plugin);
+        let job = plugin.parse(&self.config.0);
+        let streams = session.streams(attempt.keep_originals);
+        let output = FileOutput {
+            renders: attempt.per_item && streams,
+            passes_through: attempt.pass_through && streams,
+            keeps_originals: attempt.keep_originals,
+        };
+        // As for a ResourceList: trees dropped when no stage reads every object, stages run as
+        // objects are read when they allow it. A bundle brings its own targets and stages: its
+        // objects keep their trees.
+        let policy = match &job {
+            Ok(job) if !inputs::bundled(session, plugin) => reading::file_reading(job, output),
+            _ => None,
+        };
+        let options = PackageOptions {
+            keep_other_files: matches!(session.sink, Sink::Dir { .. }),
+            one_input: session.inputs.len() == 1,
+            select: job.as_ref().ok().and_then(|j| plugin.select(j)),
+            render: Some(match session.sink {
+                Sink::Dir { .. } => Rendering::File,
+                _ => Rendering::Stream,
+            }),
+        };
+        let mut reading = PackageReading::new(options, policy, Some(&mut self.texts));
+        let (items, bundle) = inputs::read(session, plugin, &mut reading)?;
+        if job
+            .as_ref()
+            .is_ok_and(|j| reading.must_read_again(&items, j))
+        {
+            drop(reading);
+            drop(items);
+            return self.render(Attempt {
+                pass_through: false,
+                per_item: false,
+                ..attempt
+            });
+        }
+        let kept = std::mem::take(&mut reading.kept);
+        let passed = std::mem::take(&mut reading.passed);
+        // The reading policy borrows the job, which the run takes.
+        drop(reading);
+        let originals = attempt.keep_originals.then(|| items.clone());
+        let mut sink = match &session.sink {
+            Sink::Dir { dir, .. } => {
+                let once = kept.iter().map(|k| k.rel.as_str());
+                Some(DirSink::new(
+                    dir,
+                    P::say,
+                    once.chain(passed.files().iter().map(|f| f.rel.as_str())),
+                ))
+            }
+            _ => None,
+        };
+        let stream = sink.as_mut().map(|s| s as &mut dyn run::FanOutSink);
+        let outcome = self.tailor(job, items, bundle, stream)?;
+        Ok(Rendered {
+            fc: self.config.0.clone(),
+            originals,
+            outcome,
+            kept,
+            passed,
+            sink,
+        })
+    }
+
+    /// Runs the job, with the overrides and the bundle built into it, over `items`; the
+    /// results name the lines of the CONFIG file. `Err` is the exit code of a bad command line.
+    fn tailor(
+        &self,
+        job: Result<P::Job, Vec<KrmResult>>,
+        items: Vec<Resource>,
+        bundle: Option<P::Bundle>,
+        sink: Option<&mut dyn run::FanOutSink>,
+    ) -> Result<Tailored, i32> {
+        let (session, plugin) = (self.session, self.plugin);
+        let built = job
+            .map_err(Refused::Results)
+            .and_then(|j| plugin.build(j, &session.overrides, bundle));
+        let mut outcome = match built {
+            Ok(job) => run::process_into(items, &job, &Guest::default(), sink),
+            Err(Refused::Usage(msg)) => return Err(plugin.usage(&msg)),
+            Err(Refused::Results(results)) => Tailored::new(Vec::new(), results, true),
+        };
+        let (fc, text) = &self.config;
+        crate::results::locate(&mut outcome.results, fc, text, session.config_name());
+        Ok(outcome)
+    }
+}
