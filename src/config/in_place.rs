@@ -15,7 +15,7 @@ use tailor_kubestellar::templates::{has_templates, wants_expansion};
 use tailor_kustomize::patch::Patch;
 
 use super::{Plan, Tailoring};
-use crate::stages::templates::EXPAND_ANNOTATION;
+use crate::stages::templates::{self, EXPAND_ANNOTATION};
 use tailor_kio::host::ELSEWHERE;
 use tailor_kio::{KrmResult, Resource};
 
@@ -35,7 +35,7 @@ pub(super) fn refusal(plan: &Plan) -> Option<KrmResult> {
 /// one), under a host that renders in place: the next render would expand that too. Found on
 /// the run's output; `None` when no object asks for expansion.
 pub(super) fn expands_again(plan: &Plan, items: &[Resource]) -> Option<KrmResult> {
-    if !plan.stages.iter().any(|s| s.name() == "templates") {
+    if !plan.stages.iter().any(|s| s.name() == templates::STAGE) {
         return None;
     }
     let item = items.iter().find(|i| {

@@ -29,7 +29,6 @@ impl Job for Plan {
             strict: self.strict,
             empty_shard: self.empty_shard.as_deref(),
             explain: self.explain,
-            rules_of: crate::stages::rules_of,
         }
     }
 

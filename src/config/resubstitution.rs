@@ -12,9 +12,7 @@ use tailor_kio::pipeline::{run_all, Destination, Forked, Log};
 use tailor_kio::{Job, KrmResult, Resource};
 
 use super::Plan;
-
-/// The stage's name (`crate::stages::substitution`).
-const STAGE: &str = "substitution";
+use crate::stages::substitution::STAGE;
 
 /// The error for an answer `out` that the next in-place render would substitute again;
 /// `claimed` the inputs each stage claimed; `None` when the plan substitutes nothing, or the
@@ -41,7 +39,7 @@ pub(super) fn substitutes_again(
         cluster,
         more: false,
     });
-    let mut log = Log::new(&mut results, None, crate::stages::rules_of);
+    let mut log = Log::new(&mut results, None);
     run_all(&mut stage, &mut again, destination, &tailoring, &mut log);
     let failed = results.iter().find(|r| r.is_error());
     let changed = out

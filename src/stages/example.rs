@@ -35,7 +35,7 @@ pub fn run_stage(
         }),
         options: &setup.tailoring,
         inputs: &[],
-        log: Log::new(&mut results, None, super::rules_of),
+        log: Log::new(&mut results, None),
         state: state.as_mut(),
     };
     stage.run(&mut items, &mut ctx);

@@ -29,6 +29,10 @@ impl Stage<Tailoring> for FleetOverlays {
         "fleet overlays"
     }
 
+    fn rules(&self) -> &'static str {
+        "a Fleet overlay (yaml.overlays)"
+    }
+
     fn scope(&self) -> Scope {
         Scope::of_options(self.per_destination)
     }

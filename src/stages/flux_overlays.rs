@@ -26,6 +26,10 @@ impl Stage<Tailoring> for FluxOverlays {
         "flux overlay fields"
     }
 
+    fn rules(&self) -> &'static str {
+        "spec.patches"
+    }
+
     fn scope(&self) -> Scope {
         Scope::of_options(self.per_destination)
     }

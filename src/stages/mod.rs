@@ -30,15 +30,3 @@ pub use targets::{Tailoring, TargetFields};
 pub type Context<'a> = tailor_kio::pipeline::Context<'a, Tailoring>;
 /// A stage of a run with its inputs and its state for one worker.
 pub type Forked<'p> = tailor_kio::pipeline::Forked<'p, Tailoring>;
-
-/// What a stage's rules are called in the error for an object one of them left without its
-/// identity.
-pub fn rules_of(stage: &str) -> &'static str {
-    match stage {
-        "strip" => "a CustomTransform's `remove`",
-        "flux overlay fields" => "spec.patches",
-        "fleet overlays" => "a Fleet overlay (yaml.overlays)",
-        "templates" => "a template",
-        _ => "its rules",
-    }
-}

@@ -27,6 +27,10 @@ impl Stage<Tailoring> for Strip {
         "strip"
     }
 
+    fn rules(&self) -> &'static str {
+        "a CustomTransform's `remove`"
+    }
+
     fn scope(&self) -> Scope {
         Scope::SharedEach
     }

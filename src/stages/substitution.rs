@@ -143,8 +143,9 @@ fn substitution_error(item: &Resource, e: &impl std::fmt::Display) -> KrmResult 
     KrmResult::error(message).about(item)
 }
 
-/// The stage's name, under which an object substituted as it was read carries its results.
-const STAGE: &str = "substitution";
+/// The stage's name: the in-place check of a plan finds the stage by it
+/// (`config::resubstitution`).
+pub const STAGE: &str = "substitution";
 
 /// Whether `item` has the identity of the `substituteFrom` entry `from` (in the
 /// Kustomization's `namespace`, when it has one).

@@ -18,9 +18,17 @@ pub struct Templates {
     pub limits: ExecOptions,
 }
 
+/// The stage's name: the in-place check of a plan finds the stage by it
+/// (`config::in_place::expands_again`).
+pub const STAGE: &str = "templates";
+
 impl Stage<Tailoring> for Templates {
     fn name(&self) -> &'static str {
-        "templates"
+        STAGE
+    }
+
+    fn rules(&self) -> &'static str {
+        "a template"
     }
 
     /// Templates are filled with the destination's properties.

@@ -141,16 +141,8 @@ pub fn chart_source(helm: Option<&Map<String, Value>>, layout: &Layout) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::style::tests::layout;
     use serde_json::json;
-
-    fn layout(files: &[&str], dirs: &[&str]) -> Layout {
-        Layout {
-            dir: "bundle".into(),
-            files: files.iter().map(|s| s.to_string()).collect(),
-            on_disk: files.iter().chain(dirs).map(|s| s.to_string()).collect(),
-            ..Layout::default()
-        }
-    }
 
     fn src(helm: Value, l: &Layout) -> Option<ChartSource> {
         chart_source(helm.as_object(), l)

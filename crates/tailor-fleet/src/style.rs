@@ -156,10 +156,12 @@ pub(crate) fn refusal(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn layout(files: &[&str], dirs: &[&str]) -> Layout {
+    /// The layout of a bundle directory holding `files` and the directories `dirs` (relative
+    /// paths), for the tests here and in `chart_source`.
+    pub(crate) fn layout(files: &[&str], dirs: &[&str]) -> Layout {
         Layout {
             dir: "bundle".into(),
             files: files.iter().map(|s| s.to_string()).collect(),

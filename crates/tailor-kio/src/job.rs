@@ -30,9 +30,6 @@ pub struct Settings<'a> {
     pub empty_shard: Option<&'a str>,
     /// Report what each destination's run does instead of the objects.
     pub explain: bool,
-    /// What a stage's rules are called in the error for an object one of them left without
-    /// its identity, by the stage's name.
-    pub rules_of: fn(&str) -> &'static str,
 }
 
 /// What an in-place host needs checked, beyond what every run checks.
@@ -86,7 +83,11 @@ pub fn reads_every_object<J: Job + ?Sized>(job: &J) -> bool {
 /// Whether some stage reads every object besides the work the stage that runs as objects are
 /// read ([`stage_at_read`]) does then.
 pub fn reads_every_object_after_read<J: Job + ?Sized>(job: &J) -> bool {
-    let skip = usize::from(stage_at_read(job).is_some());
+    let skip = if stage_at_read(job).is_some() {
+        AT_READ + 1
+    } else {
+        0
+    };
     copies(job)
         || job.stages()[skip..]
             .iter()
@@ -94,7 +95,7 @@ pub fn reads_every_object_after_read<J: Job + ?Sized>(job: &J) -> bool {
 }
 
 /// Whether the run copies every object for several destinations.
-fn copies<J: Job + ?Sized>(job: &J) -> bool {
+pub(crate) fn copies<J: Job + ?Sized>(job: &J) -> bool {
     let settings = job.settings();
     settings.fan_out || settings.clusters.len() > 1
 }
@@ -111,11 +112,16 @@ pub fn header_annotations<J: Job + ?Sized>(job: &J) -> Vec<&'static str> {
     keys
 }
 
-/// The stage that may run on each object as it is read: the first one, when it has a
-/// per-object form (nothing may need an object as it was before it).
+/// The place in its job of the stage that may run on each object as it is read
+/// ([`stage_at_read`]): the first, as nothing may need an object as it was before it. What it
+/// found as an object was read is kept under this place.
+pub const AT_READ: usize = 0;
+
+/// The stage that may run on each object as it is read: the one at [`AT_READ`], when it has
+/// a per-object form.
 pub fn stage_at_read<J: Job + ?Sized>(job: &J) -> Option<&dyn Stage<J::Options>> {
     job.stages()
-        .first()
+        .get(AT_READ)
         .map(Box::as_ref)
         .filter(|s| s.each().is_some())
 }

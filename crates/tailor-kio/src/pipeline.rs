@@ -117,15 +117,17 @@ pub trait Stage<O>: Send + Sync {
     fn each(&self) -> Option<&dyn Apply<O>> {
         None
     }
+    /// What its rules are called in the error for an object one of them left without its
+    /// identity ("a CustomTransform's `remove`").
+    fn rules(&self) -> &'static str {
+        "its rules"
+    }
 }
 
 /// What a run records: its results, and what `--explain` notes when the run explains itself.
 pub struct Log<'a> {
     pub results: &'a mut Vec<KrmResult>,
     pub explain: Option<&'a mut explain::Notes>,
-    /// What a stage's rules are called in the error for an object one of them left without
-    /// its identity ("a CustomTransform's `remove`"), by the stage's name.
-    pub rules_of: fn(&str) -> &'static str,
     /// The place in its job of the stage running: the key of what it found as objects were
     /// read ([`Context::take_read`]).
     stage: usize,
@@ -135,12 +137,10 @@ impl<'a> Log<'a> {
     pub fn new(
         results: &'a mut Vec<KrmResult>,
         explain: Option<&'a mut explain::Notes>,
-        rules_of: fn(&str) -> &'static str,
     ) -> Log<'a> {
         Log {
             results,
             explain,
-            rules_of,
             stage: 0,
         }
     }
@@ -258,14 +258,13 @@ pub fn run_all<O>(
             log: Log {
                 results: &mut *log.results,
                 explain: log.explain.as_deref_mut(),
-                rules_of: log.rules_of,
                 stage: forked.at,
             },
             state: forked.state.as_mut(),
         };
         stage.run(items, &mut ctx);
         if !lost {
-            let (name, rules) = (stage.name(), (log.rules_of)(stage.name()));
+            let (name, rules) = (stage.name(), stage.rules());
             let errors = identity::lost_identity(name, rules, items, &named);
             lost = !errors.is_empty();
             log.results.extend(errors);

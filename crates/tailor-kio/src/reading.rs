@@ -9,7 +9,7 @@ use tailor_yaml::{Node, ParseOptions};
 use crate::host::OwnConfig;
 use crate::job::{
     header_annotations, may_consume, reads_every_object, reads_every_object_after_read,
-    stage_at_read, Job,
+    stage_at_read, Job, AT_READ,
 };
 use crate::pipeline::Stage;
 use crate::read::{function_config_ahead, read_input_or_back, Input, Prepared, Trees, Unread};
@@ -186,8 +186,7 @@ pub fn at_read_hook<'a, J: Job>(
         }
         match stage.each().and_then(|each| each.apply(item, &options)) {
             Some(applied) => {
-                // The stage that runs as objects are read is the job's first.
-                item.set_read_results(0, applied.results, applied.done);
+                item.set_read_results(AT_READ, applied.results, applied.done);
                 if item.is_dirty() {
                     Prepared::Changed
                 } else {
@@ -230,7 +229,7 @@ impl<'p, O: Clone + Send + Sync + 'p> AtRead<'p, O> {
     /// has nothing more to do with it.
     fn done_with(&self, item: &Resource) -> bool {
         match self {
-            AtRead::Stage(_) => item.finished_at_read(0),
+            AtRead::Stage(_) => item.finished_at_read(AT_READ),
             AtRead::Steps(steps) => steps.iter().enumerate().all(|(at, step)| match step {
                 Step::Runs(_) => item.finished_at_read(at),
                 Step::Passes(_) => true,

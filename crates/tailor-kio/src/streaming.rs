@@ -5,7 +5,7 @@
 //! text, not trees. Decided from what the stages declare (`Stage::each`, `Reads`).
 
 use crate::host::OwnConfig;
-use crate::job::{may_consume, Job};
+use crate::job::{copies, may_consume, Job};
 use crate::pipeline::{Reads, Stage};
 use crate::read::Prepared;
 use crate::Resource;
@@ -25,7 +25,7 @@ pub enum Step<'p, O> {
 /// vary between them, nor with `--explain` (it compares each stage's before and after).
 pub fn stream_steps<J: Job + ?Sized>(job: &J) -> Option<Vec<Step<'_, J::Options>>> {
     let settings = job.settings();
-    if settings.fan_out || settings.clusters.len() > 1 || settings.explain || job.options_vary() {
+    if copies(job) || settings.explain || job.options_vary() {
         return None;
     }
     let mut steps = Vec::with_capacity(job.stages().len());

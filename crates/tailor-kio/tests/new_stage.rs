@@ -70,7 +70,6 @@ impl Job for MarkAll {
             strict: false,
             empty_shard: None,
             explain: false,
-            rules_of: |_| "its rules",
         }
     }
     fn shared_options(&self) {}

@@ -59,7 +59,7 @@ pub(super) fn tailor_each<'p, J: Job>(
     let after: Vec<Seed<'_, J::Options>> = after.into_iter().map(|(s, _)| s.seed()).collect();
     let mut work = work;
     let options = run.job.shared_options();
-    let mut log = Log::new(results, None, run.job.settings().rules_of);
+    let mut log = Log::new(results, None);
     run_all(&mut before, &mut work, None, &options, &mut log);
     if results.iter().any(KrmResult::is_error) {
         return None;

@@ -294,7 +294,7 @@ impl<'a, J: Job> Run<'a, J> {
         if results.iter().any(KrmResult::is_error) {
             return;
         }
-        let mut log = Log::new(results, explain, self.job.settings().rules_of);
+        let mut log = Log::new(results, explain);
         run_all(stages, items, destination, &options, &mut log);
     }
 }
