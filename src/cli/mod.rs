@@ -14,6 +14,7 @@ mod helm;
 mod output_dir;
 mod standalone;
 pub(crate) mod stdout;
+mod syncer;
 pub mod terminal;
 mod tools;
 
