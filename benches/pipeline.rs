@@ -46,6 +46,30 @@ fn replacements(c: &mut Criterion) {
     g.finish();
 }
 
+/// kustomize's strategic merge (the `patches` of a `Tailor`) on a Deployment whose container
+/// has N `ports`, one in three with a `protocol` (merge keys `containerPort` and `protocol`, so
+/// the list is not regular), patched on `replicas` only (issue 26: growth at most 9x from
+/// 1,000 to 8,000).
+fn strategic_merge_irregular(c: &mut Criterion) {
+    let mut g = c.benchmark_group("strategic_merge_irregular_ports");
+    g.sample_size(10);
+    let cfg = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  patches:\n  - patch: |\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: web}\n      spec: {replicas: 3}\n";
+    for n in [1_000, 8_000] {
+        let mut d = String::from("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        ports:\n");
+        for i in 0..n {
+            d += &format!("        - containerPort: {i}\n");
+            if i % 3 == 0 {
+                d += "          protocol: TCP\n";
+            }
+        }
+        let text = resource_list(&[d], cfg);
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, t| {
+            b.iter(|| run_function(t))
+        });
+    }
+    g.finish();
+}
+
 /// A pass that changes nothing over 10,000 exported Deployments (about 60 MB).
 fn noop(c: &mut Criterion) {
     let mut g = c.benchmark_group("noop_deployments");
@@ -173,6 +197,7 @@ criterion_group!(
     benches,
     startup,
     replacements,
+    strategic_merge_irregular,
     noop,
     small_objects,
     standalone_dir,

@@ -21,8 +21,8 @@
 # runs alternating with one of the current binary's (this VM's speed drifts by 20-50% over
 # minutes, so only runs taken together compare).
 #
-# Then a strategic merge over a keyed list of 1,000 and 8,000 entries (issue 26: growth at
-# most 9x), scripts/bench-bounds.sh (a merged list, replacements by name), and a fan-out of
+# Then a strategic merge over a keyed list of 1,000 and 8,000 entries, regular (`env`) and not
+# (`ports` with and without `protocol`) (issue 26: growth at most 9x), scripts/bench-bounds.sh (a merged list, replacements by name), and a fan-out of
 # 200 objects to 250 / 2,000 / 20,000 clusters with --output-dir (growth at most 9x per 8x
 # clusters, peak within 2x of the 250-cluster run). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
 # objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
@@ -140,10 +140,24 @@ for n in 1000 8000; do
   printf 'strategic merge, %5d env entries: %.3f s, peak %.1f MB' "$n" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
   [ -z "$base" ] || printf ' (baseline %.3f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
   printf '\n'
+  # The same patch on a list that is not regular: N `ports`, one in three with a `protocol`
+  # (merge keys containerPort and protocol; kustomize's element algorithm, through indexes).
+  awk -v n="$n" 'BEGIN {
+    print "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1"
+    print "  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        ports:"
+    for (i = 0; i < n; i++) { printf "        - containerPort: %d\n", i; if (i % 3 == 0) print "          protocol: TCP" } }' >"$smp_dir/ports-$n.yaml"
+  STDIN= best_pair "$runs" -- "$smp_dir/tailor.yaml" "$smp_dir/ports-$n.yaml"
+  wall[smp-ports,$n]=$T_WALL
+  printf 'strategic merge, %5d ports (irregular): %.3f s, peak %.1f MB' "$n" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
+  [ -z "$base" ] || printf ' (baseline %.3f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
 done
 rm -rf "$smp_dir"
-g=$(awk -v a="${wall[smp,1000]}" -v b="${wall[smp,8000]}" 'BEGIN { a = (a < 0.01 ? 0.01 : a); printf "%.1f", b / a }')
-goal "strategic merge: growth 1,000 -> 8,000 env entries ${g}x (<= 9x)" "$(awk -v g="$g" 'BEGIN { print (g <= 9) }')"
+for what in smp:env smp-ports:ports; do
+  key=${what%%:*} label=${what#*:}
+  g=$(awk -v a="${wall[$key,1000]}" -v b="${wall[$key,8000]}" 'BEGIN { a = (a < 0.01 ? 0.01 : a); printf "%.1f", b / a }')
+  goal "strategic merge: growth 1,000 -> 8,000 $label entries ${g}x (<= 9x)" "$(awk -v g="$g" 'BEGIN { print (g <= 9) }')"
+done
 # Strategic merge on a list the patch touches, replacements by name: scripts/bench-bounds.sh.
 TAILOR_BENCH_NO_BUILD=1 TAILOR_BENCH_DIR="$WORK/bounds" "$(dirname "$0")/bench-bounds.sh" || status=1
 # Fan-out of 200 objects to 250 / 2,000 / 20,000 clusters with --output-dir (issue 26): the

@@ -19,6 +19,8 @@ pub struct DirSink {
     reserved: BTreeSet<String>,
     staging: Option<Staging>,
     say: Say,
+    /// Syncs the destinations' files while the next ones are tailored.
+    syncer: Option<durable::Syncer>,
     /// Files a destination wrote outside its own directory (a path annotation leading out of
     /// it): a later file of the same path would otherwise replace it.
     outside: BTreeSet<String>,
@@ -35,6 +37,7 @@ impl DirSink {
                 .collect(),
             staging: None,
             say,
+            syncer: None,
             outside: BTreeSet::new(),
         }
     }
@@ -56,7 +59,9 @@ impl DirSink {
         if let Some(clash) = files.keys().find(|rel| self.outside.contains(*rel)) {
             return Err(self.named(&format!("{clash}: two destinations' objects, or a destination's and one written once, would be written to this file; give them paths of their own")));
         }
-        let put = durable::write_files(staging.path(), files).and_then(|()| staging.commit());
+        let syncer = self.syncer.take().unwrap_or_else(durable::Syncer::new);
+        let put = durable::write_files_then_sync(staging.path(), files, syncer)
+            .and_then(|()| staging.commit());
         put.map_err(|e| {
             super::not_written(
                 &self.dir,
@@ -97,11 +102,12 @@ impl FanOutSink for DirSink {
             )
         })?;
         self.staging = Some(staging);
+        self.syncer = Some(durable::Syncer::new());
         Ok(true)
     }
 
     fn destination(&mut self, destination: &str, copies: Vec<Resource>) -> Result<(), String> {
-        let Some(staging) = &self.staging else {
+        let (Some(staging), Some(syncer)) = (&self.staging, &self.syncer) else {
             return Err(self.named("a destination came before the fan-out began"));
         };
         let files = files::output_dir_files(&copies, &[], &[]).map_err(|m| self.named(&m))?;
@@ -110,7 +116,7 @@ impl FanOutSink for DirSink {
                 return Err(self.named(&format!("{rel}: two destinations' objects would be written to this file; give them paths of their own")));
             }
         }
-        durable::write_files_below(staging.path(), files).map_err(|e| {
+        durable::write_files_below(staging.path(), files, syncer).map_err(|e| {
             super::not_written(
                 &self.dir,
                 &e.context(format!("--output-dir {}", self.dir.display())),

@@ -1,10 +1,10 @@
 //! Writing `--output-dir`'s files so that they survive a crash or a power cut once tailor
 //! exits 0. A rename is atomic against errors, but without a sync the new directory's files
 //! may still be in the page cache when the rename reaches the disk: after a crash DIR could
-//! name empty or truncated files. So each file is synced as it is written, then every
-//! directory that holds one (deepest first, the new directory last), before the rename into
-//! place; the parent is synced after it, so the rename itself lasts ([`sync_dir`]).
-//! What it costs is measured in `docs/host-contract.md`.
+//! name empty or truncated files. So every file and every directory that holds one (the new
+//! directory too) is synced before the rename into place, several at once ([`Syncer`], whose
+//! docs say why the order does not matter); the parent is synced after it, so the rename
+//! itself lasts ([`sync_dir`]). What it costs is measured in `docs/host-contract.md`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File};
@@ -14,17 +14,34 @@ use std::path::{Path, PathBuf};
 use crate::files::OutputFile;
 use anyhow::{Context, Result};
 
-/// Writes `files` (path relative to `dir` → file) under the new directory `dir`, each synced,
-/// then syncs the directories they are in; an error names the file or directory relative to
-/// `dir` (it is renamed into place later, so its own name means nothing to the user).
+pub use super::syncer::Syncer;
+
+/// Writes `files` (path relative to `dir` → file) under the new directory `dir`, then syncs
+/// them, the directories they are in and `dir`; an error names the file or directory relative
+/// to `dir` (it is renamed into place later, so its own name means nothing to the user).
 pub fn write_files(dir: &Path, files: BTreeMap<String, OutputFile<'_>>) -> Result<()> {
-    write_files_below(dir, files)?;
-    sync_dir(dir).context("syncing the new directory")
+    write_files_then_sync(dir, files, Syncer::new())
 }
 
-/// [`write_files`] without syncing `dir` itself: for a fan-out writing one destination at a
-/// time into it, which syncs `dir` once, after the last.
-pub fn write_files_below(dir: &Path, files: BTreeMap<String, OutputFile<'_>>) -> Result<()> {
+/// [`write_files`] for the last files of a fan-out that gave `syncer` its destinations' files:
+/// returns once everything written is synced.
+pub fn write_files_then_sync(
+    dir: &Path,
+    files: BTreeMap<String, OutputFile<'_>>,
+    syncer: Syncer,
+) -> Result<()> {
+    write_files_below(dir, files, &syncer)?;
+    syncer.dir(dir.to_path_buf(), "the new directory".into())?;
+    syncer.finish()
+}
+
+/// Writes `files` under `dir` and hands them and their directories (not `dir` itself) to
+/// `syncer`: for a fan-out writing one destination at a time into `dir`.
+pub fn write_files_below(
+    dir: &Path,
+    files: BTreeMap<String, OutputFile<'_>>,
+    syncer: &Syncer,
+) -> Result<()> {
     let mut made: BTreeSet<PathBuf> = BTreeSet::new();
     for (rel, file) in files {
         let rel_path = Path::new(&rel);
@@ -36,26 +53,21 @@ pub fn write_files_below(dir: &Path, files: BTreeMap<String, OutputFile<'_>>) ->
                 made.extend(parent.ancestors().map(Path::to_path_buf));
             }
         }
-        write_synced(&dir.join(rel_path), file.text().as_bytes())
+        let written = write_new(&dir.join(rel_path), file.text().as_bytes())
             .with_context(|| format!("writing {rel}"))?;
+        syncer.file(written, rel)?;
     }
-    // Deepest first: a directory's entry in its parent is synced after its own entries.
-    let mut deepest_first: Vec<PathBuf> = made
-        .into_iter()
-        .filter(|d| !d.as_os_str().is_empty())
-        .collect();
-    deepest_first.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
-    for sub in deepest_first {
-        sync_dir(&dir.join(&sub)).with_context(|| format!("syncing {}", sub.display()))?;
+    for sub in made.into_iter().filter(|d| !d.as_os_str().is_empty()) {
+        syncer.dir(dir.join(&sub), sub.display().to_string())?;
     }
     Ok(())
 }
 
-/// Creates `path` with `bytes`, on disk when it returns.
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Creates `path` with `bytes`; the open file, to be synced.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<File> {
     let mut file = File::create(path)?;
     file.write_all(bytes)?;
-    file.sync_all()
+    Ok(file)
 }
 
 /// Syncs a directory's entries (the names in it, a rename into it) to disk. Windows cannot

@@ -26,6 +26,7 @@ use anyhow::{bail, Context, Result};
 use crate::safe_paths::{resolve, within};
 
 mod dir_sink;
+mod syncer;
 pub mod durable;
 
 pub use dir_sink::DirSink;

@@ -12,6 +12,7 @@
 use crate::patch::ynode::{self, Kind, Tag, N};
 use tailor_kube::schema::Schema;
 
+mod indexed;
 mod keyed;
 
 /// What a visitor returns: the node to keep, or `None` to clear the field (`walk.ClearNode`).
@@ -287,6 +288,7 @@ impl Walker {
     /// The key values of every element, patch first (prepend), de-duplicated, in order.
     fn element_values(&self, keys: &[String]) -> Vec<Vec<String>> {
         let mut out: Vec<Vec<String>> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for src in [self.origin.as_ref(), self.dest.as_ref()]
             .into_iter()
             .flatten()
@@ -307,7 +309,7 @@ impl Walker {
                         }
                     })
                     .collect();
-                if vals.is_empty() || out.contains(&vals) {
+                if vals.is_empty() || !seen.insert(vals.clone()) {
                     continue;
                 }
                 out.push(vals);
@@ -336,6 +338,9 @@ impl Walker {
 
     /// `setAssociativeSequenceElements`.
     fn set_elements(&self, mut values_list: Vec<Vec<String>>, keys: &[String], dest: N) -> Res {
+        if let Some(res) = self.set_elements_indexed(&mut values_list, keys, &dest) {
+            return res;
+        }
         let items = ynode::empty_seq();
         let elem_schema = self.schema.as_ref().and_then(Schema::elements);
         if keys.len() > 1 {

@@ -165,10 +165,10 @@ impl Walker {
 }
 
 /// A merged element gets back a merge key it lost (kyaml's loop over the valid keys).
-fn restore_keys(v: &N, keys: &[String], values: &[String]) -> Result<(), String> {
+pub(super) fn restore_keys(v: &N, keys: &[String], values: &[String]) -> Result<(), String> {
     for (key, value) in keys.iter().zip(values) {
         let has = ynode::is_mapping(v) && ynode::field(v, key).is_some();
-        if has {
+        if has || value.is_empty() {
             continue;
         }
         if key.is_empty() {
@@ -183,6 +183,7 @@ fn restore_keys(v: &N, keys: &[String], values: &[String]) -> Result<(), String>
 #[cfg(test)]
 mod tests {
     use super::DISABLED;
+    use crate::patch::merge2::indexed::PLAIN;
     use crate::patch::{merge2, ynode};
     use tailor_yaml::parse_stream;
 
@@ -238,8 +239,10 @@ mod tests {
         let doc = |s: &str| parse_stream(s).unwrap().remove(0).root;
         let (p, d) = (ynode::from_node(&doc(patch)), ynode::from_node(&doc(dest)));
         DISABLED.with(|f| f.set(disabled));
+        PLAIN.with(|f| f.set(disabled));
         let out = merge2::merge(p.unwrap(), d.unwrap());
         DISABLED.with(|f| f.set(false));
+        PLAIN.with(|f| f.set(false));
         match out {
             Ok(Some(n)) => ynode::render(&n),
             Ok(None) => "deleted".into(),
