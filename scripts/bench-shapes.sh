@@ -24,7 +24,8 @@
 # Then a strategic merge over a keyed list of 1,000 and 8,000 entries, regular (`env`) and not
 # (`ports` with and without `protocol`) (issue 26: growth at most 9x), scripts/bench-bounds.sh (a merged list, replacements by name), and a fan-out of
 # 200 objects to 250 / 2,000 / 20,000 clusters with --output-dir (growth at most 9x per 8x
-# clusters, peak within 2x of the 250-cluster run). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
+# clusters, peak within 2x of the 250-cluster run), and 200 objects to 2,000 clusters in 10
+# label groups (one rendering per group, and every destination rendered for comparison). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
 # objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
 # 16 MB (TAILOR_BENCH_JSON_N objects, default 44,000); at least 100 MB/s on small block, flow
 # and PyYAML objects (issue 26 adds the last); standalone peak under 2x the input. Exits 1 when a goal is missed.
@@ -181,6 +182,26 @@ for c in "${fan_counts[@]}"; do
   [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
   printf '\n'
   rm -f "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml"
+  clean_out
+done
+# The same 200 objects to 2,000 clusters in 10 label groups, each group with a target
+# customization (issue 26: render once per distinct destination): deduplicated, and with
+# TAILOR_FAN_OUT_DEDUP=0 (every destination rendered on its own) for comparison.
+split_list() { # the generator's ResourceList, into CONFIG and objects
+  awk -v cfg="$fan_dir/tailor.yaml" -v objs="$fan_dir/objects.yaml" '
+    /^items:/ { part = "items"; next }
+    /^functionConfig:/ { part = "config"; next }
+    /^[^ -]/ { part = ""; next }
+    part == "items" && /^- / { if (n++) print "---" > objs; print substr($0, 3) > objs; next }
+    part == "items" { print substr($0, 3) > objs; next }
+    part == "config" { print substr($0, 3) > cfg }'
+}
+"$GEN" fanout 200 2000 10 | split_list
+for dedup in 1 0; do
+  STDIN= TAILOR_FAN_OUT_DEDUP=$dedup best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml" --output-dir "$WORK/outdir"
+  printf 'fan-out, 200 objects to 2000 clusters in 10 groups, --output-dir, TAILOR_FAN_OUT_DEDUP=%s: %.2f s, peak %.1f MB' "$dedup" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
+  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
   clean_out
 done
 rm -rf "$fan_dir"

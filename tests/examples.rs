@@ -115,11 +115,17 @@ fn search_path() -> std::ffi::OsString {
 }
 
 fn run_line(line: &str) -> Run {
+    run_line_env(line, &[])
+}
+
+/// [`run_line`] with extra environment variables, which reach tailor under kpt too.
+fn run_line_env(line: &str, env: &[(&str, &str)]) -> Run {
     common::run_command(
         Command::new("bash")
             .args(["-o", "pipefail", "-c", line])
             .current_dir(repo_root())
-            .env("PATH", search_path()),
+            .env("PATH", search_path())
+            .envs(env.iter().copied()),
         "",
     )
 }
@@ -129,8 +135,8 @@ fn update() -> bool {
 }
 
 /// Runs one command and compares (or writes) its output; returns what differs.
-fn check(example: &Example, step: &Step) -> Vec<String> {
-    let what = format!("examples/{}: `{}`", example.name, step.line);
+fn check(example: &Example, step: &Step, env: &[(&str, &str)]) -> Vec<String> {
+    let what = format!("examples/{}: `{}` {env:?}", example.name, step.line);
     let expected = example.dir.join(&step.expected);
     let (line, out_dir) = if step.is_dir() {
         assert!(
@@ -146,7 +152,7 @@ fn check(example: &Example, step: &Step) -> Vec<String> {
     } else {
         (step.line.clone(), None)
     };
-    let run = run_line(&line);
+    let run = run_line_env(&line, env);
     if run.code != 0 {
         return vec![format!(
             "{what}: exit code {}\n{}{}",
@@ -156,7 +162,7 @@ fn check(example: &Example, step: &Step) -> Vec<String> {
     let only_tailor = step.programs().iter().all(|p| *p == "tailor");
     let stderr_path = example.dir.join(step.stderr_file());
     let mut problems = Vec::new();
-    if update() {
+    if update() && env.is_empty() {
         match &out_dir {
             Some(out) => {
                 let _ = std::fs::remove_dir_all(&expected);
@@ -237,6 +243,20 @@ fn check(example: &Example, step: &Step) -> Vec<String> {
 
 #[test]
 fn every_example_gives_its_expected_output() {
+    check_every_example(&[]);
+}
+
+/// A fan-out renders once per distinct destination; rendering each on its own gives the same
+/// bytes, stdout, stderr and files (`tests/fan_out_dedup.rs` has fan-outs built for it).
+#[test]
+fn every_example_gives_the_same_output_rendering_each_destination_on_its_own() {
+    if update() {
+        return;
+    }
+    check_every_example(&[("TAILOR_FAN_OUT_DEDUP", "0")]);
+}
+
+fn check_every_example(env: &[(&str, &str)]) {
     let mut problems = Vec::new();
     let mut ran = 0;
     for example in examples() {
@@ -258,7 +278,7 @@ fn every_example_gives_its_expected_output() {
                 );
                 continue;
             }
-            problems.extend(check(&example, step));
+            problems.extend(check(&example, step, env));
             ran += 1;
         }
     }

@@ -85,6 +85,14 @@ impl Job for Plan {
         }
     }
 
+    /// Fleet's decision depends on which customizations and targets select the cluster.
+    fn options_key(&self, cluster: &Cluster) -> Option<Vec<usize>> {
+        match &self.targets {
+            Targets::Fixed(_) => Some(Vec::new()),
+            Targets::Fleet(config) => Some(config.decision_key(cluster)),
+        }
+    }
+
     /// A warning for each target customization that matches none of the destinations: it
     /// changes nothing, which for a misspelt label or cluster name is a silent wrong answer.
     fn check_destinations(&self, clusters: &[Cluster], results: &mut Vec<KrmResult>) {

@@ -236,7 +236,13 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
         }));
     }
     if targets.any(|t| !t.extra.overlay().replacements.is_empty()) {
-        stages.push(Box::new(Replacements(RulesFrom::Targets)));
+        let properties = targets.any(|t| {
+            let rules = &t.extra.overlay().replacements;
+            rules
+                .iter()
+                .any(crate::stages::replacements::reads_property)
+        });
+        stages.push(Box::new(Replacements(RulesFrom::Targets { properties })));
     }
     let mut last: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
     if targets.any(|t| t.extra.overlay().sets_common_metadata()) {

@@ -8,7 +8,7 @@ use crate::stages::Tailoring;
 use tailor_fleet::{apply_namespaces, Scopes};
 
 use super::nodes::Work;
-use super::{Context, Scope, Stage};
+use super::{Context, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct FleetNamespaces {
@@ -28,6 +28,11 @@ impl Stage<Tailoring> for FleetNamespaces {
 
     fn scope(&self) -> Scope {
         Scope::of_options(self.per_destination)
+    }
+
+    /// Only the options decide what it does.
+    fn sees(&self) -> Sees {
+        Sees::NOTHING
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

@@ -12,7 +12,7 @@ use tailor_kube::strategicpatch::strategic_merge_patch;
 use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
-use super::{Claim, Context, Scope, Stage, State};
+use super::{Claim, Context, Scope, Sees, Stage, State};
 use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Origin, Resource};
 
@@ -35,6 +35,11 @@ impl Stage<Tailoring> for FleetOverlays {
 
     fn scope(&self) -> Scope {
         Scope::of_options(self.per_destination)
+    }
+
+    /// Only the options decide what it does.
+    fn sees(&self) -> Sees {
+        Sees::NOTHING
     }
 
     /// Items under `overlays/<name>/` are overlay files, not objects.

@@ -13,7 +13,7 @@ use tailor_yaml::Node;
 
 use super::explain::objects;
 use super::nodes::Work;
-use super::{unmatched, Context, Scope, Stage};
+use super::{unmatched, Context, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct FluxOverlays {
@@ -32,6 +32,11 @@ impl Stage<Tailoring> for FluxOverlays {
 
     fn scope(&self) -> Scope {
         Scope::of_options(self.per_destination)
+    }
+
+    /// Only the options decide what it does.
+    fn sees(&self) -> Sees {
+        Sees::NOTHING
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

@@ -2,7 +2,7 @@
 //! naming the Kustomization that applies it (the controller's `SetOwnerLabels`, what
 //! `flux build kustomization` shows). Set after substitution, before `commonMetadata`.
 
-use super::{Context, Scope, Stage};
+use super::{Context, Scope, Sees, Stage};
 use crate::stages::Tailoring;
 use tailor_kio::Resource;
 
@@ -18,6 +18,11 @@ impl Stage<Tailoring> for OwnerLabels {
 
     fn scope(&self) -> Scope {
         Scope::SharedEach
+    }
+
+    /// Only the options decide what it does.
+    fn sees(&self) -> Sees {
+        Sees::NOTHING
     }
 
     fn run(&self, items: &mut Vec<Resource>, _ctx: &mut Context<'_>) {

@@ -9,7 +9,7 @@ use tailor_kustomize::replacements::{apply_with_earlier_ids, Replacement};
 use tailor_yaml::Node;
 
 use super::explain::objects;
-use super::{unmatched, Context, Scope, Stage};
+use super::{unmatched, Context, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 /// Where the stage's replacements come from.
@@ -19,11 +19,17 @@ pub enum RulesFrom {
         list: Vec<Replacement>,
         field: &'static str,
     },
-    /// The destination's target customization (a `Tailor` spec and its targets).
-    Targets,
+    /// The destination's target customization (a `Tailor` spec and its targets); `properties`
+    /// when some target's rule takes a destination's property as its source.
+    Targets { properties: bool },
 }
 
 pub struct Replacements(pub RulesFrom);
+
+/// Whether `rule` takes a destination's property as its source.
+pub fn reads_property(rule: &Replacement) -> bool {
+    rule.source.as_ref().is_some_and(|s| s.property.is_some())
+}
 
 impl Stage<Tailoring> for Replacements {
     fn name(&self) -> &'static str {
@@ -35,10 +41,22 @@ impl Stage<Tailoring> for Replacements {
         Scope::PerDestination
     }
 
+    /// The cluster's properties (they include `clusterName`), when a rule may take one as its
+    /// source.
+    fn sees(&self) -> Sees {
+        match &self.0 {
+            RulesFrom::Fixed { list, .. } if list.iter().all(|r| !reads_property(r)) => {
+                Sees::NOTHING
+            }
+            RulesFrom::Targets { properties: false } => Sees::NOTHING,
+            _ => Sees::PROPERTIES,
+        }
+    }
+
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let (list, field) = match &self.0 {
             RulesFrom::Fixed { list, field } => (list.as_slice(), *field),
-            RulesFrom::Targets => (
+            RulesFrom::Targets { .. } => (
                 ctx.options.extra.overlay().replacements.as_slice(),
                 "spec.replacements",
             ),
@@ -182,7 +200,11 @@ spec:
                               "options": {"create": true}}]},
             ]})),
         };
-        let (out, results) = run_stage(&Replacements(RulesFrom::Targets), input, &setup);
+        let (out, results) = run_stage(
+            &Replacements(RulesFrom::Targets { properties: true }),
+            input,
+            &setup,
+        );
         assert_eq!(
             out,
             "\

@@ -2,7 +2,7 @@
 //! tailor holds no keys, so an encrypted Secret (one with a `sops:` block) under a
 //! Kustomization that asks for decryption is an error, never passed on still encrypted.
 
-use super::{Context, Scope, Stage};
+use super::{Context, Scope, Sees, Stage};
 use crate::stages::Tailoring;
 use tailor_kio::{KrmResult, Resource};
 
@@ -15,6 +15,11 @@ impl Stage<Tailoring> for SopsSecrets {
 
     fn scope(&self) -> Scope {
         Scope::SharedEach
+    }
+
+    /// Only the options decide what it does.
+    fn sees(&self) -> Sees {
+        Sees::NOTHING
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

@@ -10,7 +10,7 @@ use tailor_kubestellar::strip::{
 };
 use tailor_yaml::Node;
 
-use super::{Applied, Apply, Claim, Context, Reads, Scope, Stage, State, Tailoring};
+use super::{Applied, Apply, Claim, Context, Reads, Scope, Sees, Stage, State, Tailoring};
 use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Resource, Severity};
 
@@ -33,6 +33,11 @@ impl Stage<Tailoring> for Strip {
 
     fn scope(&self) -> Scope {
         Scope::SharedEach
+    }
+
+    /// Only the options decide what it does.
+    fn sees(&self) -> Sees {
+        Sees::NOTHING
     }
 
     /// With nothing to do of its own it looks into an object only for a CustomTransform that

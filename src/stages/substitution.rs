@@ -12,7 +12,7 @@ use tailor_yaml::Node;
 
 use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
 
-use super::{Applied, Apply, Claim, Context, Scope, Stage, State, Tailoring};
+use super::{Applied, Apply, Claim, Context, Scope, Sees, Stage, State, Tailoring};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Substitution {
@@ -49,6 +49,11 @@ impl Stage<Tailoring> for Substitution {
     /// The destination's properties are variables.
     fn scope(&self) -> Scope {
         Scope::PerDestination
+    }
+
+    /// The cluster's properties (they include `clusterName`).
+    fn sees(&self) -> Sees {
+        Sees::PROPERTIES
     }
 
     /// A `substituteFrom` ConfigMap or Secret is cluster state the controller reads, not a

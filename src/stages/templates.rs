@@ -10,7 +10,7 @@ use tailor_kubestellar::templates::{
 
 pub use tailor_kubestellar::templates::EXPAND_ANNOTATION;
 
-use super::{Context, Reads, Scope, Stage};
+use super::{Context, Reads, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Templates {
@@ -34,6 +34,11 @@ impl Stage<Tailoring> for Templates {
     /// Templates are filled with the destination's properties.
     fn scope(&self) -> Scope {
         Scope::PerDestination
+    }
+
+    /// The templates read the cluster's name and properties.
+    fn sees(&self) -> Sees {
+        Sees::NAME.and(Sees::PROPERTIES)
     }
 
     /// Only annotated objects are looked into.

@@ -244,6 +244,44 @@ pub fn fan_out_config(
     (items, tailor_config("fan-out", clusters, &stages))
 }
 
+/// `n` exported objects fanned out to `clusters` clusters that fall into `groups` label
+/// groups, each group with a target customization of its own (FirstMatch), under stages that
+/// read nothing of a cluster but its options (no templates, no postBuild, no property source):
+/// a fan-out renders one copy per group and copies it for the group's other clusters.
+pub fn fan_out_groups_config(n: usize, clusters: usize, groups: usize) -> (Vec<String>, String) {
+    let stages = usable_stages(
+        n,
+        &[
+            PipelineStage::Strip,
+            PipelineStage::Overlays,
+            PipelineStage::Patches,
+            PipelineStage::Replacements,
+        ],
+    );
+    let items = (0..n).map(exported_object).collect();
+    let mut spec = String::from("clusters:\n");
+    for i in 0..clusters {
+        spec.push_str(&format!(
+            "- name: cluster-{i:05}\n  labels:\n    group: group-{}\n",
+            i % groups.max(1)
+        ));
+    }
+    spec.push_str("templates:\n  enabled: false\ntargetCustomizations:\n");
+    for g in 0..groups {
+        spec.push_str(&format!(
+            "- name: group-{g}\n  clusterSelector:\n    matchLabels:\n      group: group-{g}\n  images:\n  - name: registry.example.com/app-0\n    newTag: \"{g}.0\"\n"
+        ));
+    }
+    for &stage in &stages {
+        spec.push_str(&stage_spec(stage));
+    }
+    let config = format!(
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: fan-out-groups\nspec:\n{}",
+        indent(&spec, 2)
+    );
+    (items, config)
+}
+
 /// `n` exported Deployments (about 5 KB each) and a config under which nothing changes:
 /// strip off, no stage configured, template expansion on but no object asks for it.
 pub fn noop_config(n: usize) -> (Vec<String>, String) {
@@ -263,6 +301,17 @@ mod tests {
             list,
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- a: 1\n  b: |\n    x\n\n    y\nfunctionConfig:\n  kind: Tailor\n"
         );
+    }
+
+    #[test]
+    fn grouped_clusters_each_get_their_group_customization() {
+        let (items, cfg) = fan_out_groups_config(4, 5, 2);
+        assert_eq!(items.len(), 4);
+        assert!(cfg.contains("  - name: cluster-00004\n    labels:\n      group: group-0\n"));
+        assert!(cfg.contains("  - name: group-1\n    clusterSelector:\n"));
+        assert!(!cfg.contains("group-2"));
+        assert!(cfg.contains("  templates:\n    enabled: false\n"));
+        assert!(!cfg.contains("postBuild"));
     }
 
     #[test]

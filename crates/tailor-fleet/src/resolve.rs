@@ -56,6 +56,20 @@ impl<E: Extra> FleetConfig<E> {
             .collect()
     }
 
+    /// What of `cluster` [`Self::resolve`] depends on, bar the cluster's name in its
+    /// messages: clusters with equal keys get the same decision with the same options. The
+    /// matching customizations' indices, after what the bundle's targets say of the cluster.
+    pub fn decision_key(&self, cluster: &Cluster) -> Vec<usize> {
+        let targets = match &self.override_targets {
+            None => 0,
+            Some(t) if t.is_empty() => 1 + usize::from(cluster.group("default").is_some()),
+            Some(t) => 3 + usize::from(t.iter().any(|t| t.matches(cluster))),
+        };
+        let mut key = vec![targets];
+        key.extend(self.matching(cluster));
+        key
+    }
+
     /// Fleet's decision for `cluster` (`docs/semantics/fleet.md` §1c, §2, §3a): whether it
     /// gets the bundle, with which options, and whether tailor can render it (not a Helm chart
     /// or kustomization for this cluster).

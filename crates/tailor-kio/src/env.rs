@@ -30,6 +30,21 @@ pub fn threads() -> Result<usize, String> {
     Ok(asked.map_or(cores, |n| usize::try_from(n).unwrap_or(usize::MAX).min(cap)))
 }
 
+/// `TAILOR_FAN_OUT_DEDUP`: whether a fan-out renders destinations that would render alike once
+/// (`1`, the default) or each on its own (`0`, to compare with).
+pub fn fan_out_dedup() -> Result<bool, String> {
+    let Ok(raw) = std::env::var("TAILOR_FAN_OUT_DEDUP") else {
+        return Ok(true);
+    };
+    match raw.trim() {
+        "" | "1" => Ok(true),
+        "0" => Ok(false),
+        _ => Err(format!(
+            "environment variable TAILOR_FAN_OUT_DEDUP={raw:?} is neither 0 nor 1"
+        )),
+    }
+}
+
 /// `TAILOR_MAX_INPUT_BYTES`, or `default` when unset.
 pub fn max_input_bytes(default: u64) -> Result<u64, String> {
     Ok(positive("TAILOR_MAX_INPUT_BYTES")?.unwrap_or(default))

@@ -64,6 +64,12 @@ pub trait Job: Sync {
         cluster: Option<&Cluster>,
         results: &mut Vec<KrmResult>,
     ) -> Option<Self::Options>;
+    /// What chose `cluster`'s options, as a key: destinations with equal keys get equal
+    /// options, so a fan-out may render them once ([`crate::renderings`]). `None` (the
+    /// default) when the job cannot tell: the whole cluster, its name too, is the key.
+    fn options_key(&self, _cluster: &Cluster) -> Option<Vec<usize>> {
+        None
+    }
     /// Warnings about the destinations as a whole (a rule that matches none of them).
     fn check_destinations(&self, clusters: &[Cluster], results: &mut Vec<KrmResult>);
     /// What `--explain` says of how `cluster`'s options were chosen; `false` when nothing is

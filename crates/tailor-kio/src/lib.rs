@@ -22,6 +22,7 @@ pub mod package;
 pub mod pipeline;
 pub mod read;
 pub mod reading;
+pub mod renderings;
 pub mod resource;
 pub mod results;
 pub mod run;

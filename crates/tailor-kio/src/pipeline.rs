@@ -13,6 +13,7 @@ use std::any::Any;
 
 use tailor_cluster::Cluster;
 
+pub use crate::renderings::Sees;
 use crate::{explain, identity, KrmResult, Resource};
 
 /// Whether a stage's answer depends on the destination.
@@ -112,6 +113,11 @@ pub trait Stage<O>: Send + Sync {
         Box::new(())
     }
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_, O>);
+    /// What it reads of the destination besides the options: destinations that agree on it
+    /// get the same answer, so a fan-out renders them once. All of it unless it says less.
+    fn sees(&self) -> Sees {
+        Sees::EVERYTHING
+    }
     /// Its per-object form, when it has one for this plan: the pipeline decides whether it
     /// runs as objects are read.
     fn each(&self) -> Option<&dyn Apply<O>> {

@@ -7,6 +7,8 @@
 //! tailor-bench-gen pairs-each N        the same pairs, one ApplyReplacements entry per pair (by name)
 //! tailor-bench-gen patches N           ResourceList: the same pairs, Tailor with two patches
 //! tailor-bench-gen fanout N CLUSTERS   ResourceList: N exported objects, Tailor spec.clusters
+//! tailor-bench-gen fanout N CLUSTERS GROUPS   the same, clusters in GROUPS label groups, each
+//!                                      with a target customization (one rendering per group)
 //! tailor-bench-gen small N             ResourceList: N small objects (block items), nothing changes
 //! tailor-bench-gen small-flow N        the same as flow items (`- {...}`, kpt's .json items)
 //! tailor-bench-gen json-line N         the same as one line of JSON
@@ -24,7 +26,7 @@ use std::path::Path;
 
 use tailor_bench::*;
 
-const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
+const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS [GROUPS] | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
 
 fn number(arg: Option<&String>) -> Result<usize, String> {
     arg.ok_or_else(|| USAGE.to_string())?
@@ -88,7 +90,10 @@ fn run(args: &[String]) -> Result<Option<String>, String> {
         }
         Some("fanout") => {
             let clusters = number(args.get(2))?;
-            let (items, cfg) = fan_out_config(n()?, clusters, FULL_PIPELINE_STAGES);
+            let (items, cfg) = match args.get(3) {
+                Some(groups) => fan_out_groups_config(n()?, clusters, number(Some(groups))?),
+                None => fan_out_config(n()?, clusters, FULL_PIPELINE_STAGES),
+            };
             Ok(Some(resource_list(&items, &cfg)))
         }
         Some(kind @ ("kustomize-pairs" | "kustomize-patches")) => {

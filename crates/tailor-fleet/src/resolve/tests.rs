@@ -443,3 +443,26 @@ fn helm_and_kustomize_fields_refuse_for_the_clusters_they_apply_to() {
     }
     assert!(applied(&cfg.resolve(&prod)).is_some());
 }
+
+#[test]
+fn clusters_with_equal_decision_keys_get_the_same_decision() {
+    let spec = json!({
+        "targetCustomizationMode": "AllMatches",
+        "targetCustomizations": [
+            {"name": "prod", "clusterSelector": {"matchLabels": {"env": "prod"}}, "namespace": "prod"},
+            {"name": "eu", "clusterSelector": {"matchLabels": {"region": "eu"}}, "doNotDeploy": true},
+        ],
+    });
+    let config = FleetConfig::<()>::from_tailor_spec(&spec, "spec").unwrap();
+    let a = cluster(json!({"name": "a", "labels": {"env": "prod", "x": "1"}}));
+    let b = cluster(json!({"name": "b", "labels": {"env": "prod", "x": "2"}}));
+    let c = cluster(json!({"name": "c", "labels": {"env": "prod", "region": "eu"}}));
+    assert_eq!(config.decision_key(&a), config.decision_key(&b));
+    assert_ne!(config.decision_key(&a), config.decision_key(&c));
+    let options = |c: &Cluster| match config.resolve(c) {
+        Decision::Deploy { options, .. } => Some(options),
+        _ => None,
+    };
+    assert_eq!(options(&a), options(&b));
+    assert!(options(&c).is_none());
+}

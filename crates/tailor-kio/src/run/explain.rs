@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use super::alike::Alike;
 use super::Run;
 use crate::explain::{objects, Notes};
 use crate::job::Job;
@@ -23,7 +24,23 @@ pub(super) fn report<J: Job>(run: &Run<'_, J>, work: &[Resource], clusters: &[Cl
         let _ = writeln!(out, "cluster {:?}{}:", cluster.name, labels(cluster));
         destination(run, work, Some(cluster), &mut out);
     }
+    if clusters.len() > 1 {
+        fan_out(run, clusters, &mut out);
+    }
     out
+}
+
+/// How many renderings the fan-out needs: destinations that render alike share one.
+fn fan_out<J: Job>(run: &Run<'_, J>, clusters: &[Cluster], out: &mut String) {
+    let _ = match Alike::plan(run.job, clusters) {
+        Ok(alike) => writeln!(
+            out,
+            "fan-out: {} destinations, {} distinct renderings",
+            clusters.len(),
+            alike.distinct()
+        ),
+        Err(message) => writeln!(out, "fan-out: {message}"),
+    };
 }
 
 fn labels(cluster: &Cluster) -> String {

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use tailor_cluster::Cluster;
 
+use super::alike::{Alike, Rendering};
 use super::Run;
 use crate::job::{shared_stages, Job};
 use crate::pipeline::{run_all, Destination, Forked, Log, Seed};
@@ -64,6 +65,13 @@ pub(super) fn tailor_each<'p, J: Job>(
     if results.iter().any(KrmResult::is_error) {
         return None;
     }
+    let alike = match Alike::plan(run.job, clusters) {
+        Ok(alike) => alike,
+        Err(message) => {
+            results.push(KrmResult::error(message));
+            return None;
+        }
+    };
     if let Some(stream) = sink {
         let staying: Vec<&Resource> = kept.iter().chain(stream.returned.iter().copied()).collect();
         let names: Vec<&str> = clusters.iter().map(|c| c.name.as_str()).collect();
@@ -73,15 +81,21 @@ pub(super) fn tailor_each<'p, J: Job>(
                 return None;
             }
             Ok(true) => {
-                let streamed =
-                    super::streamed::stream_copies(run, &after, &work, clusters, stream.sink);
+                let streamed = super::streamed::stream_copies(
+                    run,
+                    &after,
+                    &work,
+                    clusters,
+                    &alike,
+                    stream.sink,
+                );
                 results.extend(streamed);
                 return Some(kept);
             }
             Ok(false) => {}
         }
     }
-    let (copies, cluster_results) = copies(run, &after, &work, clusters);
+    let (copies, cluster_results) = copies(run, &after, &work, clusters, &alike);
     results.extend(cluster_results);
     let mut out = kept;
     out.extend(copies);
@@ -158,12 +172,13 @@ fn copies<J: Job>(
     stages: &[Seed<'_, J::Options>],
     work: &[Resource],
     clusters: &[Cluster],
+    alike: &Alike,
 ) -> (Vec<Resource>, Vec<KrmResult>) {
     let threads = match crate::env::threads() {
         Ok(n) => n.clamp(1, clusters.len().max(1)),
         Err(e) => return (Vec::new(), vec![KrmResult::error(e)]),
     };
-    let (items, results) = tailor_all(run, stages, work, clusters, threads);
+    let (items, results) = tailor_all(run, stages, work, clusters, alike, threads);
     // A thread that could not start or ended outside any destination: no cluster to name.
     let (unnamed, named): (Vec<_>, Vec<_>) = results.into_iter().partition(|(c, _)| c.is_empty());
     let mut results = name_clusters(named);
@@ -177,10 +192,12 @@ fn tailor_all<'c, J: Job>(
     stages: &[Seed<'_, J::Options>],
     work: &[Resource],
     clusters: &'c [Cluster],
+    alike: &Alike,
     threads: usize,
 ) -> (Vec<Resource>, Vec<(&'c str, KrmResult)>) {
     let per_thread = clusters.len().div_ceil(threads);
-    let tailor_chunk = |chunk: &'c [Cluster]| {
+    // The destinations `start..` of `chunk` are `clusters[start..]`.
+    let tailor_chunk = |(start, chunk): (usize, &'c [Cluster])| {
         // This thread's workers of the stages (their inputs were checked before the copies).
         let mut forked: Vec<Forked<'_, J::Options>> = stages
             .iter()
@@ -190,21 +207,22 @@ fn tailor_all<'c, J: Job>(
         let mut results = Vec::new();
         for (i, cluster) in chunk.iter().enumerate() {
             let more = i + 1 < chunk.len();
-            let (items, own) = tailor_one(run, &mut forked, work, cluster, more);
+            let (items, own) = tailor_one(run, &mut forked, work, clusters, start + i, alike, more);
             results.extend(own.into_iter().map(|r| (cluster.name.as_str(), r)));
             out.extend(items);
         }
         (out, results)
     };
     if threads == 1 {
-        return tailor_chunk(clusters);
+        return tailor_chunk((0, clusters));
     }
     std::thread::scope(|scope| {
         let spawned: Result<Vec<_>, _> = clusters
             .chunks(per_thread)
-            .map(|chunk| {
+            .enumerate()
+            .map(|(n, chunk)| {
                 let thread = std::thread::Builder::new();
-                thread.spawn_scoped(scope, move || tailor_chunk(chunk))
+                thread.spawn_scoped(scope, move || tailor_chunk((n * per_thread, chunk)))
             })
             .collect();
         let mut out = Vec::with_capacity(work.len() * clusters.len());
@@ -232,30 +250,73 @@ fn tailor_all<'c, J: Job>(
     })
 }
 
-/// The copies of `work` tailored for `cluster` with this thread's `forked` stages, each under
-/// the cluster's directory, and the destination's results; `more` when the thread tailors
-/// another destination after it.
+/// The copies of `work` tailored for `clusters[at]` with this thread's `forked` stages, each
+/// under the cluster's directory, and the destination's results; `more` when the thread
+/// tailors another destination after it. Destinations that render alike share one rendering
+/// (`alike`); choosing the options and the cluster's directory are each destination's own.
 pub(super) fn tailor_one<J: Job>(
     run: &Run<'_, J>,
     forked: &mut [Forked<'_, J::Options>],
     work: &[Resource],
-    cluster: &Cluster,
+    clusters: &[Cluster],
+    at: usize,
+    alike: &Alike,
     more: bool,
 ) -> (Vec<Resource>, Vec<KrmResult>) {
+    let cluster = &clusters[at];
+    let mut own = Vec::new();
+    let mut options = None;
+    let chosen = super::contained::contained(|| {
+        options = run.job.options_for(Some(cluster), &mut own);
+    });
+    if let Err(error) = chosen {
+        own.push(error);
+        return (Vec::new(), own);
+    }
+    let mut items = match options {
+        // Nothing is deployed there.
+        None => Vec::new(),
+        // The run fails: the copies are not tailored, and are never written.
+        Some(_) if own.iter().any(KrmResult::is_error) => work
+            .iter()
+            .filter(|r| !r.is_meta_or_local())
+            .cloned()
+            .collect(),
+        Some(options) => {
+            let render = || render(run, forked, work, cluster, &options, more);
+            let (items, results) = alike.rendering(at, render);
+            own.extend(results);
+            items
+        }
+    };
+    for item in &mut items {
+        prefix_path(item, &cluster.name);
+    }
+    (items, own)
+}
+
+/// The objects of `work` tailored for `cluster` with `options` (not yet under its directory),
+/// and what the stages reported.
+fn render<J: Job>(
+    run: &Run<'_, J>,
+    forked: &mut [Forked<'_, J::Options>],
+    work: &[Resource],
+    cluster: &Cluster,
+    options: &J::Options,
+    more: bool,
+) -> Rendering {
     let destination = Destination { cluster, more };
     let mut items = work.to_vec();
     let mut own = Vec::new();
     let tailored = super::contained::contained(|| {
-        run.for_destination(forked, &mut items, Some(destination), &mut own, None);
+        let mut log = Log::new(&mut own, None, run.job.settings().rules_of);
+        run_all(forked, &mut items, Some(destination), options, &mut log);
     });
     if let Err(error) = tailored {
         own.push(error);
         items.clear();
     }
     items.retain(|item| !item.is_meta_or_local());
-    for item in &mut items {
-        prefix_path(item, &cluster.name);
-    }
     (items, own)
 }
 

@@ -2,6 +2,7 @@
 //! means nothing tailored is written: the input items come back unchanged, with the results,
 //! and the exit code is 1.
 
+mod alike;
 mod answer;
 mod contained;
 mod destinations;

@@ -3,6 +3,7 @@
 
 use tailor_cluster::Cluster;
 
+use super::alike::Alike;
 use super::fan_out::{name_clusters, tailor_one};
 use super::sink::FanOutSink;
 use super::Run;
@@ -25,6 +26,7 @@ pub(super) fn stream_copies<J: Job>(
     stages: &[Seed<'_, J::Options>],
     work: &[Resource],
     clusters: &[Cluster],
+    alike: &Alike,
     sink: &mut dyn FanOutSink,
 ) -> Vec<KrmResult> {
     let threads = match crate::env::threads() {
@@ -37,7 +39,7 @@ pub(super) fn stream_copies<J: Job>(
             .map(|&seed| Forked::new(seed, &mut Vec::new()))
             .collect();
         move |i: usize| {
-            let (items, own) = tailor_one(run, &mut forked, work, &clusters[i], true);
+            let (items, own) = tailor_one(run, &mut forked, work, clusters, i, alike, true);
             (lists::repack(items), own)
         }
     };
