@@ -14,6 +14,7 @@ mod helm;
 mod output_dir;
 mod standalone;
 pub(crate) mod stdout;
+mod stream_sink;
 pub mod terminal;
 mod tools;
 

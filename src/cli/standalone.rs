@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::args::{Args, Output};
 use super::dir_sink::DirSink;
+use super::stream_sink::{self, StdoutSink};
 use super::{durable, output_dir, read_stdin, stdin_is_terminal, stdout, usage_error};
 use crate::config::TargetFields;
 use crate::config::{Choices, FleetBundle, Refused};
@@ -29,6 +30,7 @@ pub(crate) fn run(args: Args) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    session.streams = true;
     let mut rendered = match session.render(keep_originals, true, true) {
         Ok(r) => r,
         Err(code) => return code,
@@ -41,6 +43,7 @@ pub(crate) fn run(args: Args) -> i32 {
             Err(code) => return code,
         };
     }
+    stream_sink::drop_write_error(&mut rendered);
     report_all(&rendered.outcome.results);
     write_output(&mut session, rendered)
 }
@@ -53,6 +56,9 @@ pub(crate) struct Session<'a> {
     args: &'a Args,
     config: (tailor_yaml::Node, std::sync::Arc<String>),
     texts: Texts,
+    /// A fan-out's stream output goes to stdout as each destination is finished
+    /// ([`StdoutSink`]); not for `tailor diff`, which compares what it renders.
+    streams: bool,
 }
 
 impl<'a> Session<'a> {
@@ -63,6 +69,7 @@ impl<'a> Session<'a> {
             args,
             config,
             texts: Texts::default(),
+            streams: false,
         })
     }
 
@@ -79,6 +86,7 @@ impl<'a> Session<'a> {
             keep_originals,
             pass_through,
             per_item,
+            self.streams,
         )
     }
 }
@@ -94,6 +102,7 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
         kept,
         passed,
         sink,
+        stdout: streamed,
     } = rendered;
     let fail = |r: KrmResult| {
         report_all(std::slice::from_ref(&r));
@@ -104,8 +113,11 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
     }
     match &args.output {
         Output::Stream => {
+            let streamed = streamed.filter(StdoutSink::streamed);
             if outcome.failed {
-                return 1;
+                // The destinations before the one that failed are written (a pipe cannot
+                // take them back).
+                return streamed.map_or(1, |s| s.finish(std::iter::empty(), 1));
             }
             // kustomize drops local-config objects from what it builds, and kubectl cannot
             // apply a Kptfile: a stream for kubectl has neither.
@@ -114,7 +126,12 @@ fn write_output(session: &mut Session<'_>, rendered: Rendered) -> i32 {
                 .into_iter()
                 .filter(|i| !i.is_meta_or_local())
                 .collect();
-            stdout::emit_with(0, |out| write_stream_docs_to(out, passed.stream(&objects)))
+            match streamed {
+                Some(s) => s.finish(passed.stream(&objects), 0),
+                None => {
+                    stdout::emit_with(0, |out| write_stream_docs_to(out, passed.stream(&objects)))
+                }
+            }
         }
         Output::ResourceList => {
             let list = match (outcome.failed, originals) {
@@ -186,6 +203,8 @@ pub(crate) struct Rendered {
     pub passed: Passed,
     /// Where a fan-out for `--output-dir` wrote its destinations as they were finished.
     pub sink: Option<DirSink>,
+    /// Where a fan-out for stream output wrote its destinations as they were finished.
+    pub stdout: Option<StdoutSink>,
 }
 
 /// Reads the CONFIG and the inputs of `args`, runs the plan, and reports its results on
@@ -208,6 +227,7 @@ fn render_with(
     keep_originals: bool,
     pass_through: bool,
     per_item: bool,
+    streams: bool,
 ) -> Result<Rendered, i32> {
     let (fc, config_source) = config;
     let opts = parse_options();
@@ -244,7 +264,7 @@ fn render_with(
     {
         drop(reading);
         drop(items);
-        return render_with(args, config, texts, keep_originals, false, false);
+        return render_with(args, config, texts, keep_originals, false, false, streams);
     }
     let kept = std::mem::take(&mut reading.kept);
     let passed = std::mem::take(&mut reading.passed);
@@ -261,7 +281,14 @@ fn render_with(
         }
         _ => None,
     };
-    let stream = sink.as_mut().map(|s| s as &mut dyn run::FanOutSink);
+    let strict = args.strict || plan.as_ref().is_ok_and(|p| p.strict);
+    let mut stdout = (streams && args.output == Output::Stream && !strict)
+        .then(|| stream_sink::for_stream(&passed))
+        .flatten();
+    let stream = match (&mut sink, &mut stdout) {
+        (Some(s), _) => Some(s as &mut dyn run::FanOutSink),
+        (None, s) => s.as_mut().map(|s| s as &mut dyn run::FanOutSink),
+    };
     let outcome = tailor(args, plan, items, bundle, fc, config_source, stream)?;
     Ok(Rendered {
         fc: fc.clone(),
@@ -270,6 +297,7 @@ fn render_with(
         kept,
         passed,
         sink,
+        stdout,
     })
 }
 
