@@ -30,3 +30,18 @@ pub fn run_budget(limits: BudgetLimits) -> Result<Budget, Diagnostic> {
         limits.steps.or(steps).unwrap_or(DEFAULT_MAX_RUN_STEPS),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    /// A fan-out reports an exhausted budget once by recognising its message.
+    #[test]
+    fn the_fan_out_recognises_an_exhausted_budget() {
+        let exceeded = tailor_go::budget::Exceeded {
+            resource: tailor_go::budget::Resource::Steps,
+            limit: 5,
+        };
+        assert!(exceeded
+            .to_string()
+            .starts_with(tailor_kio::run::BUDGET_MARK));
+    }
+}

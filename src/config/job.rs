@@ -25,6 +25,7 @@ impl Job for Plan {
             clusters: &self.clusters,
             fan_out: self.fan_out,
             max_fan_out_items: self.max_fan_out_items,
+            max_held_output_bytes: self.max_held_output_bytes,
             notes: &self.notes,
             strict: self.strict,
             empty_shard: self.empty_shard.as_deref(),

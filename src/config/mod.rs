@@ -77,6 +77,8 @@ pub struct Plan {
     pub overlay_files: Vec<BundleFile>,
     /// Largest number of tailored copies (clusters × items) one run may produce.
     pub max_fan_out_items: usize,
+    /// `spec.limits.maxHeldOutputBytes`: most output bytes a held fan-out may hold.
+    pub max_held_output_bytes: Option<u64>,
     /// Where the stages that apply the targets' options go (after the schedule and strip), how
     /// many there are, and how many of them come last (after substitution): a Fleet bundle's
     /// targets replace them.
@@ -126,6 +128,7 @@ impl Plan {
             targets: Targets::Fixed(Box::default()),
             overlay_files: Vec::new(),
             max_fan_out_items: DEFAULT_MAX_FAN_OUT_ITEMS,
+            max_held_output_bytes: None,
             tailoring_at,
             tailoring_len: 0,
             last_len: 0,

@@ -637,6 +637,10 @@ fn limits() -> Value {
             "maxRunEvaluationSteps",
             positive("The most template actions and range iterations a run may evaluate"),
         ),
+        (
+            "maxHeldOutputBytes",
+            positive("The most bytes of output a fan-out may hold until the end (a ResourceList answer, -o resource-list, diff); stream output and --output-dir hold a few destinations at a time"),
+        ),
     ];
     object(
         "Limits on what one run may produce",

@@ -48,6 +48,7 @@ pub const LIMITS: &[&str] = &[
     "maxTemplateRangeIterations",
     "maxRunOutputBytes",
     "maxRunEvaluationSteps",
+    "maxHeldOutputBytes",
 ];
 
 /// What a `Tailor` spec says, decoded; [`Spec::plan`] turns it into stages.
@@ -65,6 +66,7 @@ struct Spec {
     post_build: Option<tailor_flux::kustomization::PostBuild>,
     namespace: Option<String>,
     max_fan_out_items: Option<usize>,
+    max_held_output_bytes: Option<u64>,
     budget_limits: BudgetLimits,
     strict: bool,
     /// Warnings about the spec itself.
@@ -121,6 +123,7 @@ impl Spec {
         if let Some(n) = self.max_fan_out_items {
             plan.max_fan_out_items = n;
         }
+        plan.max_held_output_bytes = self.max_held_output_bytes;
         plan.strict = self.strict;
         plan.notes = self.notes;
         plan
@@ -375,6 +378,7 @@ impl Spec {
                         }
                         ("maxRunOutputBytes", Some(n)) if n > 0 => self.budget_limits.output_bytes = Some(n),
                         ("maxRunEvaluationSteps", Some(n)) if n > 0 => self.budget_limits.steps = Some(n),
+                        ("maxHeldOutputBytes", Some(n)) if n > 0 => self.max_held_output_bytes = Some(n),
                         ("maxTemplateRangeIterations", Some(n)) if n > 0 => {
                             self.template_limits.max_range_iterations = n as usize
                         }

@@ -55,6 +55,12 @@ pub fn max_run_output_bytes() -> Result<Option<u64>, String> {
     positive("TAILOR_MAX_RUN_OUTPUT_BYTES")
 }
 
+/// `TAILOR_MAX_HELD_OUTPUT_BYTES`: the most output a run that holds its whole answer may hold,
+/// `None` when unset.
+pub fn max_held_output_bytes() -> Result<Option<u64>, String> {
+    positive("TAILOR_MAX_HELD_OUTPUT_BYTES")
+}
+
 /// `TAILOR_MAX_RUN_STEPS`: the run's budget of template evaluation steps, `None` when unset.
 pub fn max_run_steps() -> Result<Option<u64>, String> {
     positive("TAILOR_MAX_RUN_STEPS")

@@ -22,6 +22,9 @@ pub struct Settings<'a> {
     pub fan_out: bool,
     /// Largest number of tailored copies (destinations × items) one run may produce.
     pub max_fan_out_items: usize,
+    /// Most output bytes a fan-out whose answer is held whole may hold
+    /// (`spec.limits.maxHeldOutputBytes`); `None` for the environment variable or the default.
+    pub max_held_output_bytes: Option<u64>,
     /// What reading the configuration found worth saying; they lead the run's results.
     pub notes: &'a [Diagnostic],
     /// Warnings are errors.

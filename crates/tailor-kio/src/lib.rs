@@ -15,6 +15,7 @@ mod identity;
 pub mod input;
 pub mod job;
 pub mod lists;
+pub mod memory;
 pub mod orchestrator;
 pub mod ordered;
 pub mod output_dir;

@@ -541,35 +541,118 @@ pub fn write_stream_docs_to<'a, W: Write + ?Sized>(
     out: &mut W,
     docs: impl IntoIterator<Item = StreamDoc<'a>>,
 ) -> io::Result<()> {
-    let mut w = Chunked {
-        buf: String::with_capacity(CHUNK + 4096),
-        out,
-    };
-    let mut open: Option<(usize, Option<&Resource>)> = None;
-    for doc in docs {
-        if let Some((from, before)) = open {
-            match before {
-                Some(item) => end_document(&mut w.buf, from, item),
-                // A text ends with its line break.
-                None if !w.buf.ends_with('\n') => w.buf.push('\n'),
-                None => {}
-            }
-            w.flush_if_full()?;
-            w.buf.push_str("---\n");
-        }
-        let from = w.buf.len();
-        match doc {
-            StreamDoc::Object(item) => {
-                push_document_text(&mut w.buf, item, Framing::Stream);
-                open = Some((from, Some(item)));
-            }
-            StreamDoc::Text(text) => {
-                w.buf.push_str(text);
-                open = Some((from, None));
-            }
+    let mut stream = StreamWriter::new(out);
+    stream.write_docs(docs)?;
+    stream.finish()
+}
+
+/// The bytes `items` take in a stream (each with its `---` line): what a fan-out that holds its
+/// copies counts against its limit, without holding their text.
+pub fn stream_bytes(items: &[Resource]) -> u64 {
+    let mut text = String::new();
+    items
+        .iter()
+        .map(|item| {
+            text.clear();
+            push_document_text(&mut text, item, Framing::Stream);
+            text.len() as u64 + 5
+        })
+        .sum()
+}
+
+/// A stream written in parts (a fan-out's destinations, as each is finished): the same bytes
+/// as [`write_stream_docs_to`] over all the parts' documents at once.
+pub struct StreamWriter<W: Write> {
+    out: W,
+    buf: String,
+    /// Where the last document written starts in the buffer, how it ends when more follows.
+    open: Option<(usize, Ending)>,
+}
+
+/// How the last document written ends if another follows it.
+enum Ending {
+    /// An object still at hand: [`end_document`] decides.
+    Object,
+    /// The object's own text, ended as [`end_document`] would (decided before the part that
+    /// held the object was let go).
+    Decided(String),
+    /// A text, which ends with its line break.
+    Text,
+}
+
+impl<W: Write> StreamWriter<W> {
+    pub fn new(out: W) -> StreamWriter<W> {
+        StreamWriter {
+            out,
+            buf: String::with_capacity(CHUNK + 4096),
+            open: None,
         }
     }
-    w.finish()
+
+    /// Writes `docs` after those written before.
+    pub fn write_docs<'a>(
+        &mut self,
+        docs: impl IntoIterator<Item = StreamDoc<'a>>,
+    ) -> io::Result<()> {
+        let mut last: Option<&Resource> = None;
+        for doc in docs {
+            self.close_open(last)?;
+            let from = self.buf.len();
+            match doc {
+                StreamDoc::Object(item) => {
+                    push_document_text(&mut self.buf, item, Framing::Stream);
+                    self.open = Some((from, Ending::Object));
+                    last = Some(item);
+                }
+                StreamDoc::Text(text) => {
+                    self.buf.push_str(text);
+                    self.open = Some((from, Ending::Text));
+                }
+            }
+        }
+        // The object is let go after this part: decide now how it ends if more follows.
+        if let (Some((from, ending @ Ending::Object)), Some(item)) = (&mut self.open, last) {
+            let mut text = self.buf[*from..].to_string();
+            end_document(&mut text, 0, item);
+            *ending = Ending::Decided(text);
+        }
+        Ok(())
+    }
+
+    /// Ends the open document (`item` when it is an object of this part) and starts the next.
+    fn close_open(&mut self, item: Option<&Resource>) -> io::Result<()> {
+        let Some((from, ending)) = self.open.take() else {
+            return Ok(());
+        };
+        let buf = &mut self.buf;
+        match (ending, item) {
+            (Ending::Object, Some(item)) => end_document(buf, from, item),
+            (Ending::Decided(text), _) => {
+                buf.truncate(from);
+                buf.push_str(&text);
+            }
+            _ if !buf.ends_with('\n') => buf.push('\n'),
+            _ => {}
+        }
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(self.buf.as_bytes())?;
+            self.buf.clear();
+        }
+        self.buf.push_str("---\n");
+        Ok(())
+    }
+
+    /// Writes what is left (the last document ends as its source did).
+    pub fn finish(self) -> io::Result<()> {
+        self.into_writer().1
+    }
+
+    /// [`StreamWriter::finish`], giving the writer back with the outcome (a writer that keeps
+    /// its errors reports them itself).
+    pub fn into_writer(mut self) -> (W, io::Result<()>) {
+        let written = self.out.write_all(self.buf.as_bytes());
+        (self.out, written)
+    }
 }
 
 /// Where an untouched document's text goes in a stream, as [`write_stream_to`] writes it:
@@ -650,5 +733,37 @@ mod tests {
             "# header\napiVersion: v1\nkind: A   # x\nmetadata: {name: a}\n---\n# second\napiVersion: v1\nkind: B\nmetadata: {name: b}\n";
         let input = read_input(src, &ParseOptions::default()).unwrap();
         assert_eq!(write_stream(&input.items), src);
+    }
+
+    /// A stream written in parts (a part may be empty) is the same bytes as written whole,
+    /// documents that end without a line break or in an open literal block included.
+    #[test]
+    fn a_stream_written_in_parts_is_the_stream_written_whole() {
+        let opts = ParseOptions::default();
+        let texts = [
+            "apiVersion: v1\nkind: A\nmetadata: {name: a}\ndata:\n  k: |\n    x",
+            "apiVersion: v1\nkind: B\nmetadata: {name: b}",
+            "apiVersion: v1\nkind: C\nmetadata: {name: c}\n",
+        ];
+        let items: Vec<Resource> = texts
+            .iter()
+            .flat_map(|t| crate::read::read_stream(t, &opts).unwrap())
+            .collect();
+        let whole = write_stream(&items);
+        let splits: [&[usize]; 3] = [&[1, 0, 2], &[0, 1, 1, 1, 0], &[3]];
+        for split in splits {
+            let mut out = Vec::new();
+            let mut stream = StreamWriter::new(&mut out);
+            let mut at = 0;
+            for n in split {
+                let part: Vec<Resource> = items[at..at + n].to_vec();
+                stream
+                    .write_docs(part.iter().map(StreamDoc::Object))
+                    .unwrap();
+                at += n;
+            }
+            stream.finish().unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), whole, "{split:?}");
+        }
     }
 }

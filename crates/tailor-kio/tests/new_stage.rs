@@ -66,6 +66,7 @@ impl Job for MarkAll {
             clusters: &[],
             fan_out: false,
             max_fan_out_items: usize::MAX,
+            max_held_output_bytes: None,
             notes: &[],
             strict: false,
             empty_shard: None,

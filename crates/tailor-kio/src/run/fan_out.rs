@@ -283,7 +283,7 @@ pub(super) fn tailor_one<J: Job>(
             .cloned()
             .collect(),
         Some(options) => {
-            let render = || render(run, forked, work, cluster, &options, more);
+            let render = || render::<J>(forked, work, cluster, &options, more);
             let (items, results) = alike.rendering(at, render);
             own.extend(results);
             items
@@ -298,7 +298,6 @@ pub(super) fn tailor_one<J: Job>(
 /// The objects of `work` tailored for `cluster` with `options` (not yet under its directory),
 /// and what the stages reported.
 fn render<J: Job>(
-    run: &Run<'_, J>,
     forked: &mut [Forked<'_, J::Options>],
     work: &[Resource],
     cluster: &Cluster,
@@ -309,7 +308,7 @@ fn render<J: Job>(
     let mut items = work.to_vec();
     let mut own = Vec::new();
     let tailored = super::contained::contained(|| {
-        let mut log = Log::new(&mut own, None, run.job.settings().rules_of);
+        let mut log = Log::new(&mut own, None);
         run_all(forked, &mut items, Some(destination), options, &mut log);
     });
     if let Err(error) = tailored {

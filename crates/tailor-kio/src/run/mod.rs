@@ -4,10 +4,12 @@
 
 mod alike;
 mod answer;
+mod budget_stops;
 mod contained;
 mod destinations;
 mod explain;
 mod fan_out;
+mod held;
 mod inputs;
 mod package_files;
 mod returned;
@@ -22,7 +24,9 @@ use crate::pipeline::{run_all, Destination, Forked, Log};
 use crate::{explain as notes, lists, KrmResult, Resource, Severity};
 
 pub use answer::{answer, respond, Answer};
+pub use budget_stops::BUDGET_MARK;
 pub use contained::contained;
+pub use held::{default_limit as default_max_held_output_bytes, DEFAULT_MAX_HELD_OUTPUT_BYTES};
 pub use sink::FanOutSink;
 
 /// What a run produced: the list to print and the exit code.
@@ -119,15 +123,18 @@ pub fn process_into<J: Job>(
         outcome.report = Some(report);
         return outcome;
     }
-    let stream = sink
-        .filter(|_| !guest.host.in_place())
-        .map(|sink| fan_out::Stream {
-            sink,
-            returned: returned.items().collect(),
-        });
-    let Some(out) = run.tailor(&mut forked, work, &clusters, &mut results, stream) else {
+    // Without a sink (or in place, where the answer holds every item) the copies are held,
+    // their output bytes counted against a limit.
+    let mut held = held::HeldSink::new(settings.max_held_output_bytes);
+    let stream = fan_out::Stream {
+        sink: sink.filter(|_| !guest.host.in_place()).unwrap_or(&mut held),
+        returned: returned.items().collect(),
+    };
+    let tailored = run.tailor(&mut forked, work, &clusters, &mut results, Some(stream));
+    let Some(mut out) = tailored else {
         return failed(results);
     };
+    out.extend(held.into_copies());
     let ran = Ran {
         out,
         results,

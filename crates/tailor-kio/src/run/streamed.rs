@@ -60,6 +60,7 @@ pub(super) fn stream_copies<J: Job>(
             sink.destination(name, copies)
         },
     );
+    super::budget_stops::report_once(&mut named);
     let mut results = name_clusters(named);
     match handed {
         Ok(()) => {}

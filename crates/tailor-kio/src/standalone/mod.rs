@@ -15,6 +15,7 @@
 mod inputs;
 mod output;
 mod render;
+mod stream_sink;
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,7 @@ use crate::package::Select;
 use crate::{KrmResult, Resource};
 
 pub use render::{Attempt, Opened, Rendered};
+use stream_sink::StreamSink;
 
 /// One standalone run, as the command line asks it.
 #[derive(Clone, Debug)]
@@ -124,12 +126,14 @@ pub fn run<P: Plugin>(session: &Session, plugin: &P, out: &mut dyn std::io::Writ
         Ok(o) => o,
         Err(code) => return code,
     };
+    // A fan-out's stream output is written as each destination is finished, then the rest.
+    let out = std::cell::RefCell::new(out);
     let first = Attempt {
         keep_originals,
         pass_through: true,
         per_item: true,
     };
-    let mut rendered = match opened.render(first) {
+    let (mut rendered, mut streamed) = match opened.render_to(first, Some(&out)) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -140,13 +144,19 @@ pub fn run<P: Plugin>(session: &Session, plugin: &P, out: &mut dyn std::io::Writ
             pass_through: false,
             ..first
         };
-        rendered = match opened.render(again) {
+        drop(streamed);
+        (rendered, streamed) = match opened.render_to(again, Some(&out)) {
             Ok(r) => r,
             Err(code) => return code,
         };
     }
+    if let Some(message) = streamed.as_ref().and_then(StreamSink::write_error) {
+        // stdout's owner reports its own write errors (quietly for a closed pipe).
+        let message = message.to_string();
+        rendered.outcome.results.retain(|r| r.message != message);
+    }
     plugin.report(&rendered.outcome.results);
-    output::write(&mut opened, rendered, out)
+    output::write(&mut opened, rendered, streamed, &out)
 }
 
 /// Reads the CONFIG and the inputs of `session` and runs the job, reporting its results

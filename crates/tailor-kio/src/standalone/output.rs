@@ -1,9 +1,9 @@
 //! Writing a standalone run's output as its sink asks: a stream, a ResourceList (the objects
 //! as read when the run failed), or the files under `--output-dir`.
 
-use std::io::Write;
 use std::path::Path;
 
+use super::stream_sink::{Out, StreamSink};
 use super::{Attempt, Opened, Plugin, Rendered, Sink};
 use crate::files::{self, KeptFile};
 use crate::output_dir::{self, durable, DirSink};
@@ -13,11 +13,12 @@ use crate::write::{write_owned_resource_list_to, write_stream_docs_to, ListSynta
 use crate::{KrmResult, Resource};
 
 /// Writes what the run produced the way the session asks (stdout to `out`, whose write errors
-/// its owner reports); the exit code.
+/// its owner reports; after the destinations a fan-out `streamed` there); the exit code.
 pub(super) fn write<P: Plugin>(
     opened: &mut Opened<'_, P>,
     rendered: Rendered,
-    out: &mut dyn Write,
+    streamed: Option<StreamSink<'_, '_>>,
+    out: &Out<'_>,
 ) -> i32 {
     let (session, plugin) = (opened.session, opened.plugin);
     let Rendered {
@@ -29,13 +30,16 @@ pub(super) fn write<P: Plugin>(
         sink,
     } = rendered;
     if let Some(report) = &outcome.report {
-        let _ = out.write_all(report.as_bytes());
+        let _ = out.borrow_mut().write_all(report.as_bytes());
         return i32::from(outcome.failed);
     }
     match &session.sink {
         Sink::Stream => {
+            let streamed = streamed.filter(StreamSink::streamed);
             if outcome.failed {
-                return 1;
+                // The destinations before the one that failed are written (a pipe cannot
+                // take them back).
+                return streamed.map_or(1, |s| s.finish(std::iter::empty(), 1));
             }
             // kustomize drops local-config objects from what it builds, and kubectl cannot
             // apply a Kptfile: a stream for kubectl has neither.
@@ -44,8 +48,13 @@ pub(super) fn write<P: Plugin>(
                 .into_iter()
                 .filter(|i| !i.is_meta_or_local())
                 .collect();
-            let _ = write_stream_docs_to(out, passed.stream(&objects));
-            0
+            match streamed {
+                Some(s) => s.finish(passed.stream(&objects), 0),
+                None => {
+                    let _ = write_stream_docs_to(&mut **out.borrow_mut(), passed.stream(&objects));
+                    0
+                }
+            }
         }
         Sink::ResourceList => {
             let list = match (outcome.failed, originals) {
@@ -66,7 +75,7 @@ pub(super) fn write<P: Plugin>(
             // Annotated as each is written: recording its path builds a deferred object's
             // tree, which goes with the object once written.
             let _ = write_owned_resource_list_to(
-                out,
+                &mut **out.borrow_mut(),
                 list,
                 annotate_path,
                 Some(&fc),

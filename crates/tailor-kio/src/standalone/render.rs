@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use tailor_yaml::Node;
 
+use super::stream_sink::{Out, StreamSink};
 use super::{inputs, Plugin, Refused, Session, Sink};
 use crate::files::{self, KeptFile};
 use crate::host::Guest;
+use crate::job::Job;
 use crate::output_dir::{self, DirSink};
 use crate::package::{PackageOptions, PackageReading, Passed, Texts};
 use crate::reading::{self, parse_options, FileOutput};
@@ -86,6 +88,16 @@ impl<'a, P: Plugin> Opened<'a, P> {
     /// without reporting the results. When an input of the run turns up among objects read
     /// with the stages run or files passed through, they are read again without either.
     pub fn render(&mut self, attempt: Attempt) -> Result<Rendered, i32> {
+        self.render_to(attempt, None).map(|(rendered, _)| rendered)
+    }
+
+    /// [`Opened::render`], a fan-out for stream output written to `out` as each destination is
+    /// finished (the sink it went to comes back, for the rest of the stream to follow it).
+    pub(super) fn render_to<'r, 'o>(
+        &mut self,
+        attempt: Attempt,
+        out: Option<&'r Out<'o>>,
+    ) -> Result<(Rendered, Option<StreamSink<'r, 'o>>), i32> {
         let (session, plugin) = (self.session, self.plugin);
         let job = plugin.parse(&self.config.0);
         let streams = session.streams(attempt.keep_originals);
@@ -118,11 +130,12 @@ impl<'a, P: Plugin> Opened<'a, P> {
         {
             drop(reading);
             drop(items);
-            return self.render(Attempt {
+            let again = Attempt {
                 pass_through: false,
                 per_item: false,
                 ..attempt
-            });
+            };
+            return self.render_to(again, out);
         }
         let kept = std::mem::take(&mut reading.kept);
         let passed = std::mem::take(&mut reading.passed);
@@ -140,16 +153,25 @@ impl<'a, P: Plugin> Opened<'a, P> {
             }
             _ => None,
         };
-        let stream = sink.as_mut().map(|s| s as &mut dyn run::FanOutSink);
+        // Not under --strict: a warning at the end fails a run whose destinations are written.
+        let strict = session.overrides.strict || job.as_ref().is_ok_and(|j| j.settings().strict);
+        let mut streamed = out
+            .filter(|_| session.sink == Sink::Stream && !strict)
+            .and_then(|out| StreamSink::for_stream(out, &passed));
+        let stream = match (&mut sink, &mut streamed) {
+            (Some(s), _) => Some(s as &mut dyn run::FanOutSink),
+            (None, s) => s.as_mut().map(|s| s as &mut dyn run::FanOutSink),
+        };
         let outcome = self.tailor(job, items, bundle, stream)?;
-        Ok(Rendered {
+        let rendered = Rendered {
             fc: self.config.0.clone(),
             originals,
             outcome,
             kept,
             passed,
             sink,
-        })
+        };
+        Ok((rendered, streamed))
     }
 
     /// Runs the job, with the overrides and the bundle built into it, over `items`; the
