@@ -19,6 +19,7 @@
 
 pub mod chart;
 pub mod coalesce;
+pub mod dependencies;
 pub mod engine;
 pub mod files;
 pub mod funcs;
@@ -26,6 +27,7 @@ mod gofmt;
 mod ignore;
 pub mod release;
 mod schema;
+pub mod semver;
 pub mod sprig;
 pub mod strvals;
 
