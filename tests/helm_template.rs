@@ -123,3 +123,61 @@ fn skip_schema_validation_renders_values_the_schema_refuses() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("---\n# Source: "), "{}", run.stdout);
 }
+
+#[test]
+fn dicts_are_shared_as_go_shares_maps() {
+    // sprig's set/unset/merge change the map they are given (Go maps are references):
+    // the `$_ := set $d ...` idiom, `.Values` changed for the templates rendered after (Helm
+    // renders deeper paths first, then names in reverse order: sub, z, b, a), and a
+    // subchart's `.Values` being its parent's table.
+    let dir = chart(
+        "helm-shared-dicts",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("values.yaml", "a: {x: one}\nsub: {w: two}\n"),
+            (
+                "templates/a.yaml",
+                "{{- $d := dict \"k\" \"v\" }}{{ $_ := set $d \"n\" \"1\" }}{{ $_ := unset $d \"k\" }}\
+                 {{- $m := dict \"keep\" \"dst\" \"off\" false }}{{ $_ := merge $m (dict \"keep\" \"src\" \"off\" true \"new\" \"2\") }}\
+                 d: {{ toJson $d }}\nm: {{ toJson $m }}\n",
+            ),
+            (
+                "templates/b.yaml",
+                "b: {{ toJson .Values.a }}\ncopy: {{ $c := deepCopy .Values.a }}{{ $_ := set $c \"z\" 0 }}{{ hasKey .Values.a \"z\" }}\n",
+            ),
+            ("charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 0.1.0\n"),
+            (
+                "charts/sub/templates/s.yaml",
+                "{{ $_ := set .Values \"fromSub\" true }}s: {{ .Values.w }}\n",
+            ),
+            (
+                "templates/z.yaml",
+                "{{ $_ := set .Values.a \"fromZ\" \"yes\" }}z: {{ toJson .Values.sub }}\n",
+            ),
+        ],
+    );
+    let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for want in [
+        "d: {\"n\":\"1\"}\nm: {\"keep\":\"dst\",\"new\":\"2\",\"off\":true}\n",
+        "b: {\"fromZ\":\"yes\",\"x\":\"one\"}\ncopy: false\n",
+        "z: {\"fromSub\":true,\"global\":{},\"w\":\"two\"}\n",
+        "s: two\n",
+    ] {
+        assert!(run.stdout.contains(want), "{want:?} in\n{}", run.stdout);
+    }
+    // A map that would hold itself is refused, not printed forever.
+    let dir = chart(
+        "helm-dict-cycle",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            (
+                "templates/a.yaml",
+                "{{ $d := dict }}{{ $_ := set $d \"me\" (list $d) }}a: 1\n",
+            ),
+        ],
+    );
+    let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("error calling set"), "{}", run.stderr);
+}

@@ -356,7 +356,9 @@ impl Engine {
             crate::schema::validate(&self.chart, &coalesced.values, &resolved.enabled)
                 .map_err(Error)?;
         }
-        let top = from_json_value(&Json::Object(coalesced.values));
+        // One shared map for the whole render: a template's `set` on `.Values` shows in the
+        // templates rendered after it, and a subchart's `.Values` is its parent's table.
+        let top = crate::funcs::from_json_shared(&Json::Object(coalesced.values));
         let release = Value::Map(BTreeMap::from([
             ("Name".to_string(), Value::String(opts.release_name.clone())),
             (
@@ -385,13 +387,16 @@ impl Engine {
                 continue;
             }
             let node = &self.charts[f.chart];
-            let values = node.values_path.iter().try_fold(&top, |v, k| match v {
-                Value::Map(m) => m.get(k),
-                _ => None,
-            });
+            let values = node
+                .values_path
+                .iter()
+                .try_fold(top.clone(), |v, k| match v {
+                    Value::Dict(d) => d.get(k),
+                    _ => None,
+                });
             let values = match values {
-                Some(v @ Value::Map(_)) => v.clone(),
-                _ => Value::Map(BTreeMap::new()),
+                Some(v @ Value::Dict(_)) => v,
+                _ => Value::Dict(tailor_go::Dict::default()),
             };
             let dot = Value::Map(BTreeMap::from([
                 ("Chart".to_string(), node.chart_object.clone()),

@@ -20,6 +20,7 @@
 pub mod chart;
 pub mod coalesce;
 pub mod dependencies;
+mod dicts;
 pub mod engine;
 pub mod files;
 pub mod funcs;
