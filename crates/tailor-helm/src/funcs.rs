@@ -41,7 +41,8 @@ pub struct HelmFuncs;
 impl Funcs for HelmFuncs {
     fn signature(&self, name: &str) -> Option<(&'static [ParamType], bool)> {
         use ParamType::{Any, String as S};
-        if let Some(sig) = crate::sprig::signature(name) {
+        let name = must_alias(name);
+        if let Some(sig) = crate::sprig::signature(name).or_else(|| crate::more::signature(name)) {
             return Some(sig);
         }
         Some(match name {
@@ -59,8 +60,12 @@ impl Funcs for HelmFuncs {
     }
 
     fn call(&self, host: &mut dyn Host, name: &str, args: Vec<Value>) -> Result<Value, String> {
+        let name = must_alias(name);
         if crate::sprig::NAMES.contains(&name) {
             return crate::sprig::call(name, args);
+        }
+        if crate::more::signature(name).is_some() {
+            return crate::more::call(name, args);
         }
         let mut args = args.into_iter();
         let mut next = || args.next().unwrap_or(Value::Nil);
@@ -184,8 +189,19 @@ pub fn host_names() -> Vec<String> {
     NAMES
         .iter()
         .chain(crate::sprig::NAMES)
+        .chain(crate::more::NAMES)
+        .chain(crate::more::MUST_ALIASES.iter().map(|(m, _)| m))
+        .chain(crate::more::REFUSED.iter().map(|(r, _)| r))
         .map(|s| s.to_string())
         .collect()
+}
+
+/// The function a `must` variant runs as (see [`crate::more::MUST_ALIASES`]).
+fn must_alias(name: &str) -> &str {
+    crate::more::MUST_ALIASES
+        .iter()
+        .find(|(m, _)| *m == name)
+        .map_or(name, |(_, plain)| plain)
 }
 
 fn string(v: Value) -> String {

@@ -121,7 +121,7 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-fn to_string(v: &Value) -> String {
+pub(crate) fn to_string(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Nil => "<nil>".into(),
