@@ -123,3 +123,109 @@ fn skip_schema_validation_renders_values_the_schema_refuses() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("---\n# Source: "), "{}", run.stdout);
 }
+
+#[test]
+fn dicts_are_shared_as_go_shares_maps() {
+    // sprig's set/unset/merge change the map they are given (Go maps are references):
+    // the `$_ := set $d ...` idiom, `.Values` changed for the templates rendered after (Helm
+    // renders deeper paths first, then names in reverse order: sub, z, b, a), and a
+    // subchart's `.Values` being its parent's table.
+    let dir = chart(
+        "helm-shared-dicts",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("values.yaml", "a: {x: one}\nsub: {w: two}\n"),
+            (
+                "templates/a.yaml",
+                "{{- $d := dict \"k\" \"v\" }}{{ $_ := set $d \"n\" \"1\" }}{{ $_ := unset $d \"k\" }}\
+                 {{- $m := dict \"keep\" \"dst\" \"off\" false }}{{ $_ := merge $m (dict \"keep\" \"src\" \"off\" true \"new\" \"2\") }}\
+                 d: {{ toJson $d }}\nm: {{ toJson $m }}\n",
+            ),
+            (
+                "templates/b.yaml",
+                "b: {{ toJson .Values.a }}\ncopy: {{ $c := deepCopy .Values.a }}{{ $_ := set $c \"z\" 0 }}{{ hasKey .Values.a \"z\" }}\n",
+            ),
+            ("charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 0.1.0\n"),
+            (
+                "charts/sub/templates/s.yaml",
+                "{{ $_ := set .Values \"fromSub\" true }}s: {{ .Values.w }}\n",
+            ),
+            (
+                "templates/z.yaml",
+                "{{ $_ := set .Values.a \"fromZ\" \"yes\" }}z: {{ toJson .Values.sub }}\n",
+            ),
+        ],
+    );
+    let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for want in [
+        "d: {\"n\":\"1\"}\nm: {\"keep\":\"dst\",\"new\":\"2\",\"off\":true}\n",
+        "b: {\"fromZ\":\"yes\",\"x\":\"one\"}\ncopy: false\n",
+        "z: {\"fromSub\":true,\"global\":{},\"w\":\"two\"}\n",
+        "s: two\n",
+    ] {
+        assert!(run.stdout.contains(want), "{want:?} in\n{}", run.stdout);
+    }
+    // A map that would hold itself is refused, not printed forever.
+    let dir = chart(
+        "helm-dict-cycle",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            (
+                "templates/a.yaml",
+                "{{ $d := dict }}{{ $_ := set $d \"me\" (list $d) }}a: 1\n",
+            ),
+        ],
+    );
+    let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("error calling set"), "{}", run.stderr);
+}
+
+#[test]
+fn functions_charts_use_render_and_clock_or_random_ones_are_refused() {
+    let template = r#"semver: {{ semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion }} {{ semverCompare "^2" "1.9.0" }}
+match: {{ regexMatch "^v[0-9]+$" "v12" }} {{ regexFind "[0-9]+" "abc123def45" }} {{ regexFindAll "[0-9]" "a1b2c3" 2 | toJson }}
+replace: {{ regexReplaceAll "a(x*)b" "-ab-axxb-" "${1}W" }} {{ regexReplaceAllLiteral "a(x*)b" "-ab-" "${1}" }} {{ regexSplit "z+" "pizza" -1 | toJson }} {{ regexQuoteMeta "1.5+x" }}
+sha: {{ sha256sum "abc" }} {{ sha1sum "abc" }} {{ adler32sum "Wikipedia" }}
+dig: {{ dig "a" "b" "none" .Values }} {{ dig "a" "x" "none" .Values }} {{ pluck "k" (dict "k" 1) (dict "j" 2) (dict "k" 3) | toJson }}
+split: {{ (split "." "a.b.c")._1 }} {{ splitn "." 2 "a.b.c" | toJson }} {{ substr 1 3 "hello" }} {{ sortAlpha (list "b" "a" "c") | toJson }}
+toml: {{ toToml (dict "name" "x" "mast" (dict "sail" "white")) | quote }}
+must: {{ mustFirst (list 1 2) }} {{ tuple 1 2 | len }} {{ all 1 "a" true }} {{ any 0 "" false }}
+"#;
+    let dir = chart(
+        "helm-more-funcs",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("values.yaml", "a: {b: found}\n"),
+            ("templates/f.yaml", template),
+        ],
+    );
+    let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want = r#"semver: true false
+match: true 123 ["1","2"]
+replace: -W-xxW- -${1}- ["pi","a"] 1\.5\+x
+sha: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad a9993e364706816aba3e25717850c26c9cd0d89d 300286872
+dig: found none [1,3]
+split: b {"_0":"a","_1":"b.c"} el ["a","b","c"]
+toml: "name = \"x\"\n\n[mast]\n  sail = \"white\"\n"
+must: 1 2 true false
+"#;
+    assert!(run.stdout.ends_with(want), "{}", run.stdout);
+    for (func, why) in [
+        ("now", "reads the clock"),
+        ("randAlphaNum 8", "random data"),
+    ] {
+        let dir = chart(
+            "helm-refused-func",
+            &[
+                ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+                ("templates/f.yaml", &format!("x: {{{{ {func} }}}}\n")),
+            ],
+        );
+        let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+        assert_eq!(run.code, 1);
+        assert!(run.stderr.contains(why), "{}", run.stderr);
+    }
+}

@@ -72,11 +72,24 @@ pub fn load_files(origin: &str, files: Vec<(String, Vec<u8>)>) -> Result<Chart, 
     let mut chart = Chart::default();
     let mut subdirs: Vec<(String, Vec<File>)> = Vec::new();
     let mut archives = Vec::new();
+    let mut requirements = None;
     for (path, data) in files {
         let text = || String::from_utf8_lossy(&data).into_owned();
         match path.as_str() {
             "Chart.yaml" => chart.metadata = read_map(&text(), origin, &path)?,
             "values.yaml" => chart.values = read_values(&text(), origin, &path)?,
+            "requirements.yaml" => {
+                let req = read_map(&text(), origin, &path)
+                    .map_err(|e| format!("cannot load requirements.yaml: {e}"))?;
+                requirements = Some(req);
+                if api_v1(&chart.metadata) {
+                    chart.files.push((path.clone(), data));
+                }
+            }
+            "requirements.lock" if api_v1(&chart.metadata) => {
+                chart.files.push((path.clone(), data))
+            }
+            "requirements.lock" => {}
             "values.schema.json" => {
                 let schema = serde_json::from_slice(&data)
                     .map_err(|e| format!("{origin}/values.schema.json: {e}"))?;
@@ -106,6 +119,11 @@ pub fn load_files(origin: &str, files: Vec<(String, Vec<u8>)>) -> Result<Chart, 
     }
     if chart.metadata.is_empty() {
         return Err(format!("{origin}: Chart.yaml file is missing"));
+    }
+    // Deprecated `requirements.yaml` (apiVersion v1 charts): its dependencies replace
+    // Chart.yaml's, as Helm's loader unmarshals it over the metadata.
+    if let Some(deps) = requirements.and_then(|mut r| r.remove("dependencies")) {
+        chart.metadata.insert("dependencies".into(), deps);
     }
     validate_metadata(&chart.metadata)?;
     for (sub, files) in subdirs {
@@ -171,7 +189,48 @@ fn validate_metadata(m: &Map<String, Json>) -> Result<(), String> {
     if !matches!(field("type"), "" | "application" | "library") {
         return Err("validation: chart.metadata.type must be application or library".into());
     }
+    validate_dependencies(m)
+}
+
+/// `Dependency.Validate` for each listed dependency, and no two under one name or alias.
+fn validate_dependencies(m: &Map<String, Json>) -> Result<(), String> {
+    let Some(Json::Array(deps)) = m.get("dependencies") else {
+        return Ok(());
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for d in deps {
+        if d.is_null() {
+            return Err("validation: dependencies must not contain empty or null nodes".into());
+        }
+        let field = |k: &str| d.get(k).and_then(Json::as_str).unwrap_or("");
+        let alias = field("alias");
+        let alias_ok = alias
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !alias_ok {
+            return Err(format!(
+                "validation: dependency {} has disallowed characters in the alias",
+                tailor_go::strconv::quote(field("name"))
+            ));
+        }
+        let key = if alias.is_empty() {
+            field("name")
+        } else {
+            alias
+        };
+        if seen.contains(&key) {
+            return Err(format!(
+                "validation: more than one dependency with name or alias {}",
+                tailor_go::strconv::quote(key)
+            ));
+        }
+        seen.push(key);
+    }
     Ok(())
+}
+
+fn api_v1(metadata: &Map<String, Json>) -> bool {
+    metadata.get("apiVersion").and_then(Json::as_str) == Some("v1")
 }
 
 /// Every file under `dir`, by slash path relative to the chart, sorted by path.

@@ -111,6 +111,68 @@ fn run_tables(
     Ok(())
 }
 
+/// One `import-values` entry of a dependency: the table to import (a dotted path from the
+/// parent's values, starting with the dependency's name) and where it goes in the parent's
+/// values (a dotted path, or `.` for the top).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    pub child: String,
+    pub parent: String,
+}
+
+/// Helm's `processImportValues` for one chart (`pkg/chartutil/dependencies.go`): the chart's
+/// values merged (`merge`, as `helm template` does) or coalesced with its subcharts', then
+/// every imported table laid under them: the chart's own values win over imports, and an
+/// earlier import wins over a later one. Runs on maps shared as Go shares them, since an
+/// imported table stays the child's table while later imports merge into it.
+pub fn import_values(chart: &Chart, imports: &[Import], merge: bool) -> Result<Coalesced, Error> {
+    let mut heap = Heap::default();
+    let cvals = heap.new_map(IndexMap::new());
+    heap.coalesce(chart, cvals, "", merge)?;
+    let b = heap.new_map(IndexMap::new());
+    for import in imports {
+        let table = match heap.table(cvals, &import.child) {
+            Ok(table) => table,
+            Err(key) => {
+                heap.warnings.push(format!(
+                    "Warning: ImportValues missing table: {}",
+                    quote(&key) + " is not a table"
+                ));
+                continue;
+            }
+        };
+        let src = if import.parent == "." {
+            table
+        } else {
+            import.parent.split('.').rev().fold(table, |inner, key| {
+                heap.new_map(IndexMap::from([(key.to_string(), GoValue::Table(inner))]))
+            })
+        };
+        heap.tables(b, src, "", merge);
+    }
+    let mut values = heap.export_map(cvals, 0)?;
+    if !merge {
+        // Helm trims nulls here for backward compatibility before laying the imports under.
+        trim_nulls(&mut values);
+    }
+    let copy = heap.import_map(&values);
+    heap.tables(copy, b, "", merge);
+    Ok(Coalesced {
+        values: heap.export_map(copy, 0)?,
+        warnings: heap.warnings,
+    })
+}
+
+/// `trimNilValues`: nulls removed from maps, at every depth of nested maps.
+fn trim_nulls(m: &mut Map<String, Value>) {
+    m.retain(|_, v| !v.is_null());
+    for v in m.values_mut() {
+        if let Value::Object(inner) = v {
+            trim_nulls(inner);
+        }
+    }
+}
+
 fn concat_prefix(a: &str, b: &str) -> String {
     if a.is_empty() {
         b.to_string()
@@ -168,6 +230,15 @@ impl Heap {
             out.insert(k.clone(), v);
         }
         Ok(out)
+    }
+
+    /// `Values.Table`: the map at a dotted path, each step a map; else the key that is not.
+    fn table(&self, id: usize, path: &str) -> Result<usize, String> {
+        path.split('.')
+            .try_fold(id, |at, key| match self.get(at, key) {
+                Some(GoValue::Table(t)) => Ok(t),
+                _ => Err(key.to_string()),
+            })
     }
 
     fn get(&self, id: usize, key: &str) -> Option<GoValue> {

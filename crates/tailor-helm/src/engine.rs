@@ -86,7 +86,6 @@ struct ChartNode {
     chart_object: Value,
     /// The keys leading from the root's values to this chart's (`[sub, subsub]`).
     values_path: Vec<String>,
-    condition: Option<String>,
     /// `.Files`.
     files: Value,
 }
@@ -96,11 +95,15 @@ pub struct Engine {
     chart: Chart,
     set: Template,
     files: Vec<Renderable>,
+    /// Every chart of the tree in pre-order, as [`crate::dependencies::Tree`] numbers them.
     charts: Vec<ChartNode>,
+    deps: crate::dependencies::Tree,
 }
 
 /// Parses every template of `chart` into one set, as Helm's engine does.
 pub fn prepare(chart: Chart) -> Result<Engine, Error> {
+    crate::dependencies::check_present(&chart).map_err(Error)?;
+    let chart = crate::dependencies::resolve_aliases(chart);
     let syntax = Syntax {
         sprig: true,
         without: vec!["env".into(), "expandenv".into()],
@@ -115,7 +118,6 @@ pub fn prepare(chart: Chart) -> Result<Engine, Error> {
         &chart,
         chart.name(),
         Vec::new(),
-        None,
         &mut files,
         &mut charts,
         &mut texts,
@@ -140,6 +142,7 @@ pub fn prepare(chart: Chart) -> Result<Engine, Error> {
         })
         .collect();
     Ok(Engine {
+        deps: crate::dependencies::Tree::of(&chart),
         chart,
         set,
         files,
@@ -162,12 +165,10 @@ fn parse_error(msg: &str) -> String {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
 fn collect(
     c: &Chart,
     full_path: &str,
     values_path: Vec<String>,
-    condition: Option<String>,
     files: &mut Vec<Renderable>,
     charts: &mut Vec<ChartNode>,
     texts: &mut Vec<String>,
@@ -176,15 +177,13 @@ fn collect(
     charts.push(ChartNode {
         chart_object: chart_object(c, values_path.is_empty()),
         values_path: values_path.clone(),
-        condition,
         files: crate::files::files_object(&c.files),
     });
     for dep in &c.dependencies {
         let mut path = values_path.clone();
         path.push(dep.name().to_string());
-        let cond = dependency_condition(c, dep.name());
         let sub_path = format!("{full_path}/charts/{}", dep.name());
-        collect(dep, &sub_path, path, cond, files, charts, texts);
+        collect(dep, &sub_path, path, files, charts, texts);
     }
     for (name, text) in &c.templates {
         let base = name.rsplit('/').next().unwrap_or(name);
@@ -198,17 +197,6 @@ fn collect(
         });
         texts.push(text.clone());
     }
-}
-
-/// The `condition` Chart.yaml gives the dependency `name`.
-fn dependency_condition(parent: &Chart, name: &str) -> Option<String> {
-    let deps = parent.metadata.get("dependencies")?.as_array()?;
-    let dep = deps
-        .iter()
-        .find(|d| d.get("name").and_then(Json::as_str) == Some(name))?;
-    dep.get("condition")
-        .and_then(Json::as_str)
-        .map(str::to_string)
 }
 
 /// `.Chart`: `chart.Metadata` with Go's field names and zero values, plus `IsRoot`.
@@ -361,12 +349,16 @@ impl Engine {
         if self.chart.is_library() {
             return Err(Error("library charts are not installable".into()));
         }
-        let coalesced = crate::coalesce::coalesce_values(&self.chart.coalesce_view(), values)
-            .map_err(|e| Error(e.0))?;
+        let resolved = crate::dependencies::process(&self.deps, values).map_err(Error)?;
+        let coalesced =
+            crate::coalesce::coalesce_values(&resolved.chart, values).map_err(|e| Error(e.0))?;
         if !opts.skip_schema_validation {
-            crate::schema::validate(&self.chart, &coalesced.values).map_err(Error)?;
+            crate::schema::validate(&self.chart, &coalesced.values, &resolved.enabled)
+                .map_err(Error)?;
         }
-        let top = from_json_value(&Json::Object(coalesced.values));
+        // One shared map for the whole render: a template's `set` on `.Values` shows in the
+        // templates rendered after it, and a subchart's `.Values` is its parent's table.
+        let top = crate::funcs::from_json_shared(&Json::Object(coalesced.values));
         let release = Value::Map(BTreeMap::from([
             ("Name".to_string(), Value::String(opts.release_name.clone())),
             (
@@ -379,7 +371,7 @@ impl Engine {
             ("Service".to_string(), Value::String("Helm".into())),
         ]));
         let caps = capabilities(opts)?;
-        let disabled: Vec<bool> = self.disabled_charts(&top);
+        let disabled: Vec<bool> = resolved.enabled.iter().map(|on| !on).collect();
         let exec = ExecOptions {
             missing_key: MissingKey::Zero,
             ..ExecOptions::default()
@@ -395,13 +387,16 @@ impl Engine {
                 continue;
             }
             let node = &self.charts[f.chart];
-            let values = node.values_path.iter().try_fold(&top, |v, k| match v {
-                Value::Map(m) => m.get(k),
-                _ => None,
-            });
+            let values = node
+                .values_path
+                .iter()
+                .try_fold(top.clone(), |v, k| match v {
+                    Value::Dict(d) => d.get(k),
+                    _ => None,
+                });
             let values = match values {
-                Some(v @ Value::Map(_)) => v.clone(),
-                _ => Value::Map(BTreeMap::new()),
+                Some(v @ Value::Dict(_)) => v,
+                _ => Value::Dict(tailor_go::Dict::default()),
             };
             let dot = Value::Map(BTreeMap::from([
                 ("Chart".to_string(), node.chart_object.clone()),
@@ -429,33 +424,7 @@ impl Engine {
                 String::from_utf8_lossy(&out).replace("<no value>", ""),
             );
         }
-        self.assemble(rendered, opts)
-    }
-
-    /// Which charts a false `condition` disables (a disabled chart disables its subcharts).
-    fn disabled_charts(&self, top: &Value) -> Vec<bool> {
-        let mut out = vec![false; self.charts.len()];
-        for (i, c) in self.charts.iter().enumerate() {
-            let parent_path = &c.values_path[..c.values_path.len().saturating_sub(1)];
-            let parent_disabled = self.charts[..i].iter().enumerate().any(|(j, p)| {
-                out[j] && c.values_path.starts_with(&p.values_path) && !p.values_path.is_empty()
-            });
-            let cond_false = c.condition.as_deref().is_some_and(|cond| {
-                let mut v = parent_path.iter().try_fold(top, |v, k| match v {
-                    Value::Map(m) => m.get(k),
-                    _ => None,
-                });
-                for key in cond.split('.') {
-                    v = v.and_then(|v| match v {
-                        Value::Map(m) => m.get(key),
-                        _ => None,
-                    });
-                }
-                matches!(v, Some(Value::Bool(false)))
-            });
-            out[i] = parent_disabled || cond_false;
-        }
-        out
+        self.assemble(rendered, opts, &resolved.enabled)
     }
 
     /// Helm's `renderResources` and `helm template`'s printing: NOTES dropped, documents
@@ -464,6 +433,7 @@ impl Engine {
         &self,
         rendered: BTreeMap<String, String>,
         opts: &Options,
+        enabled: &[bool],
     ) -> Result<Rendered, Error> {
         let mut generic: Vec<(String, String, String)> = Vec::new();
         let mut hooks: Vec<(String, String, String, bool)> = Vec::new();
@@ -504,7 +474,14 @@ impl Engine {
         sort_by_kind(&mut hooks, |m| m.2.as_str(), INSTALL_ORDER);
         let mut documents = Vec::new();
         if opts.include_crds {
-            self.push_crds(&self.chart, self.chart.name(), &mut documents);
+            let mut next = 0;
+            push_crds(
+                &self.chart,
+                self.chart.name(),
+                enabled,
+                &mut next,
+                &mut documents,
+            );
         }
         documents.extend(generic.into_iter().map(|(p, d, _)| (p, d)));
         if !opts.no_hooks {
@@ -517,15 +494,27 @@ impl Engine {
         }
         Ok(Rendered { documents })
     }
+}
 
-    /// `CRDObjects`: the chart's `crds/` files, then its subcharts'.
-    fn push_crds(&self, c: &Chart, full_path: &str, out: &mut Vec<(String, String)>) {
+/// `CRDObjects`: the chart's `crds/` files, then its enabled subcharts'; `next` counts charts
+/// in pre-order to read `enabled`.
+fn push_crds(
+    c: &Chart,
+    full_path: &str,
+    enabled: &[bool],
+    next: &mut usize,
+    out: &mut Vec<(String, String)>,
+) {
+    let on = enabled.get(*next).copied().unwrap_or(true);
+    *next += 1;
+    if on {
         for (name, text) in &c.crds {
             out.push((format!("{full_path}/{name}"), text.clone()));
         }
-        for dep in &c.dependencies {
-            self.push_crds(dep, &format!("{full_path}/charts/{}", dep.name()), out);
-        }
+    }
+    for dep in &c.dependencies {
+        let sub = format!("{full_path}/charts/{}", dep.name());
+        push_crds(dep, &sub, enabled, next, out);
     }
 }
 

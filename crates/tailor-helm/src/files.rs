@@ -12,12 +12,7 @@ pub fn files_object(files: &[(String, Vec<u8>)]) -> Value {
         .filter(|(p, _)| {
             !matches!(
                 p.as_str(),
-                "Chart.yaml"
-                    | "values.yaml"
-                    | "values.schema.json"
-                    | "Chart.lock"
-                    | "requirements.yaml"
-                    | "requirements.lock"
+                "Chart.yaml" | "values.yaml" | "values.schema.json" | "Chart.lock"
             )
         })
         .map(|(p, d)| {

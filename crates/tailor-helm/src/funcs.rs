@@ -2,10 +2,11 @@
 //! late-bound `include`, `tpl`, `required`, `fail` of `pkg/engine/engine.go`), plus the sprig
 //! list and dict builders tailor-go's sprig lacks.
 
+use crate::dicts;
 use serde_json::Value as Json;
 use tailor_go::template::ParamType;
 use tailor_go::template::{Funcs, Host};
-use tailor_go::Value;
+use tailor_go::{Dict, Value};
 use tailor_yaml::sigs::v2print::to_yaml_v2;
 use tailor_yaml::sigs::v2read::yaml11_to_json;
 
@@ -40,7 +41,8 @@ pub struct HelmFuncs;
 impl Funcs for HelmFuncs {
     fn signature(&self, name: &str) -> Option<(&'static [ParamType], bool)> {
         use ParamType::{Any, String as S};
-        if let Some(sig) = crate::sprig::signature(name) {
+        let name = must_alias(name);
+        if let Some(sig) = crate::sprig::signature(name).or_else(|| crate::more::signature(name)) {
             return Some(sig);
         }
         Some(match name {
@@ -58,8 +60,12 @@ impl Funcs for HelmFuncs {
     }
 
     fn call(&self, host: &mut dyn Host, name: &str, args: Vec<Value>) -> Result<Value, String> {
+        let name = must_alias(name);
         if crate::sprig::NAMES.contains(&name) {
             return crate::sprig::call(name, args);
+        }
+        if crate::more::signature(name).is_some() {
+            return crate::more::call(name, args);
         }
         let mut args = args.into_iter();
         let mut next = || args.next().unwrap_or(Value::Nil);
@@ -101,13 +107,13 @@ impl Funcs for HelmFuncs {
             "fromYamlArray" => Ok(from_yaml(&string(next()), true)),
             "fromJson" => Ok(from_json(&string(next()), false)),
             "fromJsonArray" => Ok(from_json(&string(next()), true)),
-            "lookup" => Ok(Value::Map(Default::default())),
+            "lookup" => Ok(Value::Dict(Dict::default())),
             "list" => Ok(Value::List(args.collect())),
-            "dict" => Ok(dict(args.collect())),
-            "get" => get(next(), &string(next())),
-            "set" => set(next(), string(next()), next()),
-            "unset" => unset(next(), &string(next())),
-            "keys" => Ok(keys(args.collect())),
+            "dict" => Ok(dicts::dict(args.collect())),
+            "get" => dicts::get(&next(), &string(next())),
+            "set" => dicts::set(next(), string(next()), next()),
+            "unset" => dicts::unset(next(), &string(next())),
+            "keys" => Ok(dicts::keys(args.collect())),
             _ => Err(format!("function {name} not defined")),
         }
     }
@@ -174,6 +180,7 @@ pub fn is_empty(v: &Value) -> bool {
         Value::List(l) => l.is_empty(),
         Value::Map(m) => m.is_empty(),
         Value::StringMap(m) => m.is_empty(),
+        Value::Dict(d) => d.is_empty(),
     }
 }
 
@@ -182,8 +189,19 @@ pub fn host_names() -> Vec<String> {
     NAMES
         .iter()
         .chain(crate::sprig::NAMES)
+        .chain(crate::more::NAMES)
+        .chain(crate::more::MUST_ALIASES.iter().map(|(m, _)| m))
+        .chain(crate::more::REFUSED.iter().map(|(r, _)| r))
         .map(|s| s.to_string())
         .collect()
+}
+
+/// The function a `must` variant runs as (see [`crate::more::MUST_ALIASES`]).
+fn must_alias(name: &str) -> &str {
+    crate::more::MUST_ALIASES
+        .iter()
+        .find(|(m, _)| *m == name)
+        .map_or(name, |(_, plain)| plain)
 }
 
 fn string(v: Value) -> String {
@@ -208,11 +226,27 @@ pub fn to_json(v: &Value) -> Json {
                 .map(|(k, v)| (k.clone(), Json::String(v.clone())))
                 .collect(),
         ),
+        Value::Dict(d) => to_json(&Value::Map(d.snapshot())),
+    }
+}
+
+/// JSON as Go's `interface{}` in a template's data (values, `fromYaml`...): maps are
+/// shared [`Dict`]s, as Go's maps are.
+pub fn from_json_shared(j: &Json) -> Value {
+    match j {
+        Json::Object(o) => Value::Dict(Dict::new(
+            o.iter()
+                .map(|(k, v)| (k.clone(), from_json_shared(v)))
+                .collect(),
+        )),
+        Json::Array(a) => Value::List(a.iter().map(from_json_shared).collect()),
+        other => from_json_value(other),
     }
 }
 
 /// JSON as Go's `interface{}`: integral numbers that fit stay int64 only when serde
-/// read them as integers (`--set`), everything else is float64.
+/// read them as integers (`--set`), everything else is float64. Maps are held by value
+/// (what a host object such as `.Chart` carries).
 pub fn from_json_value(j: &Json) -> Value {
     match j {
         Json::Null => Value::Nil,
@@ -238,11 +272,11 @@ pub fn to_yaml(v: &Value) -> String {
 }
 
 fn error_map(e: String) -> Value {
-    Value::Map(
+    Value::Dict(Dict::new(
         [("Error".to_string(), Value::String(e))]
             .into_iter()
             .collect(),
-    )
+    ))
 }
 
 /// Helm's `fromYAML`/`fromYAMLArray`: errors come back in the result (`Error` key or item).
@@ -283,8 +317,8 @@ fn decoded(parsed: Result<Json, String>, array: bool, prefix: &str) -> Value {
         "map[string]interface {}"
     };
     match (parsed, array) {
-        (Ok(j @ Json::Object(_)), false) | (Ok(j @ Json::Array(_)), true) => from_json_value(&j),
-        (Ok(Json::Null), false) => Value::Map(Default::default()),
+        (Ok(j @ Json::Object(_)), false) | (Ok(j @ Json::Array(_)), true) => from_json_shared(&j),
+        (Ok(Json::Null), false) => Value::Dict(Dict::default()),
         (Ok(Json::Null), true) => Value::List(Vec::new()),
         (Ok(j), _) => {
             let e = format!(
@@ -300,59 +334,4 @@ fn decoded(parsed: Result<Json, String>, array: bool, prefix: &str) -> Value {
         (Err(e), false) => error_map(e),
         (Err(e), true) => Value::List(vec![Value::String(e)]),
     }
-}
-
-/// sprig's `dict`: keys converted with `strval`, a missing last value is "".
-fn dict(args: Vec<Value>) -> Value {
-    let mut m = std::collections::BTreeMap::new();
-    let mut it = args.into_iter();
-    while let Some(k) = it.next() {
-        let key = match k {
-            Value::String(s) => s,
-            Value::Int(n) => n.to_string(),
-            Value::Bool(b) => b.to_string(),
-            other => crate::gofmt::format_v(&crate::funcs::to_json(&other)),
-        };
-        m.insert(key, it.next().unwrap_or(Value::String(String::new())));
-    }
-    Value::Map(m)
-}
-
-fn get(d: Value, key: &str) -> Result<Value, String> {
-    match d {
-        Value::Map(mut m) => Ok(m.remove(key).unwrap_or(Value::String(String::new()))),
-        _ => Err("wrong type for value; expected map[string]interface {}".into()),
-    }
-}
-
-/// sprig's `set` mutates the dict in place; values here are copies, so `set` returns the
-/// changed copy (the common `$_ := set $d "k" v` idiom then loses the change: documented).
-fn set(d: Value, key: String, v: Value) -> Result<Value, String> {
-    match d {
-        Value::Map(mut m) => {
-            m.insert(key, v);
-            Ok(Value::Map(m))
-        }
-        _ => Err("wrong type for value; expected map[string]interface {}".into()),
-    }
-}
-
-fn unset(d: Value, key: &str) -> Result<Value, String> {
-    match d {
-        Value::Map(mut m) => {
-            m.remove(key);
-            Ok(Value::Map(m))
-        }
-        _ => Err("wrong type for value; expected map[string]interface {}".into()),
-    }
-}
-
-fn keys(dicts: Vec<Value>) -> Value {
-    let mut out = Vec::new();
-    for d in dicts {
-        if let Value::Map(m) = d {
-            out.extend(m.into_keys().map(Value::String));
-        }
-    }
-    Value::List(out)
 }

@@ -19,13 +19,18 @@
 
 pub mod chart;
 pub mod coalesce;
+pub mod dependencies;
+mod dicts;
 pub mod engine;
 pub mod files;
 pub mod funcs;
 mod gofmt;
+mod hashes;
 mod ignore;
+mod more;
 pub mod release;
 mod schema;
+pub mod semver;
 pub mod sprig;
 pub mod strvals;
 

@@ -9,10 +9,13 @@ use crate::gofmt::format_v;
 use jsonschema::error::{TypeKind, ValidationErrorKind as K};
 use serde_json::{Map, Value as Json};
 
-/// All failures of `chart`'s and its subcharts' schemas, Helm's text, or `Ok`.
-pub fn validate(chart: &Chart, values: &Map<String, Json>) -> Result<(), String> {
+/// All failures of `chart`'s and its enabled subcharts' schemas (`enabled` per chart in
+/// pre-order: a subchart a tag or condition switched off is no dependency any more), Helm's
+/// text, or `Ok`.
+pub fn validate(chart: &Chart, values: &Map<String, Json>, enabled: &[bool]) -> Result<(), String> {
     let mut out = String::new();
-    collect(chart, values, &mut out)?;
+    let mut next = 0;
+    collect(chart, values, enabled, &mut next, &mut out)?;
     if out.is_empty() {
         return Ok(());
     }
@@ -21,8 +24,16 @@ pub fn validate(chart: &Chart, values: &Map<String, Json>) -> Result<(), String>
     ))
 }
 
-fn collect(chart: &Chart, values: &Map<String, Json>, out: &mut String) -> Result<(), String> {
-    if let Some(schema) = &chart.schema {
+fn collect(
+    chart: &Chart,
+    values: &Map<String, Json>,
+    enabled: &[bool],
+    next: &mut usize,
+    out: &mut String,
+) -> Result<(), String> {
+    let on = enabled.get(*next).copied().unwrap_or(true);
+    *next += 1;
+    if let Some(schema) = chart.schema.as_ref().filter(|_| on) {
         let validator = jsonschema::validator_for(schema)
             .map_err(|e| format!("{}: values.schema.json: {e}", chart.name()))?;
         let instance = Json::Object(values.clone());
@@ -109,7 +120,7 @@ fn collect(chart: &Chart, values: &Map<String, Json>, out: &mut String) -> Resul
             Some(Json::Object(m)) => m.clone(),
             _ => Map::new(),
         };
-        collect(dep, &sub, out)?;
+        collect(dep, &sub, enabled, next, out)?;
     }
     Ok(())
 }

@@ -5,7 +5,6 @@
 //! numeric.go, reflect.go); sprig's in-place mutation of a dict (`set`, `merge`) is seen
 //! here only in the returned value (docs/differences.md).
 
-use std::collections::BTreeMap;
 use tailor_go::template::ParamType;
 use tailor_go::Value;
 
@@ -105,7 +104,7 @@ pub fn type_of(v: &Value) -> &'static str {
         Value::Float(_) => "float64",
         Value::String(_) => "string",
         Value::List(_) => "[]interface {}",
-        Value::Map(_) => "map[string]interface {}",
+        Value::Map(_) | Value::Dict(_) => "map[string]interface {}",
         Value::StringMap(_) => "map[string]string",
     }
 }
@@ -118,34 +117,17 @@ fn kind_of(v: &Value) -> &'static str {
         Value::Float(_) => "float64",
         Value::String(_) => "string",
         Value::List(_) => "slice",
-        Value::Map(_) | Value::StringMap(_) => "map",
+        Value::Map(_) | Value::StringMap(_) | Value::Dict(_) => "map",
     }
 }
 
-fn to_string(v: &Value) -> String {
+pub(crate) fn to_string(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Nil => "<nil>".into(),
         Value::Bool(b) => b.to_string(),
         Value::Int(n) => n.to_string(),
         other => crate::gofmt::format_v(&crate::funcs::to_json(other)),
-    }
-}
-
-/// sprig's `merge`: keys of later dicts fill what the first lacks (maps merged deeply);
-/// `overwrite` lets later dicts win.
-fn merge_into(dst: &mut BTreeMap<String, Value>, src: BTreeMap<String, Value>, overwrite: bool) {
-    for (k, v) in src {
-        match (dst.get_mut(&k), v) {
-            (Some(Value::Map(d)), Value::Map(s)) => merge_into(d, s, overwrite),
-            (Some(_), v) if overwrite => {
-                dst.insert(k, v);
-            }
-            (Some(_), _) => {}
-            (None, v) => {
-                dst.insert(k, v);
-            }
-        }
     }
 }
 
@@ -212,33 +194,16 @@ pub fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
         }
         "until" => Value::List((0..to_i64(&next()).max(0)).map(Value::Int).collect()),
         "merge" | "mergeOverwrite" => {
-            let Value::Map(mut dst) = next() else {
-                return Err("wrong type for value; expected map[string]interface {}".into());
-            };
-            for src in it {
-                if let Value::Map(src) = src {
-                    merge_into(&mut dst, src, name == "mergeOverwrite");
-                }
-            }
-            Value::Map(dst)
+            let args: Vec<Value> = std::iter::once(next()).chain(it).collect();
+            crate::dicts::merge(args, name == "mergeOverwrite")?
         }
         "pick" | "omit" => {
-            let Value::Map(d) = next() else {
-                return Err("wrong type for value; expected map[string]interface {}".into());
-            };
+            let d = next();
             let keys: Vec<String> = it.map(|k| to_string(&k)).collect();
-            let keep = name == "pick";
-            Value::Map(
-                d.into_iter()
-                    .filter(|(k, _)| keys.contains(k) == keep)
-                    .collect(),
-            )
+            crate::dicts::pick(&d, &keys, name == "pick")?
         }
-        "values" => match next() {
-            Value::Map(d) => Value::List(d.into_values().collect()),
-            _ => return Err("wrong type for value; expected map[string]interface {}".into()),
-        },
-        "deepCopy" => next(),
+        "values" => crate::dicts::values(&next())?,
+        "deepCopy" => crate::dicts::deep_copy(&next()),
         "add" => Value::Int(
             std::iter::once(next())
                 .chain(it)

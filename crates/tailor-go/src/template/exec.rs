@@ -423,6 +423,11 @@ impl<'a, 'o> State<'a, 'o> {
         Ok(!matches!(flow, Flow::Break))
     }
 
+    /// Keeps `v` for the rest of the execution (an entry read out of a shared dict).
+    pub(crate) fn keep(&self, v: Value) -> &'a Value {
+        self.arena.alloc(v)
+    }
+
     fn walk_range(&mut self, dot: &Val<'a>, r: &'a Branch) -> R<()> {
         self.at = At::Range(r);
         let mark0 = self.vars.len();
@@ -439,6 +444,21 @@ impl<'a, 'o> State<'a, 'o> {
                 for (i, e) in l.iter().enumerate() {
                     let elem = Val::Iface(Conc::from_elem(e));
                     if !self.one_iteration(r, mark, Val::C(Conc::Int(i as i64)), elem)? {
+                        break;
+                    }
+                }
+            }
+            Val::C(Conc::Dict(d)) if !d.is_empty() => {
+                // Go's range over a map the body changes is unspecified; a snapshot is one
+                // of its answers and keeps no lock while the body runs.
+                ran = true;
+                let snapshot = self.arena.alloc(Value::Map(d.snapshot()));
+                let Value::Map(m) = &*snapshot else {
+                    return Ok(());
+                };
+                for (k, v) in m.iter() {
+                    let elem = Val::Iface(Conc::from_elem(v));
+                    if !self.one_iteration(r, mark, Val::C(Conc::str(k)), elem)? {
                         break;
                     }
                 }
@@ -461,7 +481,8 @@ impl<'a, 'o> State<'a, 'o> {
                     }
                 }
             }
-            Val::C(Conc::List(_) | Conc::Map(_) | Conc::StrMap(_)) | Val::Invalid => {}
+            Val::C(Conc::List(_) | Conc::Map(_) | Conc::StrMap(_) | Conc::Dict(_))
+            | Val::Invalid => {}
             other => {
                 let shown = sprint1(other.clone().into_any().as_ref());
                 return self.errorf(format!(
@@ -756,8 +777,13 @@ impl<'a, 'o> State<'a, 'o> {
             return self.eval_method(dot, node, field, receiver, sig, call_args, fin);
         }
         let has_args = args.len() > 1 || fin.is_some();
-        let found = match receiver {
+        let arena = self.arena;
+        let found = match &receiver {
             Conc::Map(m) => Some(m.get(field).map(|v| Val::Iface(Conc::from_elem(v)))),
+            Conc::Dict(d) => Some(
+                d.get(field)
+                    .map(|v| Val::Iface(Conc::from_elem(arena.alloc(v)))),
+            ),
             Conc::StrMap(m) => Some(m.get(field).map(|v| Val::C(Conc::str(v)))),
             _ => None,
         };

@@ -520,6 +520,10 @@ impl Printer {
                 }
                 self.map_close();
             }
+            Conc::Dict(d) => {
+                let m = d.snapshot();
+                self.print_conc(&Conc::Map(&m), verb, depth);
+            }
             Conc::StrMap(m) => {
                 self.map_open(c);
                 for (i, (k, v)) in m.iter().enumerate() {

@@ -71,7 +71,7 @@ pub(crate) fn call_builtin<'a>(s: &mut State<'a, '_>, name: &str, argv: Vec<Val<
     match name {
         "not" => Ok(bool_val(!truth(&first))),
         "len" => length(first),
-        "index" => index(first, rest),
+        "index" => index(s, first, rest),
         "slice" => slice(first, rest),
         "eq" => eq(first, &rest).map(bool_val),
         "ne" => ne(first, second(&rest)).map(bool_val),
@@ -129,6 +129,7 @@ fn length<'a>(item: Val<'a>) -> CR<'a> {
         Val::C(Conc::List(l)) => l.len(),
         Val::C(Conc::Map(m)) => m.len(),
         Val::C(Conc::StrMap(m)) => m.len(),
+        Val::C(Conc::Dict(d)) => d.len(),
         Val::Invalid => return msg(ZERO_VALUE_TYPE),
         v => return msg(format!("len of type {}", v.type_name())),
     };
@@ -153,7 +154,7 @@ fn index_arg(index: &Val<'_>, cap: usize) -> Result<usize, CallError> {
     Ok(x as usize)
 }
 
-fn index<'a>(item: Val<'a>, indexes: Vec<Val<'a>>) -> CR<'a> {
+fn index<'a>(s: &State<'a, '_>, item: Val<'a>, indexes: Vec<Val<'a>>) -> CR<'a> {
     let mut item = item.indirect_interface();
     if !item.is_valid() {
         return msg("index of untyped nil");
@@ -182,6 +183,13 @@ fn index<'a>(item: Val<'a>, indexes: Vec<Val<'a>>) -> CR<'a> {
                 let key = map_key(&idx)?;
                 match std::str::from_utf8(&key).ok().and_then(|k| m.get(k)) {
                     Some(v) => Val::Iface(Conc::from_elem(v)),
+                    None => Val::Iface(None),
+                }
+            }
+            Val::C(Conc::Dict(d)) => {
+                let key = map_key(&idx)?;
+                match std::str::from_utf8(&key).ok().and_then(|k| d.get(k)) {
+                    Some(v) => Val::Iface(Conc::from_elem(s.keep(v))),
                     None => Val::Iface(None),
                 }
             }
@@ -283,7 +291,7 @@ fn reflect_kind(v: &Val<'_>) -> u8 {
     match v {
         Val::Invalid => 0,
         Val::C(Conc::List(_)) => 1,
-        Val::C(Conc::Map(_) | Conc::StrMap(_)) => 2,
+        Val::C(Conc::Map(_) | Conc::StrMap(_) | Conc::Dict(_)) => 2,
         _ => 3,
     }
 }

@@ -30,7 +30,7 @@ mod sprig;
 mod value;
 
 pub use funcs::ParamType;
-pub use value::Value;
+pub use value::{Dict, Value};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

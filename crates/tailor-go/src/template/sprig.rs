@@ -481,6 +481,7 @@ pub(crate) fn call<'a>(s: &mut State<'a, '_>, name: &str, argv: Vec<Val<'a>>) ->
         },
         "hasKey" => match arg(0).indirect_interface() {
             Val::C(Conc::Map(m)) => boolean(m.contains_key(&lossy(1))),
+            Val::C(Conc::Dict(d)) => boolean(d.contains_key(&lossy(1))),
             Val::Invalid => boolean(false),
             other => msg(format!(
                 "wrong type for value; expected map[string]interface {{}}; got {}",
@@ -640,6 +641,10 @@ fn json(v: &Option<Conc<'_>>, out: &mut Vec<u8>, html: bool, indent: Option<usiz
                 out.extend_from_slice(if ind.is_some() { b": " } else { b":" });
                 json(&Conc::from_elem(entries[i].1), out, html, ind)
             });
+        }
+        Conc::Dict(d) => {
+            let m = d.snapshot();
+            return json(&Some(Conc::Map(&m)), out, html, indent);
         }
         Conc::StrMap(m) => {
             let entries: Vec<(&String, &String)> = m.iter().collect();

@@ -5,12 +5,15 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Data handed to a template. Each variant stands for one Go type:
 /// `Map` is `map[string]interface{}` (what `encoding/json` decodes to),
 /// `StringMap` is `map[string]string` (what KubeStellar passes), `List` is
 /// `[]interface{}`, `Int` is `int`, `Float` is `float64`, and `Nil` is a nil
-/// `interface{}`.
+/// `interface{}`. `Map` is a map held by value (each copy its own); `Dict` is the same Go
+/// type shared by reference, as Go shares every map: what Helm's `dict` builds and what
+/// Helm's values are, so that `set $d "k" v` changes `$d` for every holder.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Nil,
@@ -21,6 +24,79 @@ pub enum Value {
     List(Vec<Value>),
     Map(BTreeMap<String, Value>),
     StringMap(BTreeMap<String, String>),
+    Dict(Dict),
+}
+
+/// A `map[string]interface{}` shared by reference: clones of a `Dict` are one map. It never
+/// holds itself ([`Dict::contains_in`] lets writers refuse a cycle), and no lock is held while
+/// a template runs: readers take an entry or a snapshot.
+#[derive(Clone, Default)]
+pub struct Dict(Arc<Mutex<BTreeMap<String, Value>>>);
+
+impl Dict {
+    pub fn new(m: BTreeMap<String, Value>) -> Dict {
+        Dict(Arc::new(Mutex::new(m)))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, Value>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn get(&self, key: &str) -> Option<Value> {
+        self.lock().get(key).cloned()
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.lock().contains_key(key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    pub fn insert(&self, key: String, v: Value) -> Option<Value> {
+        self.lock().insert(key, v)
+    }
+
+    pub fn remove(&self, key: &str) -> Option<Value> {
+        self.lock().remove(key)
+    }
+
+    /// The entries as they are now (nested dicts stay shared).
+    pub fn snapshot(&self) -> BTreeMap<String, Value> {
+        self.lock().clone()
+    }
+
+    /// Whether both are the same map.
+    pub fn same(&self, other: &Dict) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// Whether `v` holds this very map at any depth: storing `v` in it would make a cycle.
+    pub fn contains_in(&self, v: &Value) -> bool {
+        match v {
+            Value::Dict(d) => self.same(d) || d.snapshot().values().any(|e| self.contains_in(e)),
+            Value::List(l) => l.iter().any(|e| self.contains_in(e)),
+            Value::Map(m) => m.values().any(|e| self.contains_in(e)),
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq for Dict {
+    fn eq(&self, other: &Dict) -> bool {
+        self.same(other) || self.snapshot() == other.snapshot()
+    }
+}
+
+impl std::fmt::Debug for Dict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Dict{:?}", self.snapshot())
+    }
 }
 
 impl From<&str> for Value {
@@ -72,6 +148,7 @@ pub(crate) enum Conc<'a> {
     List(&'a [Value]),
     Map(&'a BTreeMap<String, Value>),
     StrMap(&'a BTreeMap<String, String>),
+    Dict(&'a Dict),
 }
 
 /// A `reflect.Value`.
@@ -94,7 +171,7 @@ impl<'a> Conc<'a> {
             Conc::Complex(..) => "complex128",
             Conc::Str(_) => "string",
             Conc::List(_) => "[]interface {}",
-            Conc::Map(_) => "map[string]interface {}",
+            Conc::Map(_) | Conc::Dict(_) => "map[string]interface {}",
             Conc::StrMap(_) => "map[string]string",
         }
     }
@@ -111,6 +188,7 @@ impl<'a> Conc<'a> {
             Value::List(l) => Conc::List(l),
             Value::Map(m) => Conc::Map(m),
             Value::StringMap(m) => Conc::StrMap(m),
+            Value::Dict(d) => Conc::Dict(d),
         })
     }
 
@@ -157,6 +235,7 @@ impl<'a> Val<'a> {
                 Conc::List(l) => Value::List(l.to_vec()),
                 Conc::Map(m) => Value::Map((*m).clone()),
                 Conc::StrMap(m) => Value::StringMap((*m).clone()),
+                Conc::Dict(d) => Value::Dict((*d).clone()),
             },
         }
     }
@@ -196,6 +275,7 @@ pub(crate) fn is_true(v: &Val<'_>) -> bool {
             Conc::List(l) => !l.is_empty(),
             Conc::Map(m) => !m.is_empty(),
             Conc::StrMap(m) => !m.is_empty(),
+            Conc::Dict(d) => !d.is_empty(),
         },
     }
 }

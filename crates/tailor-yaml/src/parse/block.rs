@@ -299,7 +299,14 @@ impl Parser<'_> {
                         }
                         let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
                         if !is_key {
-                            return self.scan_err("could not find expected ':'", key_start);
+                            // libyaml finds the missing ':' when it fetches the next token:
+                            // at the end of input, after `fetch_stream_end` forced a new line.
+                            return Err(Error::libyaml(
+                                Stage::Scanner,
+                                "could not find expected ':'",
+                                self.next_token_mark(),
+                                Some(key_start.line),
+                            ));
                         }
                         props.apply(&mut k);
                         (k, false)

@@ -408,6 +408,36 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Where libyaml's scanner stands when it fetches the token after the cursor: past blanks,
+    /// comments and line breaks (`scan_to_next_token`), and at the end of input on the new
+    /// line `fetch_stream_end` forces. A simple key found to lack its ':' is refused there.
+    fn next_token_mark(&self) -> (usize, usize) {
+        let (mut pos, mut line, mut start) = (self.pos, self.line, self.line_start);
+        while pos < self.b.len() {
+            match self.b[pos] {
+                b' ' | b'\t' => pos += 1,
+                b'#' => {
+                    while pos < self.b.len() && !is_break(self.b[pos]) {
+                        pos += 1;
+                    }
+                }
+                b'\r' if self.b.get(pos + 1) == Some(&b'\n') => {
+                    pos += 2;
+                    (line, start) = (line + 1, pos);
+                }
+                b'\n' | b'\r' => {
+                    pos += 1;
+                    (line, start) = (line + 1, pos);
+                }
+                _ => break,
+            }
+        }
+        if pos >= self.b.len() && pos != start {
+            return (line + 1, 0);
+        }
+        (line, pos - start)
+    }
+
     /// libyaml's scanner refusing what is at the cursor, while reading the token that starts
     /// at `context` (the same position for most of its errors).
     fn scan_err<T>(&self, msg: impl Into<String>, context: Mark) -> R<T> {

@@ -250,6 +250,19 @@ mod tests {
     }
 
     #[test]
+    fn a_key_without_colon_at_the_end_is_found_on_the_forced_new_line() {
+        // yaml.v2 names the problem's line: at the end of input libyaml's fetch_stream_end
+        // moves to a new line before it finds the ':' missing (Helm's golden
+        // template-with-invalid-yaml.txt says `line 11` for a key on the tenth line).
+        for text in ["a: 1\ninvalid", "a: 1\ninvalid\n"] {
+            assert_eq!(
+                yaml11_to_json(text).unwrap_err(),
+                "yaml: line 3: could not find expected ':'"
+            );
+        }
+    }
+
+    #[test]
     fn go_errors() {
         assert_eq!(
             yaml11_to_json("a: .inf\n").unwrap_err(),
