@@ -38,6 +38,14 @@ pub struct FleetCluster {
 }
 
 impl FleetCluster {
+    /// From the Fleet `Cluster` inventory object `cluster` was resolved with, if any.
+    pub fn of(cluster: &Cluster) -> Option<FleetCluster> {
+        cluster.fleet.as_ref().map(|f| FleetCluster {
+            namespace: f.namespace.clone(),
+            template_values: f.template_values.clone(),
+        })
+    }
+
     /// From a Fleet `Cluster` object (`fleet.cattle.io/v1alpha1`), as JSON.
     pub fn from_object(o: &Value) -> FleetCluster {
         FleetCluster {
