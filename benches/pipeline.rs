@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tailor_bench::{
-    fan_out_config, full_pipeline_config, noop_config, replacement_pairs, resource_list, small_dir,
-    small_list, Shape, FULL_PIPELINE_STAGES,
+    fan_out_config, fleet_helm_bundle, full_pipeline_config, noop_config, replacement_pairs,
+    resource_list, small_dir, small_list, Shape, FULL_PIPELINE_STAGES,
 };
 
 use common::{corpus_dir, corpus_streams, max_n, run_function, sizes};
@@ -193,8 +193,41 @@ fn standalone_dir(c: &mut Criterion) {
     g.finish();
 }
 
+/// A Fleet Helm bundle (issue 28): a 50-template chart rendered per cluster through the binary,
+/// at two cluster counts (`scripts/bench-shapes.sh` takes it to 1,000).
+fn fleet_helm(c: &mut Criterion) {
+    let exe = env!("CARGO_BIN_EXE_tailor");
+    let mut g = c.benchmark_group("fleet_helm_50_templates");
+    g.sample_size(10);
+    for clusters in [10, 100] {
+        let dir = std::env::temp_dir().join(format!(
+            "tailor-bench-fleet-helm-{}-{clusters}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        fleet_helm_bundle(50, clusters, &dir).expect("write the bundle");
+        let (config, bundle) = (dir.join("tailor.yaml"), dir.join("bundle"));
+        g.throughput(Throughput::Elements(clusters as u64));
+        g.bench_function(BenchmarkId::from_parameter(clusters), |b| {
+            b.iter(|| {
+                let status = Command::new(exe)
+                    .arg(&config)
+                    .arg(&bundle)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("tailor runs");
+                assert!(status.success());
+            })
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    fleet_helm,
     startup,
     replacements,
     strategic_merge_irregular,

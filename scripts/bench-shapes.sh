@@ -24,8 +24,10 @@
 # Then a strategic merge over a keyed list of 1,000 and 8,000 entries, regular (`env`) and not
 # (`ports` with and without `protocol`) (issue 26: growth at most 9x), scripts/bench-bounds.sh (a merged list, replacements by name), and a fan-out of
 # 200 objects to 250 / 2,000 / 20,000 clusters with --output-dir (growth at most 9x per 8x
-# clusters, peak within 2x of the 250-cluster run), and 200 objects to 2,000 clusters in 10
-# label groups (one rendering per group, and every destination rendered for comparison). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
+# clusters, peak within 2x of the 250-cluster run), 200 objects to 2,000 clusters in 10
+# label groups (one rendering per group, and every destination rendered for comparison), and a
+# Fleet Helm bundle's 50-template chart rendered for 125 to 1,000 clusters (issue 28: linear
+# growth; a destination costs no more than one `tailor helm template` run). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
 # objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
 # 16 MB (TAILOR_BENCH_JSON_N objects, default 44,000); at least 100 MB/s on small block, flow
 # and PyYAML objects (issue 26 adds the last); standalone peak under 2x the input. Exits 1 when a goal is missed.
@@ -226,4 +228,40 @@ for ((k = 1; k < ${#fan_counts[@]}; k++)); do
   r=$(awk -v a="${peak[fanout_stdout,$first]}" -v b="${peak[fanout_stdout,$c]}" 'BEGIN { printf "%.2f", b / a }')
   goal "fan-out to stdout: peak at $c clusters ${r}x the $first-cluster run (<= 2x)" "$(awk -v r="$r" 'BEGIN { print (r <= 2) }')"
 done
+# A Fleet Helm bundle (issue 28): a 50-template chart (tailor-bench-gen fleet-helm: Deployments,
+# Services and ConfigMaps using the chart's helpers, toYaml, range) rendered per cluster for
+# 125 / 250 / 500 / 1,000 clusters, written as a stream. Time grows linearly in clusters (at
+# most 2.5x per doubling), peak memory at most linearly, and one destination costs no more
+# than one `tailor helm template` run of the same chart. TAILOR_BENCH_FLEET_HELM sets the
+# counts.
+fh_dir="$WORK/fleet-helm"
+read -r -a fh_counts <<<"${TAILOR_BENCH_FLEET_HELM:-125 250 500 1000}"
+for c in "${fh_counts[@]}"; do
+  rm -rf "$fh_dir"
+  "$GEN" fleet-helm 50 "$c" "$fh_dir"
+  STDIN= best_pair "$runs" -- "$fh_dir/tailor.yaml" "$fh_dir/bundle"
+  wall[fh,$c]=$T_WALL; peak[fh,$c]=$T_KB
+  printf 'fleet helm, 50 templates to %4d clusters: %.2f s (%.2f ms a cluster), peak %.1f MB' \
+    "$c" "$T_WALL" "$(awk -v t="$T_WALL" -v c="$c" 'BEGIN { print t * 1000 / c }')" \
+    "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
+  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
+done
+STDIN= best_pair "$runs" -- helm template bench "$fh_dir/bundle/chart"
+fh_one=$T_WALL
+printf 'tailor helm template, the same chart once: %.4f s\n' "$fh_one"
+rm -rf "$fh_dir"
+for ((k = 1; k < ${#fh_counts[@]}; k++)); do
+  prev=${fh_counts[k - 1]} c=${fh_counts[k]}
+  g=$(awk -v a="${wall[fh,$prev]}" -v b="${wall[fh,$c]}" -v p="$prev" -v c="$c" 'BEGIN {
+    a = (a < 0.01 ? 0.01 : a); printf "%.2f", (b / a) * 2 / (c / p) }')
+  goal "fleet helm: time growth $prev -> $c clusters ${g}x per doubling (<= 2.5x)" "$(awk -v g="$g" 'BEGIN { print (g <= 2.5) }')"
+done
+first=${fh_counts[0]} last=${fh_counts[${#fh_counts[@]} - 1]}
+r=$(awk -v a="${peak[fh,$first]}" -v b="${peak[fh,$last]}" 'BEGIN { printf "%.2f", b / a }')
+goal "fleet helm: peak at $last clusters ${r}x the $first-cluster run (<= $((last / first))x, linear)" \
+  "$(awk -v r="$r" -v l="$((last / first))" 'BEGIN { print (r <= l) }')"
+per=$(awk -v t="${wall[fh,$last]}" -v c="$last" 'BEGIN { printf "%.4f", t / c }')
+goal "fleet helm: $per s a cluster at $last clusters (<= one helm template run, $fh_one s)" \
+  "$(awk -v p="$per" -v o="$fh_one" 'BEGIN { print (p <= o) }')"
 exit $status

@@ -28,8 +28,12 @@ const LAYERS: &[(&str, u8)] = &[
 ];
 
 /// Edges inside one layer that are deliberate: Flux builds its overlays with kustomize, as
-/// kustomize-controller runs kustomize's API.
-const SAME_LAYER: &[(&str, &str)] = &[("tailor-flux", "tailor-kustomize")];
+/// kustomize-controller runs kustomize's API; Fleet's `${ }` values templates have sprig's
+/// list, dict and math functions, which tailor-helm implements for Helm.
+const SAME_LAYER: &[(&str, &str)] = &[
+    ("tailor-flux", "tailor-kustomize"),
+    ("tailor-fleet", "tailor-helm"),
+];
 
 /// The `tailor-*` names under `[dependencies]` (not dev- or build-dependencies: a test may
 /// use any crate).

@@ -352,3 +352,156 @@ fn fleet_examples_helm_bundles_render_per_cluster_as_their_readmes_say() {
         );
     }
 }
+
+/// `helm.valuesFrom` as Fleet's agent reads it (rancher/fleet
+/// 3b2c622ce176b11644abc7fb768f87c3ffb5a3ab `helmdeployer/install.go` `getValues`), from
+/// ConfigMaps and Secrets given as an input file: a reference without a namespace reads the
+/// release namespace (`defaultNamespace` here), the key defaults to `values.yaml`, the
+/// ConfigMap is merged over `helm.values` and the Secret last. Worked out by hand: tier comes
+/// from the ConfigMap in `shop` (not the decoy in `other`), size from the Secret in `vault`.
+const VALUES_FROM: &str = "defaultNamespace: shop\nhelm:\n  chart: chart\n  values: {tier: root, size: fleet}\n  valuesFrom:\n  - configMapKeyRef: {name: cm}\n    secretKeyRef: {name: sec, namespace: vault, key: extra.yaml}\n";
+
+/// `size: from-secret` in base64.
+const SECRET_SIZE: &str = "c2l6ZTogZnJvbS1zZWNyZXQK";
+
+fn values_from_inputs(config_map: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm, namespace: other}}\ndata:\n  values.yaml: 'tier: decoy'\n---\n{config_map}---\napiVersion: v1\nkind: Secret\nmetadata: {{name: sec, namespace: vault}}\ndata:\n  extra.yaml: {SECRET_SIZE}\n"
+    )
+}
+
+const SHOP_CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: shop}\ndata:\n  values.yaml: |\n    tier: from-cm\n    size: from-cm\n";
+
+#[test]
+fn values_from_reads_config_maps_and_secrets_given_as_inputs() {
+    let dir = bundle("helm-vfrom", VALUES_FROM);
+    let inputs = dir.join("inputs.yaml");
+    std::fs::write(&inputs, values_from_inputs(SHOP_CM)).unwrap();
+    let r = render(&dir, &[inputs.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = by_cluster(&r.stdout);
+    for cluster in ["dev", "prod-us", "prod-eu"] {
+        let got = data(&out[cluster]);
+        assert_eq!(
+            (got.1.as_str(), got.2.as_str()),
+            ("from-cm", "from-secret"),
+            "{cluster}"
+        );
+    }
+    // The sources are cluster state the agent reads, never objects to deploy.
+    assert!(!r.stdout.contains("kind: Secret"), "{}", r.stdout);
+    assert!(!r.stdout.contains("name: cm\n"), "{}", r.stdout);
+}
+
+#[test]
+fn a_missing_values_from_source_is_an_error_naming_the_field_and_the_object() {
+    let dir = bundle("helm-vfrom-missing", VALUES_FROM);
+    let inputs = dir.join("inputs.yaml");
+    // Only the decoy in another namespace: the agent's lookup in `shop` fails.
+    std::fs::write(&inputs, values_from_inputs("")).unwrap();
+    let r = render(&dir, &[inputs.to_str().unwrap(), "--cluster", "dev"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "helm.valuesFrom[0].configMapKeyRef: configmaps \"cm\" not found in namespace \"shop\""
+        ),
+        "{}",
+        r.stderr
+    );
+    // The object is there but its key is not: Fleet's own message.
+    let no_key = SHOP_CM.replace("values.yaml", "other.yaml");
+    std::fs::write(&inputs, values_from_inputs(&no_key)).unwrap();
+    let r = render(&dir, &[inputs.to_str().unwrap(), "--cluster", "dev"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "key values.yaml is missing from configmap shop/cm, can't use it in valuesFrom"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The Fleet `Cluster` objects of the three destinations: `dev`'s carries annotations and
+/// `spec.templateValues`.
+const FLEET_CLUSTERS: &str = "apiVersion: fleet.cattle.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: dev\n  namespace: fleet-default\n  labels: {env: dev}\n  annotations: {team: blue}\nspec:\n  templateValues:\n    region: {name: eu-west}\n    replicas: 3\n";
+
+/// One key of Fleet's values templating context, rendered for `dev` with its Fleet `Cluster`
+/// object: what the chart's `tier` shows.
+fn templated(tag: &str, helm_values: &str) -> common::Run {
+    let fleet = format!("helm:\n  chart: chart\n{helm_values}");
+    let dir = bundle(tag, &fleet);
+    let inventory = dir.join("inventory.yaml");
+    std::fs::write(&inventory, FLEET_CLUSTERS).unwrap();
+    render(&dir, &[inventory.to_str().unwrap(), "--cluster", "dev"])
+}
+
+fn tier_of(r: &common::Run) -> String {
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    data(&r.stdout).1
+}
+
+/// `processTemplateValues` (rancher/fleet `internal/cmd/controller/target/builder.go`): each
+/// key of the context, worked out by hand from `FLEET_CLUSTERS`.
+#[test]
+fn fleets_values_template_context_per_key() {
+    let cases = [
+        ("${ .ClusterName }", "dev"),
+        ("${ .ClusterNamespace }", "fleet-default"),
+        ("${ .ClusterLabels.env }", "dev"),
+        ("${ .ClusterAnnotations.team }", "blue"),
+        ("${ .ClusterValues.region.name }", "eu-west"),
+        ("${ index .ClusterValues \\\"replicas\\\" }", "3"),
+        // sprig in `${ }`.
+        (
+            "${ .ClusterValues.region.name | upper | replace \\\"-\\\" \\\"_\\\" }",
+            "EU_WEST",
+        ),
+    ];
+    for (i, (template, want)) in cases.iter().enumerate() {
+        let r = templated(
+            &format!("helm-ctx-{i}"),
+            &format!("  values: {{tier: \"{template}\"}}\n"),
+        );
+        assert_eq!(tier_of(&r), *want, "{template}");
+    }
+}
+
+#[test]
+fn template_values_overwrite_top_level_keys_and_disable_pre_process_keeps_the_text() {
+    // helm.templateValues: each entry rendered and read as YAML, over `values`.
+    let r = templated(
+        "helm-tplvals",
+        "  values: {tier: root}\n  templateValues:\n    tier: \"${ .ClusterValues.region.name }-${ .ClusterName }\"\n",
+    );
+    assert_eq!(tier_of(&r), "eu-west-dev");
+    let r = templated(
+        "helm-nopre",
+        "  disablePreProcess: true\n  values: {tier: \"${ .ClusterValues.region.name }\"}\n",
+    );
+    assert_eq!(tier_of(&r), "${ .ClusterValues.region.name }");
+}
+
+#[test]
+fn cluster_values_without_the_fleet_cluster_object_are_refused() {
+    let dir = bundle(
+        "helm-novals",
+        "helm:\n  chart: chart\n  values: {tier: \"${ .ClusterValues.region }\"}\n",
+    );
+    let r = render(&dir, &["--cluster", "dev"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(".ClusterValues") && r.stderr.contains("inventory input"),
+        "{}",
+        r.stderr
+    );
+    // A key the cluster's templateValues lack: Fleet's missingkey=error.
+    let r = templated(
+        "helm-missing-key",
+        "  values: {tier: \"${ .ClusterValues.nope }\"}\n",
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stderr.contains("nope"), "{}", r.stderr);
+}

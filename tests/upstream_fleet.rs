@@ -11,7 +11,11 @@
 //!   symlinks: {LINK: TARGET}      # links inside the bundle (TARGET relative to the link's dir)
 //!   outsideFiles: {NAME: TEXT}    # files next to (not in) the bundle directory
 //!   marks: true                   # see below
-//!   clusters: [{name, labels}]    # Fleet Clusters (default: dev, test, prod by label env, none)
+//!   clusters: [{name, labels}]    # Fleet Clusters (default: dev, test, prod by label env, none);
+//!                                 # also `namespace` (default fleet-default) and
+//!                                 # `templateValues`, which the inventory object carries
+//!   inputs: [OBJECT]              # cluster state the agent reads (valuesFrom ConfigMaps and
+//!                                 # Secrets), given to tailor as one more input file
 //!   groups: [{name, labels, selector}]   # Fleet ClusterGroups, in the clusters' namespace
 //!   modes: [standalone, krm]      # default [standalone]
 //!   outside: [CLUSTER]            # clusters the GitRepo targets do not select (krm mode skips them)
@@ -114,10 +118,12 @@ fn modes(case: &Json) -> Vec<Mode> {
     }
 }
 
-/// A destination: its name and labels.
+/// A destination: its name and labels, and what its Fleet `Cluster` object says besides.
 struct Cluster {
     name: String,
     labels: Json,
+    namespace: Option<String>,
+    template_values: Option<Json>,
 }
 
 fn clusters(case: &Json) -> Vec<Cluster> {
@@ -127,6 +133,11 @@ fn clusters(case: &Json) -> Vec<Cluster> {
             .map(|c| Cluster {
                 name: c["name"].as_str().expect("cluster name").to_string(),
                 labels: c.get("labels").cloned().unwrap_or_else(|| json!({})),
+                namespace: c
+                    .get("namespace")
+                    .and_then(Json::as_str)
+                    .map(str::to_string),
+                template_values: c.get("templateValues").cloned(),
             })
             .collect(),
         // The fleet-examples convention: clusters labelled env=dev/test/prod, and one without.
@@ -135,10 +146,14 @@ fn clusters(case: &Json) -> Vec<Cluster> {
             .map(|e| Cluster {
                 name: e.to_string(),
                 labels: json!({ "env": e }),
+                namespace: None,
+                template_values: None,
             })
             .chain([Cluster {
                 name: "none".into(),
                 labels: json!({}),
+                namespace: None,
+                template_values: None,
             }])
             .collect(),
     }
@@ -357,11 +372,16 @@ fn inventory(case: &Json) -> Vec<Json> {
     let mut items: Vec<Json> = clusters(case)
         .into_iter()
         .map(|c| {
-            json!({
+            let namespace = c.namespace.as_deref().unwrap_or(CLUSTER_NAMESPACE);
+            let mut o = json!({
                 "apiVersion": "fleet.cattle.io/v1alpha1",
                 "kind": "Cluster",
-                "metadata": {"name": c.name, "namespace": CLUSTER_NAMESPACE, "labels": c.labels},
-            })
+                "metadata": {"name": c.name, "namespace": namespace, "labels": c.labels},
+            });
+            if let Some(values) = &c.template_values {
+                o["spec"] = json!({ "templateValues": values });
+            }
+            o
         })
         .collect();
     for g in case
@@ -384,10 +404,25 @@ fn inventory(case: &Json) -> Vec<Json> {
     items
 }
 
-fn has_groups(case: &Json) -> bool {
-    case.get("groups")
+/// Whether the run needs the Fleet inventory objects: for the groups, or for what a
+/// cluster's object says beyond its name and labels.
+fn needs_inventory(case: &Json) -> bool {
+    let groups = case
+        .get("groups")
         .and_then(Json::as_array)
-        .is_some_and(|g| !g.is_empty())
+        .is_some_and(|g| !g.is_empty());
+    groups
+        || clusters(case)
+            .iter()
+            .any(|c| c.namespace.is_some() || c.template_values.is_some())
+}
+
+/// The case's `inputs`: objects of the cluster the agent reads.
+fn inputs(case: &Json) -> Vec<Json> {
+    case.get("inputs")
+        .and_then(Json::as_array)
+        .cloned()
+        .unwrap_or_default()
 }
 
 // ---- running tailor --------------------------------------------------------------------
@@ -447,9 +482,13 @@ fn run_standalone(
         config.to_string_lossy().into_owned(),
         bundle.to_string_lossy().into_owned(),
     ];
-    if has_groups(case) {
+    let mut extra = inputs(case);
+    if needs_inventory(case) {
+        extra.extend(inventory(case));
+    }
+    if !extra.is_empty() {
         let inv = dir.join("inventory.yaml");
-        let text: Vec<String> = inventory(case)
+        let text: Vec<String> = extra
             .iter()
             .map(|o| serde_json::to_string(o).unwrap())
             .collect();
@@ -535,6 +574,7 @@ fn run_krm(case: &Json, files: &BTreeMap<String, String>, cluster: &Cluster) -> 
         spec["overlays"] = Json::Object(overlays);
     }
     items.extend(inventory(case));
+    items.extend(inputs(case));
     let input = resource_list(
         &items,
         Some(&json!(yaml_to_json(&tailor_config(spec)).unwrap())),

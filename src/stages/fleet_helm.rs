@@ -14,7 +14,11 @@
 //! - the release namespace: `namespace`, else `defaultNamespace`, else `default` (the agent's
 //!   default namespace);
 //! - the values: Fleet's merged `helm.values` with `valuesFiles` folded in, after its
-//!   `${ }` cluster-value templating (`tailor_fleet::values::helm_values`);
+//!   `${ }` cluster-value templating (`tailor_fleet::values::helm_values`, with the Fleet
+//!   `Cluster` inventory object's namespace and `spec.templateValues`), then `helm.valuesFrom`
+//!   read from ConfigMaps and Secrets given as inputs (`tailor_fleet::values_from`);
+//! - dependencies: one missing from `charts/` is an error unless
+//!   `helm.disableDependencyUpdate` (Fleet downloads it; tailor is offline);
 //! - what Helm installs: CRDs from `crds/` first, no test hooks, no hooks at all with
 //!   `helm.disableHooks`.
 //!
@@ -31,9 +35,10 @@ use tailor_cluster::Cluster;
 use tailor_fleet::chart_source::{chart_source, ChartSource};
 use tailor_fleet::style::Layout;
 use tailor_fleet::values::{helm_values, FleetCluster};
+use tailor_fleet::values_from::{merge_values_from, referenced, Lookup, Source};
 use tailor_helm::Engine;
 
-use super::{Context, Scope, Stage};
+use super::{Claim, Context, Scope, Stage};
 use crate::stages::Tailoring;
 use tailor_kio::{files, KrmResult, Resource};
 
@@ -48,7 +53,10 @@ pub struct FleetHelm {
     /// The bundle's files and where downloaded charts are read from.
     pub layout: Layout,
     /// The charts parsed so far, by directory: each is parsed once for every destination.
-    pub engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
+    pub engines: Mutex<HashMap<PathBuf, Prepared>>,
+    /// The ConfigMaps and Secrets some destination's `helm.valuesFrom` reads, as (kind,
+    /// name): the run takes them as inputs, as the agent reads them from the cluster.
+    pub values_from: Vec<(&'static str, String)>,
 }
 
 impl FleetHelm {
@@ -56,6 +64,7 @@ impl FleetHelm {
         FleetHelm {
             layout,
             engines: Mutex::new(HashMap::new()),
+            values_from: Vec::new(),
         }
     }
 
@@ -89,44 +98,52 @@ impl FleetHelm {
     }
 
     /// The parsed chart at `dir`, parsed the first time a destination asks for it.
-    fn engine(&self, dir: &Path) -> Result<Arc<Engine>, String> {
+    fn engine(&self, dir: &Path) -> Result<Prepared, String> {
         let mut engines = self.engines.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(e) = engines.get(dir) {
             return Ok(e.clone());
         }
         let chart = tailor_helm::load_dir(dir)?;
+        let missing = missing_dependencies(&chart);
         let engine = Arc::new(tailor_helm::prepare(chart).map_err(|e| e.0)?);
-        engines.insert(dir.to_path_buf(), engine.clone());
-        Ok(engine)
+        let prepared = Prepared { engine, missing };
+        engines.insert(dir.to_path_buf(), prepared.clone());
+        Ok(prepared)
     }
 
     /// The chart rendered for `cluster` with `options`, as objects with the bundle-relative
-    /// path of the template each came from.
-    fn render(&self, options: &Tailoring, cluster: &Cluster) -> Result<Vec<Resource>, String> {
+    /// path of the template each came from; `sources` are the ConfigMaps and Secrets
+    /// `helm.valuesFrom` reads.
+    fn render(
+        &self,
+        options: &Tailoring,
+        cluster: &Cluster,
+        sources: &[Source],
+    ) -> Result<Vec<Resource>, String> {
         let helm = options.helm.as_ref();
         let Some(source) = chart_source(helm, &self.layout) else {
             return Err(String::new());
         };
-        if helm
-            .and_then(|h| h.get("valuesFrom"))
-            .is_some_and(|v| !v.is_null())
-        {
+        let dir = self.chart_dir(&source, &cluster.name)?;
+        let Prepared { engine, missing } = self.engine(&dir)?;
+        if !missing.is_empty() && !flag(helm, "disableDependencyUpdate") {
             return Err(format!(
-                "cluster {:?}: helm.valuesFrom reads values from ConfigMaps and Secrets on the cluster, which tailor does not read: render with `tailor fleet-values` and `tailor helm template -f` and add those values yourself",
-                cluster.name
+                "cluster {:?}: the chart {} declares dependencies missing from its charts/ directory ({}), which Fleet downloads before it renders (helm.disableDependencyUpdate is not set); tailor is offline: run `helm dependency update {}` first",
+                cluster.name,
+                dir.display(),
+                missing.join(", "),
+                dir.display()
             ));
         }
-        unknown_cluster_fields(helm, &cluster.name)?;
-        let dir = self.chart_dir(&source, &cluster.name)?;
-        let engine = self.engine(&dir)?;
-        let values = helm_values(helm, cluster, &FleetCluster::default())?.unwrap_or_default();
+        let namespace = options
+            .namespace
+            .clone()
+            .or_else(|| options.default_namespace.clone())
+            .unwrap_or_else(|| "default".into());
+        let values = release_values(options, cluster, &namespace, sources)?;
         let opts = tailor_helm::Options {
             release_name: release_name(helm, &self.layout, &cluster.name)?,
-            namespace: options
-                .namespace
-                .clone()
-                .or_else(|| options.default_namespace.clone())
-                .unwrap_or_else(|| "default".into()),
+            namespace,
             include_crds: true,
             skip_tests: true,
             no_hooks: flag(helm, "disableHooks"),
@@ -148,8 +165,58 @@ impl FleetHelm {
     }
 }
 
-/// `.ClusterNamespace` and `.ClusterValues` come from the Fleet `Cluster` object, which this
-/// stage is not given: values that use them are refused rather than rendered empty.
+/// The values Helm renders with for `cluster`: Fleet's merged `helm.values` after its `${ }`
+/// templating (done by Fleet's controller, with the Fleet `Cluster` object's namespace and
+/// `spec.templateValues` when the inventory has it), then `helm.valuesFrom` as the agent reads
+/// it in the release namespace.
+fn release_values(
+    options: &Tailoring,
+    cluster: &Cluster,
+    namespace: &str,
+    sources: &[Source],
+) -> Result<Map<String, Value>, String> {
+    let helm = options.helm.as_ref();
+    let fleet = match FleetCluster::of(cluster) {
+        Some(fleet) => fleet,
+        None => {
+            unknown_cluster_fields(helm, &cluster.name)?;
+            FleetCluster::default()
+        }
+    };
+    let mut values = helm_values(helm, cluster, &fleet)?.unwrap_or_default();
+    let lookup = Lookup {
+        release_namespace: namespace,
+        downstream: &options.downstream_resources,
+        sources,
+    };
+    merge_values_from(&mut values, helm, &lookup)
+        .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
+    Ok(values)
+}
+
+/// A parsed chart, and the dependencies its `Chart.yaml` declares that `charts/` lacks.
+#[derive(Clone)]
+pub struct Prepared {
+    engine: Arc<Engine>,
+    missing: Vec<String>,
+}
+
+/// Helm's `CheckDependencies` (by name): what `helm dependency update` would download. Fleet's
+/// bundle reader runs it unless `helm.disableDependencyUpdate`; without it, Helm's install
+/// renders the chart without them.
+fn missing_dependencies(chart: &tailor_helm::Chart) -> Vec<String> {
+    let declared = chart.metadata.get("dependencies").and_then(Value::as_array);
+    declared
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.get("name").and_then(Value::as_str))
+        .filter(|name| !chart.dependencies.iter().any(|c| c.name() == *name))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `.ClusterNamespace` and `.ClusterValues` come from the Fleet `Cluster` object: without one
+/// in the inventory, values that use them are refused rather than rendered empty.
 fn unknown_cluster_fields(helm: Option<&Map<String, Value>>, cluster: &str) -> Result<(), String> {
     if flag(helm, "disablePreProcess") {
         return Ok(());
@@ -162,7 +229,7 @@ fn unknown_cluster_fields(helm: Option<&Map<String, Value>>, cluster: &str) -> R
         .find(|f| text.contains(f))
     {
         Some(f) => Err(format!(
-            "cluster {cluster:?}: helm values use {f}, which comes from the Fleet Cluster object; a rendered Helm bundle does not read it yet: print the values with `tailor fleet-values CONFIG DIR CLUSTER-FILES --cluster {cluster}` and render with `tailor helm template -f`"
+            "cluster {cluster:?}: helm values use {f}, which comes from the Fleet Cluster object (its metadata.namespace and spec.templateValues): give tailor that object (apiVersion fleet.cattle.io/v1alpha1, kind Cluster, name {cluster}) as an inventory input"
         )),
         None => Ok(()),
     }
@@ -263,13 +330,35 @@ impl Stage<Tailoring> for FleetHelm {
         Scope::PerDestination
     }
 
+    /// A ConfigMap or Secret some `helm.valuesFrom` names is cluster state the agent reads, not
+    /// a manifest: among several of one identity, the one marked local-config is the source.
+    fn claims(&self, item: &Resource) -> Claim {
+        let named = self
+            .values_from
+            .iter()
+            .any(|(kind, name)| item.kind() == *kind && item.name() == name);
+        if named && item.api_version() == "v1" {
+            Claim::Sole("a helm.valuesFrom source")
+        } else {
+            Claim::No
+        }
+    }
+
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
         let unnamed = Cluster::default();
         let cluster = ctx.cluster().unwrap_or(&unnamed);
         if chart_source(ctx.options.helm.as_ref(), &self.layout).is_none() {
             return; // this destination gets the bundle as raw YAML
         }
-        match self.render(ctx.options, cluster) {
+        let sources = match sources(ctx.inputs) {
+            Ok(s) => s,
+            Err(message) => {
+                items.clear();
+                ctx.log.results.push(KrmResult::error(message));
+                return;
+            }
+        };
+        match self.render(ctx.options, cluster, &sources) {
             Ok(rendered) => {
                 let layout = &self.layout;
                 items.retain(|i| !i.path().is_some_and(|p| layout.files.contains(p)));
@@ -298,7 +387,24 @@ pub fn planned(targets: &crate::config::Targets) -> Option<FleetHelm> {
                 .map(|c| config.root.merge(&c.options)),
         )
         .any(|o| chart_source(o.helm.as_ref(), layout).is_some());
-    helm_somewhere.then(|| FleetHelm::new(layout.clone()))
+    let mut stage = helm_somewhere.then(|| FleetHelm::new(layout.clone()))?;
+    stage.values_from = std::iter::once(&config.root)
+        .chain(config.customizations.iter().map(|c| &c.options))
+        .flat_map(|o| referenced(o.helm.as_ref()))
+        .collect();
+    Some(stage)
+}
+
+/// The `valuesFrom` sources among the stage's inputs.
+fn sources(inputs: &[Resource]) -> Result<Vec<Source>, String> {
+    let mut out = Vec::new();
+    for item in inputs {
+        let json = item.node().to_json().map_err(|e| e.to_string())?;
+        if let Some(source) = Source::from_object(&json)? {
+            out.push(source);
+        }
+    }
+    Ok(out)
 }
 
 /// `--chart-dir`, else `TAILOR_HELM_CHART_DIR` when set and not empty.
@@ -319,6 +425,8 @@ const RENDERED_FIELDS: &[&str] = &[
     "templateValues",
     "disablePreProcess",
     "disableHooks",
+    "disableDependencyUpdate",
+    "valuesFrom",
 ];
 
 /// A bundle read in standalone mode: its charts are rendered here rather than refused, and

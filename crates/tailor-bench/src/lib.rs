@@ -4,10 +4,12 @@
 //! manifests in every shape tools hand them over (block, flow, JSON, a directory). Everything is plain
 //! text so the same bytes feed tailor in-process, the binary, and `kubectl kustomize`.
 
+mod fleet_helm;
 mod objects;
 mod pipeline;
 mod shapes;
 
+pub use fleet_helm::{fleet_helm_bundle, fleet_helm_config, fleet_helm_template};
 pub use objects::{clean_deployment, exported_object, exported_objects, ObjectKind};
 pub use pipeline::{
     fan_out_config, fan_out_groups_config, full_pipeline_config, kustomization_for, noop_config,

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::model::{merge_groups, Cluster, ClusterGroup, ClusterSpec};
+use crate::model::{merge_groups, Cluster, ClusterGroup, ClusterSpec, FleetObject};
 use crate::properties::collect as collect_properties;
 use tailor_go::unicode::is_identifier as is_go_identifier;
 use tailor_kube::json;
@@ -114,6 +114,8 @@ struct Entry {
     annotations: StringMap,
     /// Namespace of the Fleet Cluster object, when there is one.
     fleet_namespace: Option<String>,
+    /// `spec.templateValues` of the Fleet Cluster object.
+    template_values: Map<String, Value>,
     strict_match_labels: Option<bool>,
     /// ConfigMap `data`, then decoded `binaryData` (the two top levels of
     /// `docs/semantics/kubestellar.md` §3.5).
@@ -243,6 +245,7 @@ impl Inventory {
                 entry.annotations.extend(annotations);
                 if kind == InventoryKind::FleetCluster {
                     entry.fleet_namespace = Some(namespace);
+                    entry.template_values = template_values(map, path).map_err(|e| ctx.err(e))?;
                 }
                 if kind == InventoryKind::Destination {
                     let spec_path = json::join(path, "spec");
@@ -385,7 +388,28 @@ impl Inventory {
                 .strict_match_labels
                 .or(entry.strict_match_labels)
                 .unwrap_or(false),
+            fleet: entry.fleet_namespace.as_ref().map(|ns| FleetObject {
+                namespace: ns.clone(),
+                template_values: entry.template_values.clone(),
+            }),
         }
+    }
+}
+
+/// A Fleet Cluster's `spec.templateValues`: a map (Fleet's `GenericMap`), or nothing.
+fn template_values(map: &Map<String, Value>, path: &str) -> Result<Map<String, Value>, FieldError> {
+    let spec_path = json::join(path, "spec");
+    let Some(spec) = json::field(map, "spec") else {
+        return Ok(Map::new());
+    };
+    let spec = json::as_object(spec, &spec_path)?;
+    match spec.get("templateValues") {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(m)) => Ok(m.clone()),
+        Some(_) => Err(FieldError::new(
+            json::join(&spec_path, "templateValues"),
+            "must be a map (Fleet's templateValues)",
+        )),
     }
 }
 

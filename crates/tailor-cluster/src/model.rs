@@ -40,6 +40,21 @@ pub struct Cluster {
     pub properties: StringMap,
     /// Kratix `spec.strictMatchLabels` of the Destination (false when unknown).
     pub strict_match_labels: bool,
+    /// The Fleet `Cluster` inventory object's namespace and `spec.templateValues`, when there
+    /// is one: Fleet's `${ }` Helm values templating reads them. Not part of the cluster's
+    /// printed form.
+    #[serde(skip)]
+    pub fleet: Option<FleetObject>,
+}
+
+/// What Fleet's Helm values templating reads from a Fleet `Cluster` object besides its labels
+/// and annotations.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FleetObject {
+    /// `metadata.namespace` (`.ClusterNamespace`).
+    pub namespace: String,
+    /// `spec.templateValues` (`.ClusterValues`).
+    pub template_values: serde_json::Map<String, Value>,
 }
 
 impl Cluster {
@@ -161,6 +176,7 @@ impl ClusterSpec {
             annotations: self.annotations.clone(),
             groups,
             strict_match_labels: self.strict_match_labels.unwrap_or(false),
+            fleet: None,
         }
     }
 }

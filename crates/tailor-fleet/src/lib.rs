@@ -49,6 +49,7 @@ mod patch_kind;
 mod resolve;
 pub mod style;
 pub mod values;
+pub mod values_from;
 
 pub use config::{
     parse_customization, parse_fleet_yaml, Customization, FleetConfig, Mode, CRITERIA_FIELDS,

@@ -21,7 +21,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 use tailor_cluster::Cluster;
+use tailor_go::template::{Funcs, Host, ParamType};
 use tailor_go::{ExecOptions, MissingKey, Syntax, Template};
+use tailor_helm::funcs::HelmFuncs;
 use tailor_kube::StringMap;
 use tailor_yaml::sigs::{numbers::as_float64, v2print::to_yaml_v2, v2read::yaml11_to_json};
 
@@ -38,6 +40,14 @@ pub struct FleetCluster {
 }
 
 impl FleetCluster {
+    /// From the Fleet `Cluster` inventory object `cluster` was resolved with, if any.
+    pub fn of(cluster: &Cluster) -> Option<FleetCluster> {
+        cluster.fleet.as_ref().map(|f| FleetCluster {
+            namespace: f.namespace.clone(),
+            template_values: f.template_values.clone(),
+        })
+    }
+
     /// From a Fleet `Cluster` object (`fleet.cattle.io/v1alpha1`), as JSON.
     pub fn from_object(o: &Value) -> FleetCluster {
         FleetCluster {
@@ -204,7 +214,8 @@ fn preprocess(
     Ok(Some(values))
 }
 
-/// One template with Fleet's settings.
+/// One template with Fleet's settings (`tplFuncMap`: sprig's `TxtFuncMap` without `env`,
+/// `expandenv`, `include`, `tpl`, `getHostByName`).
 fn render(text: &str, data: &tailor_go::Value) -> Result<String, String> {
     let syntax = Syntax {
         left_delim: "${".into(),
@@ -214,7 +225,7 @@ fn render(text: &str, data: &tailor_go::Value) -> Result<String, String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
-        host: Vec::new(),
+        host: SprigFuncs::names().map(str::to_string).collect(),
     };
     let t = Template::parse_with("values", text, &syntax)
         .map_err(|e| format!("failed to parse helm values template: {e}"))?;
@@ -222,10 +233,48 @@ fn render(text: &str, data: &tailor_go::Value) -> Result<String, String> {
         missing_key: MissingKey::Error,
         ..ExecOptions::default()
     };
-    let mut out = String::new();
-    t.execute(data, &opts, &mut out)
+    let mut out = Vec::new();
+    t.execute_with(data, &opts, &SprigFuncs, &mut out)
         .map_err(|e| format!("failed to render helm values template: {e}"))?;
-    Ok(out)
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// The sprig functions beyond tailor-go's subset (lists, dicts, math, kinds), with
+/// tailor-helm's implementations of them, and none of Helm's own additions (`toYaml`,
+/// `required`, `lookup`, ...), which Fleet's values templates do not have.
+struct SprigFuncs;
+
+/// sprig's dict and list builders, which tailor-helm keeps beside Helm's functions.
+const SPRIG_BUILDERS: &[&str] = &["list", "dict", "get", "set", "unset", "keys"];
+
+impl SprigFuncs {
+    fn names() -> impl Iterator<Item = &'static str> {
+        tailor_helm::sprig::NAMES
+            .iter()
+            .chain(SPRIG_BUILDERS)
+            .copied()
+    }
+}
+
+impl Funcs for SprigFuncs {
+    fn signature(&self, name: &str) -> Option<(&'static [ParamType], bool)> {
+        SprigFuncs::names()
+            .any(|n| n == name)
+            .then(|| HelmFuncs.signature(name))
+            .flatten()
+    }
+
+    fn call(
+        &self,
+        host: &mut dyn Host,
+        name: &str,
+        args: Vec<tailor_go::Value>,
+    ) -> Result<tailor_go::Value, String> {
+        if !SprigFuncs::names().any(|n| n == name) {
+            return Err(format!("function {name} not defined"));
+        }
+        HelmFuncs.call(host, name, args)
+    }
 }
 
 /// JSON as the template engine's data (numbers already float64).

@@ -17,6 +17,9 @@
 //!                                      PyYAML writes them (sorted keys, flush `- ` lists)
 //! tailor-bench-gen small-dir N DIR [json]   DIR/manifests/ (YAML files, or .json ones) and
 //!                                      DIR/tailor.yaml: the same objects for standalone mode
+//! tailor-bench-gen fleet-helm TEMPLATES CLUSTERS DIR   DIR/bundle/ a Fleet Helm bundle whose
+//!                                      chart has TEMPLATES templates, DIR/tailor.yaml CLUSTERS
+//!                                      destinations (`tailor DIR/tailor.yaml DIR/bundle`)
 //! tailor-bench-gen kustomize-pairs N DIR     DIR/{resources,kustomization}.yaml, same replacements
 //! tailor-bench-gen kustomize-patches N DIR   DIR/{resources,kustomization}.yaml, same patches
 //! ```
@@ -26,7 +29,7 @@ use std::path::Path;
 
 use tailor_bench::*;
 
-const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS [GROUPS] | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json]";
+const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS [GROUPS] | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json] | fleet-helm TEMPLATES CLUSTERS DIR";
 
 fn number(arg: Option<&String>) -> Result<usize, String> {
     arg.ok_or_else(|| USAGE.to_string())?
@@ -111,6 +114,12 @@ fn run(args: &[String]) -> Result<Option<String>, String> {
             let dir = args.get(2).ok_or_else(|| USAGE.to_string())?;
             let json = args.get(3).is_some_and(|a| a == "json");
             small_dir(n()?, Path::new(dir), json).map_err(|e| format!("{dir}: {e}"))?;
+            Ok(None)
+        }
+        Some("fleet-helm") => {
+            let clusters = number(args.get(2))?;
+            let dir = args.get(3).ok_or_else(|| USAGE.to_string())?;
+            fleet_helm_bundle(n()?, clusters, Path::new(dir)).map_err(|e| format!("{dir}: {e}"))?;
             Ok(None)
         }
         Some(name) => match Shape::parse(name) {

@@ -206,16 +206,21 @@ fn template_errors_are_fleets() {
         "{e}"
     );
     assert!(e.ends_with("map has no entry for key \"nope\""), "{e}");
+    // sprig's list functions are Fleet's (sprig.TxtFuncMap); Helm's own toYaml is not.
+    let ok = values_of(
+        "helm:\n  values:\n    list: ${ list 1 2 3 \"a\" | uniq | toJson }\n",
+        &labelled(),
+        &FleetCluster::default(),
+    )
+    .unwrap();
+    assert_eq!(ok, json!({"list": [1, 2, 3, "a"]}));
     let e = values_of(
-        "helm:\n  values:\n    list: ${ list 1 2 3 | toJson }\n",
+        "helm:\n  values:\n    a: '${ toYaml .ClusterLabels }'\n",
         &labelled(),
         &FleetCluster::default(),
     )
     .unwrap_err();
-    assert!(
-        e.contains("the sprig function \"list\" is not implemented by tailor"),
-        "{e}"
-    );
+    assert!(e.contains("function \"toYaml\" not defined"), "{e}");
     let e = values_of(
         "helm:\n  values:\n    a: '${ getHostByName \"x\" }'\n",
         &labelled(),
