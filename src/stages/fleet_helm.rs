@@ -104,7 +104,9 @@ impl FleetHelm {
             return Ok(e.clone());
         }
         let chart = tailor_helm::load_dir(dir)?;
-        let missing = missing_dependencies(&chart);
+        // What `helm dependency update` would download: Fleet's bundle reader runs it unless
+        // `helm.disableDependencyUpdate`; without it, Helm's install renders the chart without them.
+        let missing = tailor_helm::dependencies::missing(&chart);
         let engine = Arc::new(tailor_helm::prepare(chart).map_err(|e| e.0)?);
         let prepared = Prepared { engine, missing };
         engines.insert(dir.to_path_buf(), prepared.clone());
@@ -199,20 +201,6 @@ fn release_values(
 pub struct Prepared {
     engine: Arc<Engine>,
     missing: Vec<String>,
-}
-
-/// Helm's `CheckDependencies` (by name): what `helm dependency update` would download. Fleet's
-/// bundle reader runs it unless `helm.disableDependencyUpdate`; without it, Helm's install
-/// renders the chart without them.
-fn missing_dependencies(chart: &tailor_helm::Chart) -> Vec<String> {
-    let declared = chart.metadata.get("dependencies").and_then(Value::as_array);
-    declared
-        .into_iter()
-        .flatten()
-        .filter_map(|d| d.get("name").and_then(Value::as_str))
-        .filter(|name| !chart.dependencies.iter().any(|c| c.name() == *name))
-        .map(str::to_string)
-        .collect()
 }
 
 /// `.ClusterNamespace` and `.ClusterValues` come from the Fleet `Cluster` object: without one

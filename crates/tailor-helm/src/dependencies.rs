@@ -64,17 +64,23 @@ pub fn listed(metadata: &Map<String, Json>) -> Option<Vec<Dependency>> {
     Some(list.iter().map(Dependency::from_json).collect())
 }
 
-/// `action.CheckDependencies`, as `helm template` runs it on the chart it is given: every
-/// listed dependency must be among the loaded subcharts (by name).
-pub fn check_present(chart: &Chart) -> Result<(), String> {
+/// `action.CheckDependencies`: the listed dependencies that are not among the loaded
+/// subcharts (by name), in the order listed.
+pub fn missing(chart: &Chart) -> Vec<String> {
     let Some(reqs) = listed(&chart.metadata) else {
-        return Ok(());
+        return Vec::new();
     };
-    let missing: Vec<&str> = reqs
-        .iter()
+    reqs.iter()
         .filter(|r| !chart.dependencies.iter().any(|d| d.name() == r.name))
-        .map(|r| r.name.as_str())
-        .collect();
+        .map(|r| r.name.clone())
+        .collect()
+}
+
+/// [`missing`] as `helm template`'s command runs it on the chart it is given, worded as Helm
+/// words it. Only the command checks: Helm's install action (what Fleet's agent calls)
+/// renders a chart without the subcharts it lacks.
+pub fn check_present(chart: &Chart) -> Result<(), String> {
+    let missing = missing(chart);
     if missing.is_empty() {
         return Ok(());
     }

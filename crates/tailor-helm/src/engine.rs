@@ -102,7 +102,6 @@ pub struct Engine {
 
 /// Parses every template of `chart` into one set, as Helm's engine does.
 pub fn prepare(chart: Chart) -> Result<Engine, Error> {
-    crate::dependencies::check_present(&chart).map_err(Error)?;
     let chart = crate::dependencies::resolve_aliases(chart);
     let syntax = Syntax {
         sprig: true,
@@ -536,8 +535,10 @@ fn exec_error(filename: &str, msg: &str) -> String {
     msg.to_string()
 }
 
-/// Loads nothing: [`prepare`] then [`Engine::render`] in one call.
+/// Loads nothing: `helm template`'s dependency check, [`prepare`] then [`Engine::render`] in
+/// one call.
 pub fn render(chart: Chart, values: &Map<String, Json>, opts: &Options) -> Result<Rendered, Error> {
+    crate::dependencies::check_present(&chart).map_err(Error)?;
     prepare(chart)?.render(values, opts)
 }
 
