@@ -35,7 +35,11 @@ pub(super) fn refusal(plan: &Plan) -> Option<KrmResult> {
 /// one), under a host that renders in place: the next render would expand that too. Found on
 /// the run's output; `None` when no object asks for expansion.
 pub(super) fn expands_again(plan: &Plan, items: &[Resource]) -> Option<KrmResult> {
-    if !plan.stages.iter().any(|s| s.name() == templates::STAGE) {
+    if !plan
+        .stages
+        .iter()
+        .any(|s| s.declares().name == templates::STAGE)
+    {
         return None;
     }
     let item = items.iter().find(|i| {

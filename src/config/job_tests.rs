@@ -110,7 +110,7 @@ fn stages_run_as_objects_are_read_and_finished_objects_are_text() {
     ));
     assert!(items[1].rendered().is_none() && items[1].is_deferred());
     let plan = read_ahead(&yaml).and_then(|a| a.job.ok()).expect("a plan");
-    let at = |name: &str| plan.stages.iter().position(|s| s.name() == name).unwrap();
+    let at = |name: &str| plan.stages.iter().position(|s| s.declares().name == name).unwrap();
     assert!(items[1].read_results(at("strip")).is_some());
     assert!(items[1].read_results(at("substitution")).is_none());
     assert!(items[2].rendered().is_none() && items[2].is_deferred());
@@ -142,17 +142,14 @@ mod fan_out {
     use tailor_kio::run::process;
     use tailor_kio::Resource;
 
-    use crate::stages::{Context, Scope, Stage, Tailoring};
+    use crate::stages::{Context, Declaration, Scope, Stage, Tailoring};
 
     /// A stage with a bug: it panics for the destination named "boom".
     struct Buggy;
 
     impl Stage<Tailoring> for Buggy {
-        fn name(&self) -> &'static str {
-            "buggy"
-        }
-        fn scope(&self) -> Scope {
-            Scope::PerDestination
+        fn declares(&self) -> Declaration {
+            Declaration::new("buggy", Scope::PerDestination)
         }
         fn run(&self, _: &mut Vec<Resource>, ctx: &mut Context<'_>) {
             if ctx.cluster().is_some_and(|c| c.name == "boom") {

@@ -26,7 +26,10 @@ pub(super) fn substitutes_again(
     if plan.fan_out || clusters.len() > 1 {
         return None;
     }
-    let at = plan.stages.iter().position(|s| s.name() == STAGE)?;
+    let at = plan
+        .stages
+        .iter()
+        .position(|s| s.declares().name == STAGE)?;
     let cluster = clusters.first();
     let tailoring = plan.options_for(cluster, &mut Vec::new())?;
     let mut again = out.to_vec();

@@ -5,7 +5,7 @@
 use tailor_kustomize::builtins::set_common_metadata;
 
 use super::nodes::Work;
-use super::{Applied, Apply, Context, Scope, Sees, Stage, Tailoring};
+use super::{Applied, Apply, Context, Declaration, Scope, Sees, Stage, Tailoring};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct CommonMetadata {
@@ -14,17 +14,10 @@ pub struct CommonMetadata {
 }
 
 impl Stage<Tailoring> for CommonMetadata {
-    fn name(&self) -> &'static str {
-        "common metadata"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::of_options(self.per_destination)
-    }
-
-    /// Only the options decide what it does.
-    fn sees(&self) -> Sees {
-        Sees::NOTHING
+    fn declares(&self) -> Declaration {
+        Declaration::new("common metadata", Scope::of_options(self.per_destination))
+            // Only the options decide what it does.
+            .sees(Sees::NOTHING)
     }
 
     /// Each object gets the same labels and annotations whatever the others are.

@@ -38,7 +38,7 @@ use tailor_fleet::values::{helm_values, FleetCluster};
 use tailor_fleet::values_from::{merge_values_from, referenced, Lookup, Source};
 use tailor_helm::Engine;
 
-use super::{Claim, Context, Scope, Stage};
+use super::{Claim, Context, Declaration, Scope, Stage};
 use crate::stages::Tailoring;
 use tailor_kio::{files, KrmResult, Resource};
 
@@ -308,14 +308,10 @@ fn to_objects(rendered: tailor_helm::Rendered, prefix: &str) -> Result<Vec<Resou
 }
 
 impl Stage<Tailoring> for FleetHelm {
-    fn name(&self) -> &'static str {
-        "fleet helm"
-    }
-
-    /// The values follow each cluster's labels (Fleet's `${ }` templating), so it runs per
-    /// destination.
-    fn scope(&self) -> Scope {
-        Scope::PerDestination
+    fn declares(&self) -> Declaration {
+        // The values follow each cluster's labels (Fleet's `${ }` templating), so it runs per
+        // destination.
+        Declaration::new("fleet helm", Scope::PerDestination)
     }
 
     /// A ConfigMap or Secret some `helm.valuesFrom` names is cluster state the agent reads, not

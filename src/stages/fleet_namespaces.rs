@@ -8,7 +8,7 @@ use crate::stages::Tailoring;
 use tailor_fleet::{apply_namespaces, Scopes};
 
 use super::nodes::Work;
-use super::{Context, Scope, Sees, Stage};
+use super::{Context, Declaration, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct FleetNamespaces {
@@ -22,17 +22,10 @@ pub struct FleetNamespaces {
 const RESOURCE_POLICY: (&str, &str) = ("helm.sh/resource-policy", "keep");
 
 impl Stage<Tailoring> for FleetNamespaces {
-    fn name(&self) -> &'static str {
-        "fleet namespaces"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::of_options(self.per_destination)
-    }
-
-    /// Only the options decide what it does.
-    fn sees(&self) -> Sees {
-        Sees::NOTHING
+    fn declares(&self) -> Declaration {
+        Declaration::new("fleet namespaces", Scope::of_options(self.per_destination))
+            // Only the options decide what it does.
+            .sees(Sees::NOTHING)
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

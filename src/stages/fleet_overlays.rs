@@ -12,7 +12,7 @@ use tailor_kube::strategicpatch::strategic_merge_patch;
 use tailor_kustomize::patch::{decode_ops, json6902, merge_patch};
 use tailor_yaml::Node;
 
-use super::{Claim, Context, Scope, Sees, Stage, State};
+use super::{Claim, Context, Declaration, Scope, Sees, Stage, State};
 use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Origin, Resource};
 
@@ -25,21 +25,11 @@ pub struct FleetOverlays {
 }
 
 impl Stage<Tailoring> for FleetOverlays {
-    fn name(&self) -> &'static str {
-        "fleet overlays"
-    }
-
-    fn rules(&self) -> &'static str {
-        "a Fleet overlay (yaml.overlays)"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::of_options(self.per_destination)
-    }
-
-    /// Only the options decide what it does.
-    fn sees(&self) -> Sees {
-        Sees::NOTHING
+    fn declares(&self) -> Declaration {
+        Declaration::new("fleet overlays", Scope::of_options(self.per_destination))
+            // Only the options decide what it does.
+            .sees(Sees::NOTHING)
+            .rules("a Fleet overlay (yaml.overlays)")
     }
 
     /// Items under `overlays/<name>/` are overlay files, not objects.

@@ -13,7 +13,7 @@ use tailor_yaml::Node;
 
 use super::explain::objects;
 use super::nodes::Work;
-use super::{unmatched, Context, Scope, Sees, Stage};
+use super::{unmatched, Context, Declaration, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct FluxOverlays {
@@ -22,21 +22,14 @@ pub struct FluxOverlays {
 }
 
 impl Stage<Tailoring> for FluxOverlays {
-    fn name(&self) -> &'static str {
-        "flux overlay fields"
-    }
-
-    fn rules(&self) -> &'static str {
-        "spec.patches"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::of_options(self.per_destination)
-    }
-
-    /// Only the options decide what it does.
-    fn sees(&self) -> Sees {
-        Sees::NOTHING
+    fn declares(&self) -> Declaration {
+        Declaration::new(
+            "flux overlay fields",
+            Scope::of_options(self.per_destination),
+        )
+        // Only the options decide what it does.
+        .sees(Sees::NOTHING)
+        .rules("spec.patches")
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

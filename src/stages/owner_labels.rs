@@ -2,7 +2,7 @@
 //! naming the Kustomization that applies it (the controller's `SetOwnerLabels`, what
 //! `flux build kustomization` shows). Set after substitution, before `commonMetadata`.
 
-use super::{Context, Scope, Sees, Stage};
+use super::{Context, Declaration, Scope, Sees, Stage};
 use crate::stages::Tailoring;
 use tailor_kio::Resource;
 
@@ -12,17 +12,10 @@ pub struct OwnerLabels {
 }
 
 impl Stage<Tailoring> for OwnerLabels {
-    fn name(&self) -> &'static str {
-        "owner labels"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::SharedEach
-    }
-
-    /// Only the options decide what it does.
-    fn sees(&self) -> Sees {
-        Sees::NOTHING
+    fn declares(&self) -> Declaration {
+        Declaration::new("owner labels", Scope::SharedEach)
+            // Only the options decide what it does.
+            .sees(Sees::NOTHING)
     }
 
     fn run(&self, items: &mut Vec<Resource>, _ctx: &mut Context<'_>) {

@@ -9,7 +9,7 @@ use tailor_kustomize::replacements::{apply_with_earlier_ids, Replacement};
 use tailor_yaml::Node;
 
 use super::explain::objects;
-use super::{unmatched, Context, Scope, Sees, Stage};
+use super::{unmatched, Context, Declaration, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 /// Where the stage's replacements come from.
@@ -32,25 +32,18 @@ pub fn reads_property(rule: &Replacement) -> bool {
 }
 
 impl Stage<Tailoring> for Replacements {
-    fn name(&self) -> &'static str {
-        "replacements"
-    }
-
-    /// Replacements may read the destination's properties.
-    fn scope(&self) -> Scope {
-        Scope::PerDestination
-    }
-
-    /// The cluster's properties (they include `clusterName`), when a rule may take one as its
-    /// source.
-    fn sees(&self) -> Sees {
-        match &self.0 {
-            RulesFrom::Fixed { list, .. } if list.iter().all(|r| !reads_property(r)) => {
-                Sees::NOTHING
-            }
-            RulesFrom::Targets { properties: false } => Sees::NOTHING,
-            _ => Sees::PROPERTIES,
-        }
+    fn declares(&self) -> Declaration {
+        // Replacements may read the destination's properties.
+        Declaration::new("replacements", Scope::PerDestination)
+            // The cluster's properties (they include `clusterName`), when a rule may take one as its
+            // source.
+            .sees(match &self.0 {
+                RulesFrom::Fixed { list, .. } if list.iter().all(|r| !reads_property(r)) => {
+                    Sees::NOTHING
+                }
+                RulesFrom::Targets { properties: false } => Sees::NOTHING,
+                _ => Sees::PROPERTIES,
+            })
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

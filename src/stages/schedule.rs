@@ -4,7 +4,7 @@
 use crate::stages::Tailoring;
 use tailor_kratix::KratixSchedule;
 
-use super::{Context, Scope, Sees, Stage};
+use super::{Context, Declaration, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Schedule {
@@ -17,18 +17,11 @@ pub struct Schedule {
 }
 
 impl Stage<Tailoring> for Schedule {
-    fn name(&self) -> &'static str {
-        "schedule"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::Selects
-    }
-
-    /// Kratix matches labels (strictly when the destination says so); its note names the
-    /// cluster.
-    fn sees(&self) -> Sees {
-        Sees::NAME.and(Sees::LABELS).and(Sees::STRICT_MATCH_LABELS)
+    fn declares(&self) -> Declaration {
+        Declaration::new("schedule", Scope::Selects)
+            // Kratix matches labels (strictly when the destination says so); its note names the
+            // cluster.
+            .sees(Sees::NAME.and(Sees::LABELS).and(Sees::STRICT_MATCH_LABELS))
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

@@ -2,24 +2,17 @@
 //! tailor holds no keys, so an encrypted Secret (one with a `sops:` block) under a
 //! Kustomization that asks for decryption is an error, never passed on still encrypted.
 
-use super::{Context, Scope, Sees, Stage};
+use super::{Context, Declaration, Scope, Sees, Stage};
 use crate::stages::Tailoring;
 use tailor_kio::{KrmResult, Resource};
 
 pub struct SopsSecrets;
 
 impl Stage<Tailoring> for SopsSecrets {
-    fn name(&self) -> &'static str {
-        "sops check"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::SharedEach
-    }
-
-    /// Only the options decide what it does.
-    fn sees(&self) -> Sees {
-        Sees::NOTHING
+    fn declares(&self) -> Declaration {
+        Declaration::new("sops check", Scope::SharedEach)
+            // Only the options decide what it does.
+            .sees(Sees::NOTHING)
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

@@ -10,7 +10,9 @@ use tailor_kubestellar::strip::{
 };
 use tailor_yaml::Node;
 
-use super::{Applied, Apply, Claim, Context, Reads, Scope, Sees, Stage, State, Tailoring};
+use super::{
+    Applied, Apply, Claim, Context, Declaration, Reads, Scope, Sees, Stage, State, Tailoring,
+};
 use tailor_kio::orchestrator::Kept;
 use tailor_kio::{KrmResult, Resource, Severity};
 
@@ -23,31 +25,18 @@ pub struct Strip {
 }
 
 impl Stage<Tailoring> for Strip {
-    fn name(&self) -> &'static str {
-        "strip"
-    }
-
-    fn rules(&self) -> &'static str {
-        "a CustomTransform's `remove`"
-    }
-
-    fn scope(&self) -> Scope {
-        Scope::SharedEach
-    }
-
-    /// Only the options decide what it does.
-    fn sees(&self) -> Sees {
-        Sees::NOTHING
-    }
-
-    /// With nothing to do of its own it looks into an object only for a CustomTransform that
-    /// arrives as an item (which parses the objects it needs on demand).
-    fn reads(&self) -> Reads {
-        if self.builtin || !self.transforms.is_empty() {
-            Reads::Every
-        } else {
-            Reads::Annotated(&[])
-        }
+    fn declares(&self) -> Declaration {
+        Declaration::new("strip", Scope::SharedEach)
+            // With nothing to do of its own it looks into an object only for a CustomTransform that
+            // arrives as an item (which parses the objects it needs on demand).
+            .reads(if self.builtin || !self.transforms.is_empty() {
+                Reads::Every
+            } else {
+                Reads::Annotated(&[])
+            })
+            // Only the options decide what it does.
+            .sees(Sees::NOTHING)
+            .rules("a CustomTransform's `remove`")
     }
 
     /// A CustomTransform that arrives as an item configures the strip: it is read, not

@@ -12,7 +12,7 @@ use tailor_yaml::Node;
 
 use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
 
-use super::{Applied, Apply, Claim, Context, Scope, Sees, Stage, State, Tailoring};
+use super::{Applied, Apply, Claim, Context, Declaration, Scope, Sees, Stage, State, Tailoring};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Substitution {
@@ -42,18 +42,11 @@ impl Substitution {
 }
 
 impl Stage<Tailoring> for Substitution {
-    fn name(&self) -> &'static str {
-        STAGE
-    }
-
-    /// The destination's properties are variables.
-    fn scope(&self) -> Scope {
-        Scope::PerDestination
-    }
-
-    /// The cluster's properties (they include `clusterName`).
-    fn sees(&self) -> Sees {
-        Sees::PROPERTIES
+    fn declares(&self) -> Declaration {
+        // The destination's properties are variables.
+        Declaration::new(STAGE, Scope::PerDestination)
+            // The cluster's properties (they include `clusterName`).
+            .sees(Sees::PROPERTIES)
     }
 
     /// A `substituteFrom` ConfigMap or Secret is cluster state the controller reads, not a

@@ -10,7 +10,7 @@ use tailor_kubestellar::templates::{
 
 pub use tailor_kubestellar::templates::EXPAND_ANNOTATION;
 
-use super::{Context, Reads, Scope, Sees, Stage};
+use super::{Context, Declaration, Reads, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Templates {
@@ -23,27 +23,14 @@ pub struct Templates {
 pub const STAGE: &str = "templates";
 
 impl Stage<Tailoring> for Templates {
-    fn name(&self) -> &'static str {
-        STAGE
-    }
-
-    fn rules(&self) -> &'static str {
-        "a template"
-    }
-
-    /// Templates are filled with the destination's properties.
-    fn scope(&self) -> Scope {
-        Scope::PerDestination
-    }
-
-    /// The templates read the cluster's name and properties.
-    fn sees(&self) -> Sees {
-        Sees::NAME.and(Sees::PROPERTIES)
-    }
-
-    /// Only annotated objects are looked into.
-    fn reads(&self) -> Reads {
-        Reads::Annotated(&[EXPAND_ANNOTATION])
+    fn declares(&self) -> Declaration {
+        // Templates are filled with the destination's properties.
+        Declaration::new(STAGE, Scope::PerDestination)
+            // Only annotated objects are looked into.
+            .reads(Reads::Annotated(&[EXPAND_ANNOTATION]))
+            // The templates read the cluster's name and properties.
+            .sees(Sees::NAME.and(Sees::PROPERTIES))
+            .rules("a template")
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {

@@ -86,7 +86,11 @@ pub trait Job: Sync {
 /// for several destinations. When not, the items' trees can be dropped as they are read, and
 /// only the objects a stage does look into are parsed again.
 pub fn reads_every_object<J: Job + ?Sized>(job: &J) -> bool {
-    copies(job) || job.stages().iter().any(|s| s.reads() == Reads::Every)
+    copies(job)
+        || job
+            .stages()
+            .iter()
+            .any(|s| s.declares().reads == Reads::Every)
 }
 
 /// Whether some stage reads every object besides the work the stage that runs as objects are
@@ -100,7 +104,7 @@ pub fn reads_every_object_after_read<J: Job + ?Sized>(job: &J) -> bool {
     copies(job)
         || job.stages()[skip..]
             .iter()
-            .any(|s| s.reads() == Reads::Every)
+            .any(|s| s.declares().reads == Reads::Every)
 }
 
 /// Whether the run copies every object for several destinations.
@@ -114,7 +118,7 @@ pub(crate) fn copies<J: Job + ?Sized>(job: &J) -> bool {
 pub fn header_annotations<J: Job + ?Sized>(job: &J) -> Vec<&'static str> {
     let mut keys = Vec::new();
     for s in job.stages() {
-        if let Reads::Annotated(k) = s.reads() {
+        if let Reads::Annotated(k) = s.declares().reads {
             keys.extend_from_slice(k);
         }
     }
@@ -144,7 +148,7 @@ pub fn shared_stages<J: Job + ?Sized>(job: &J) -> Vec<bool> {
     let mut shared = vec![false; stages.len()];
     let mut past_schedule = false;
     for (i, s) in stages.iter().enumerate() {
-        match s.scope() {
+        match s.declares().scope {
             Scope::PerDestination => break,
             Scope::Selects => past_schedule = true,
             Scope::Shared if past_schedule => break,

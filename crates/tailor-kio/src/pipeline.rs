@@ -92,16 +92,55 @@ pub trait Apply<O>: Sync {
 /// keeps from one destination to the next.
 pub type State = Box<dyn Any + Send>;
 
+/// What a stage says of itself: the pipeline derives from it how objects are read (kept,
+/// deferred, streamed), what runs once before a fan-out and which destinations share a
+/// rendering.
+#[derive(Clone, Copy, Debug)]
+pub struct Declaration {
+    /// For messages and `--explain`.
+    pub name: &'static str,
+    pub scope: Scope,
+    /// Which objects it looks into.
+    pub reads: Reads,
+    /// What it reads of the destination besides the options: destinations that agree on it
+    /// get the same answer, so a fan-out renders them once.
+    pub sees: Sees,
+    /// What its rules are called in the error for an object one of them left without its
+    /// identity ("a CustomTransform's `remove`").
+    pub rules: &'static str,
+}
+
+impl Declaration {
+    /// A stage that looks into every object's tree and reads all of a destination (so a
+    /// new stage cannot make destinations share a rendering by accident) unless it says less.
+    pub const fn new(name: &'static str, scope: Scope) -> Declaration {
+        Declaration {
+            name,
+            scope,
+            reads: Reads::Every,
+            sees: Sees::EVERYTHING,
+            rules: "its rules",
+        }
+    }
+
+    pub const fn reads(self, reads: Reads) -> Declaration {
+        Declaration { reads, ..self }
+    }
+
+    pub const fn sees(self, sees: Sees) -> Declaration {
+        Declaration { sees, ..self }
+    }
+
+    pub const fn rules(self, rules: &'static str) -> Declaration {
+        Declaration { rules, ..self }
+    }
+}
+
 /// One stage of the pipeline; `O` is the options a destination is tailored with (the plan's
 /// business: the pipeline only hands them over).
 pub trait Stage<O>: Send + Sync {
-    /// For messages and `--explain`.
-    fn name(&self) -> &'static str;
-    fn scope(&self) -> Scope;
-    /// Which objects it looks into: every object's tree, unless it says otherwise.
-    fn reads(&self) -> Reads {
-        Reads::Every
-    }
+    /// Its name, scope and what it reads ([`Declaration`]).
+    fn declares(&self) -> Declaration;
     /// Whether `item` is an input this stage reads rather than an object to tailor: it is
     /// never changed as it is read, and the run hands it to the stage in [`Context::inputs`].
     fn claims(&self, _item: &Resource) -> Claim {
@@ -113,20 +152,10 @@ pub trait Stage<O>: Send + Sync {
         Box::new(())
     }
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_, O>);
-    /// What it reads of the destination besides the options: destinations that agree on it
-    /// get the same answer, so a fan-out renders them once. All of it unless it says less.
-    fn sees(&self) -> Sees {
-        Sees::EVERYTHING
-    }
     /// Its per-object form, when it has one for this plan: the pipeline decides whether it
     /// runs as objects are read.
     fn each(&self) -> Option<&dyn Apply<O>> {
         None
-    }
-    /// What its rules are called in the error for an object one of them left without its
-    /// identity ("a CustomTransform's `remove`").
-    fn rules(&self) -> &'static str {
-        "its rules"
     }
 }
 
@@ -270,13 +299,15 @@ pub fn run_all<O>(
         };
         stage.run(items, &mut ctx);
         if !lost {
-            let (name, rules) = (stage.name(), stage.rules());
+            let Declaration { name, rules, .. } = stage.declares();
             let errors = identity::lost_identity(name, rules, items, &named);
             lost = !errors.is_empty();
             log.results.extend(errors);
         }
         if let (Some(before), Some(notes)) = (before, log.explain.as_deref_mut()) {
-            notes.stages.push(before.compare(stage.name(), items));
+            notes
+                .stages
+                .push(before.compare(stage.declares().name, items));
         }
     }
 }

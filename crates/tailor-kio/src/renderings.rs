@@ -91,7 +91,9 @@ pub fn seen_by_copies<J: Job + ?Sized>(job: &J) -> Sees {
         .iter()
         .zip(shared_stages(job))
         .filter(|(_, shared)| !shared)
-        .fold(Sees::NOTHING, |all, (stage, _)| all.and(stage.sees()))
+        .fold(Sees::NOTHING, |all, (stage, _)| {
+            all.and(stage.declares().sees)
+        })
 }
 
 /// For each of `clusters`, the first destination with the same rendering (itself when none

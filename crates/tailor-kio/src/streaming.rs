@@ -30,8 +30,8 @@ pub fn stream_steps<J: Job + ?Sized>(job: &J) -> Option<Vec<Step<'_, J::Options>
     }
     let mut steps = Vec::with_capacity(job.stages().len());
     for stage in job.stages() {
-        let shared = stage.scope().shared() || settings.clusters.is_empty();
-        steps.push(match stage.reads() {
+        let shared = stage.declares().scope.shared() || settings.clusters.is_empty();
+        steps.push(match stage.declares().reads {
             _ if shared && stage.each().is_some() => Step::Runs(stage.as_ref()),
             Reads::Annotated(keys) => Step::Passes(keys),
             Reads::Every => return None,

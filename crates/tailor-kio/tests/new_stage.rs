@@ -6,7 +6,7 @@
 
 use tailor_cluster::Cluster;
 use tailor_kio::job::{Check, Settings};
-use tailor_kio::pipeline::{Applied, Apply, Context, Scope, Stage};
+use tailor_kio::pipeline::{Applied, Apply, Context, Declaration, Scope, Stage};
 use tailor_kio::reading::{item_reading, read_ahead, read_items, Reading};
 use tailor_kio::run::respond;
 use tailor_kio::{Job, KrmResult, Resource};
@@ -18,11 +18,8 @@ struct Mark;
 const KEY: &str = "example.com/marked";
 
 impl Stage<()> for Mark {
-    fn name(&self) -> &'static str {
-        "mark"
-    }
-    fn scope(&self) -> Scope {
-        Scope::SharedEach
+    fn declares(&self) -> Declaration {
+        Declaration::new("mark", Scope::SharedEach)
     }
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_, ()>) {
         for item in items.iter_mut().filter(|i| !i.is_left_alone()) {

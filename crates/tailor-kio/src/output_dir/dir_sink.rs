@@ -59,7 +59,7 @@ impl DirSink {
         if let Some(clash) = files.keys().find(|rel| self.outside.contains(*rel)) {
             return Err(self.named(&format!("{clash}: two destinations' objects, or a destination's and one written once, would be written to this file; give them paths of their own")));
         }
-        let syncer = self.syncer.take().unwrap_or_else(durable::Syncer::new);
+        let syncer = self.syncer.take().unwrap_or_default();
         let put = durable::write_files_then_sync(staging.path(), files, syncer)
             .and_then(|()| staging.commit());
         put.map_err(|e| {

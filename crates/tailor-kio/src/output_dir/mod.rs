@@ -26,8 +26,8 @@ use anyhow::{bail, Context, Result};
 use crate::safe_paths::{resolve, within};
 
 mod dir_sink;
-mod syncer;
 pub mod durable;
+mod syncer;
 
 pub use dir_sink::DirSink;
 

@@ -54,6 +54,12 @@ pub struct Syncer {
     failure: Arc<Mutex<Option<String>>>,
 }
 
+impl Default for Syncer {
+    fn default() -> Syncer {
+        Syncer::new()
+    }
+}
+
 impl Syncer {
     pub fn new() -> Syncer {
         let (queue, jobs) = sync_channel::<Job>(QUEUED);

@@ -62,7 +62,11 @@ impl<'r, 'o> StreamSink<'r, 'o> {
 
     /// Writes the documents that follow the destinations (none when the run failed) and
     /// flushes; `code` is the run's exit code, given back.
-    pub(super) fn finish<'a>(self, rest: impl IntoIterator<Item = StreamDoc<'a>>, code: i32) -> i32 {
+    pub(super) fn finish<'a>(
+        self,
+        rest: impl IntoIterator<Item = StreamDoc<'a>>,
+        code: i32,
+    ) -> i32 {
         if let Some(mut stream) = self.stream {
             // A failed write is kept by stdout's owner, which reports it.
             let _ = stream.write_docs(rest);
