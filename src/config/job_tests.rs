@@ -110,7 +110,12 @@ fn stages_run_as_objects_are_read_and_finished_objects_are_text() {
     ));
     assert!(items[1].rendered().is_none() && items[1].is_deferred());
     let plan = read_ahead(&yaml).and_then(|a| a.job.ok()).expect("a plan");
-    let at = |name: &str| plan.stages.iter().position(|s| s.declares().name == name).unwrap();
+    let at = |name: &str| {
+        plan.stages
+            .iter()
+            .position(|s| s.declares().name == name)
+            .unwrap()
+    };
     assert!(items[1].read_results(at("strip")).is_some());
     assert!(items[1].read_results(at("substitution")).is_none());
     assert!(items[2].rendered().is_none() && items[2].is_deferred());

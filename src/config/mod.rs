@@ -334,7 +334,12 @@ mod tests {
 
     #[test]
     fn stages_follow_the_functionconfig() {
-        let names = |p: &Plan| p.stages.iter().map(|s| s.declares().name).collect::<Vec<_>>();
+        let names = |p: &Plan| {
+            p.stages
+                .iter()
+                .map(|s| s.declares().name)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
             names(&plan("apiVersion: v1\nkind: ConfigMap\n")),
             ["strip", "templates"]
