@@ -19,11 +19,7 @@ const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SR
 /// A package of `files` whose Kptfile runs tailor with the config at `config_path`.
 fn package(tag: &str, config_path: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir = temp_dir(tag);
-    for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
+    common::write_files(&dir, files);
     std::fs::write(
         dir.join("Kptfile"),
         format!("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n{LOCAL}pipeline:\n  mutators:\n  - exec: {}\n    configPath: {config_path}\n", tailor_bin()),

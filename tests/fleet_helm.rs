@@ -9,18 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{run_tailor, run_tailor_env, temp_dir};
-
-/// Writes `files` under a fresh directory; returns it.
-fn tree(tag: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = temp_dir(tag);
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
-}
+use common::{run_tailor, run_tailor_env, write_tree};
 
 const CLUSTERS: &str = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: dev, labels: {env: dev}}\n  - {name: prod-us, labels: {env: prod, region: us}}\n  - {name: prod-eu, labels: {env: prod, region: eu}}\n";
 
@@ -30,7 +19,7 @@ const CHART_CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .
 
 /// A bundle (`bundle/`, its chart in `bundle/chart/`) with `fleet_yaml`, and the config.
 fn bundle(tag: &str, fleet_yaml: &str) -> PathBuf {
-    tree(
+    write_tree(
         tag,
         &[
             ("tailor.yaml", CLUSTERS),
@@ -204,7 +193,7 @@ fn a_downloaded_chart_without_a_chart_dir_names_the_helm_pull_that_fills_one() {
 #[test]
 fn a_downloaded_chart_is_read_from_the_chart_dir_flag_or_variable() {
     let dir = bundle("helm-pulled", REMOTE);
-    let charts = tree(
+    let charts = write_tree(
         "helm-pulled-charts",
         &[
             ("web/Chart.yaml", CHART_YAML),
@@ -241,7 +230,7 @@ fn a_downloaded_chart_is_read_from_the_chart_dir_flag_or_variable() {
 
 #[test]
 fn a_chart_with_a_kustomization_stays_refused() {
-    let dir = tree(
+    let dir = write_tree(
         "helm-kustomize",
         &[
             ("tailor.yaml", CLUSTERS),
@@ -293,7 +282,7 @@ fn fleet_examples_helm_bundles_render_per_cluster_as_their_readmes_say() {
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        tree(tag, &refs)
+        write_tree(tag, &refs)
     };
     let objects = |stdout: &str| -> BTreeMap<String, Vec<serde_json::Value>> {
         let mut out: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();

@@ -14,11 +14,7 @@ const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespac
 fn bundle(tag: &str, files: &[(&str, &str)]) -> (PathBuf, PathBuf) {
     let dir = temp_dir(tag);
     let b = dir.join("bundle");
-    for (path, text) in files {
-        let p = b.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    common::write_files(&b, files);
     std::fs::create_dir_all(&b).unwrap();
     let config = dir.join("tailor.yaml");
     std::fs::write(

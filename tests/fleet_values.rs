@@ -5,20 +5,7 @@
 //! bundle's, and `builder.go` `preprocessHelmValues` templates them with the cluster.
 mod common;
 
-use std::path::PathBuf;
-
-use common::{run_tailor, temp_dir};
-
-/// Writes `files` under a fresh directory; returns it.
-fn tree(tag: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = temp_dir(tag);
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
-}
+use common::{run_tailor, write_tree};
 
 fn values(dir: &std::path::Path, extra: &[&str]) -> common::Run {
     let mut args = vec![
@@ -35,7 +22,7 @@ const CLUSTERS: &str = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:
 
 #[test]
 fn values_files_and_first_match_customizations_merge_by_fleets_rules() {
-    let dir = tree(
+    let dir = write_tree(
         "values-merge",
         &[
             ("tailor.yaml", CLUSTERS),
@@ -88,7 +75,7 @@ fn values_files_and_first_match_customizations_merge_by_fleets_rules() {
 
 #[test]
 fn template_values_and_templates_see_the_fleet_cluster() {
-    let dir = tree(
+    let dir = write_tree(
         "values-template",
         &[
             ("tailor.yaml", "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\n"),
@@ -118,7 +105,7 @@ fn template_values_and_templates_see_the_fleet_cluster() {
 
 #[test]
 fn all_matches_merges_every_matching_customization_in_order() {
-    let dir = tree(
+    let dir = write_tree(
         "values-allmatches",
         &[
             ("tailor.yaml", "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  cluster: {name: c, labels: {edge: \"true\", extra: \"true\"}}\n"),
@@ -144,7 +131,7 @@ fn all_matches_merges_every_matching_customization_in_order() {
 fn the_bundles_values_files_are_read_only_with_a_chart() {
     // resources.go: the bundle's valuesFiles only when helm.chart or helm.repo is set (a
     // missing one is then an error); a target's whenever it has helm.
-    let dir = tree(
+    let dir = write_tree(
         "values-files-quirk",
         &[
             ("tailor.yaml", CLUSTERS),
@@ -176,7 +163,7 @@ fn the_bundles_values_files_are_read_only_with_a_chart() {
 
 #[test]
 fn clusters_without_the_bundle_template_errors_and_usage() {
-    let dir = tree(
+    let dir = write_tree(
         "values-errors",
         &[
             ("tailor.yaml", CLUSTERS),

@@ -218,11 +218,7 @@ fn requirements_yaml_lists_the_dependencies_of_a_v1_chart() {
             "kind: ConfigMap\nname: {{ .Chart.Name }}\n",
         ),
     ];
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    common::write_files(&dir, &files);
     let path = dir.to_str().unwrap();
     let run = run_tailor(&["helm", "template", path], "");
     assert_eq!(run.code, 0, "{}", run.stderr);

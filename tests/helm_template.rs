@@ -60,11 +60,7 @@ fn helm_template_goldens() {
 /// Writes a chart of `files` under a fresh directory; returns the chart's path.
 fn chart(tag: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
     let dir = common::temp_dir(tag).join("c");
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    common::write_files(&dir, files);
     dir
 }
 

@@ -128,6 +128,22 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     d
 }
 
+/// Writes each `(relative path, text)` of `files` under `dir`, making directories as needed.
+pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+}
+
+/// `files` written under a fresh directory ([`temp_dir`]); returns it.
+pub fn write_tree(tag: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = temp_dir(tag);
+    write_files(&dir, files);
+    dir
+}
+
 /// Every file under `dir`, relative path → bytes.
 pub fn read_tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     let mut out = std::collections::BTreeMap::new();

@@ -591,7 +591,7 @@ thread_local! {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::PLAIN;
     use crate::patch::merge2::keyed::DISABLED;
     use crate::patch::{merge2, ynode};
@@ -693,7 +693,14 @@ mod tests {
         )
     }
 
-    fn merged(patch: &str, dest: &str, keyed: bool, indexed: bool) -> String {
+    /// `patch` merged into `dest` with kyaml's keyed lookups and this module's indexes each on or
+    /// off (the keyed and plain ports' tests compare them), rendered or the error.
+    pub(in crate::patch::merge2) fn merged(
+        patch: &str,
+        dest: &str,
+        keyed: bool,
+        indexed: bool,
+    ) -> String {
         let doc = |s: &str| parse_stream(s).unwrap().remove(0).root;
         let (p, d) = (ynode::from_node(&doc(patch)), ynode::from_node(&doc(dest)));
         DISABLED.with(|f| f.set(!keyed));

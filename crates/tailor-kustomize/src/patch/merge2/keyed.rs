@@ -182,10 +182,7 @@ pub(super) fn restore_keys(v: &N, keys: &[String], values: &[String]) -> Result<
 
 #[cfg(test)]
 mod tests {
-    use super::DISABLED;
-    use crate::patch::merge2::indexed::PLAIN;
-    use crate::patch::{merge2, ynode};
-    use tailor_yaml::parse_stream;
+    use crate::patch::merge2::indexed::tests::merged;
 
     /// A small deterministic generator (xorshift), so a failure names its seed.
     struct Rng(u64);
@@ -235,29 +232,14 @@ mod tests {
         .replace("        ports:\n", if ports.is_empty() { "        ports: []\n" } else { "        ports:\n" })
     }
 
-    fn merged(patch: &str, dest: &str, disabled: bool) -> String {
-        let doc = |s: &str| parse_stream(s).unwrap().remove(0).root;
-        let (p, d) = (ynode::from_node(&doc(patch)), ynode::from_node(&doc(dest)));
-        DISABLED.with(|f| f.set(disabled));
-        PLAIN.with(|f| f.set(disabled));
-        let out = merge2::merge(p.unwrap(), d.unwrap());
-        DISABLED.with(|f| f.set(false));
-        PLAIN.with(|f| f.set(false));
-        match out {
-            Ok(Some(n)) => ynode::render(&n),
-            Ok(None) => "deleted".into(),
-            Err(e) => format!("error: {e}"),
-        }
-    }
-
     #[test]
     fn keyed_lookups_give_kyamls_element_algorithm_results() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut keyed_cases = 0;
         for case in 0..3000 {
             let (patch, dest) = (object(&mut rng, true), object(&mut rng, false));
-            let fast = merged(&patch, &dest, false);
-            let slow = merged(&patch, &dest, true);
+            let fast = merged(&patch, &dest, true, true);
+            let slow = merged(&patch, &dest, false, false);
             assert_eq!(fast, slow, "case {case}\npatch:\n{patch}\ndest:\n{dest}");
             keyed_cases += usize::from(!fast.starts_with("error"));
         }
