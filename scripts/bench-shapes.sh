@@ -168,34 +168,6 @@ TAILOR_BENCH_NO_BUILD=1 TAILOR_BENCH_DIR="$WORK/bounds" "$(dirname "$0")/bench-b
 # peak memory stays within 2x of the 250-cluster run. TAILOR_BENCH_FANOUT sets the counts (the
 # first is the reference); the generator's ResourceList is split into CONFIG and objects.
 fan_dir="$WORK/fanout"
-mkdir -p "$fan_dir"
-read -r -a fan_counts <<<"${TAILOR_BENCH_FANOUT:-250 2000 20000}"
-for c in "${fan_counts[@]}"; do
-  "$GEN" fanout 200 "$c" | awk -v cfg="$fan_dir/tailor.yaml" -v objs="$fan_dir/objects.yaml" '
-    /^items:/ { part = "items"; next }
-    /^functionConfig:/ { part = "config"; next }
-    /^[^ -]/ { part = ""; next }
-    part == "items" && /^- / { if (n++) print "---" > objs; print substr($0, 3) > objs; next }
-    part == "items" { print substr($0, 3) > objs; next }
-    part == "config" { print substr($0, 3) > cfg }'
-  STDIN= best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml" --output-dir "$WORK/outdir"
-  wall[fan,$c]=$T_WALL; peak[fan,$c]=$T_KB
-  printf 'fan-out, 200 objects to %5d clusters, --output-dir: %.2f s, peak %.1f MB' "$c" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
-  # The same fan-out as a stream on stdout (written to a file: 1.8 GB at 20,000 clusters).
-  STDIN= best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml"
-  wall[fanout_stdout,$c]=$T_WALL; peak[fanout_stdout,$c]=$T_KB
-  printf 'fan-out, 200 objects to %5d clusters, stdout: %.2f s, peak %.1f MB' "$c" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
-  rm -f "$WORK/out.t" "$WORK/out.b"
-  rm -f "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml"
-  clean_out
-done
-# The same 200 objects to 2,000 clusters in 10 label groups, each group with a target
-# customization (issue 26: render once per distinct destination): deduplicated, and with
-# TAILOR_FAN_OUT_DEDUP=0 (every destination rendered on its own) for comparison.
 split_list() { # the generator's ResourceList, into CONFIG and objects
   awk -v cfg="$fan_dir/tailor.yaml" -v objs="$fan_dir/objects.yaml" '
     /^items:/ { part = "items"; next }
@@ -205,12 +177,34 @@ split_list() { # the generator's ResourceList, into CONFIG and objects
     part == "items" { print substr($0, 3) > objs; next }
     part == "config" { print substr($0, 3) > cfg }'
 }
+# One line for the run best_pair just timed: LABEL: wall, peak (and the baseline's).
+timed_line() {
+  printf '%s: %.2f s, peak %.1f MB' "$1" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
+  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
+}
+mkdir -p "$fan_dir"
+read -r -a fan_counts <<<"${TAILOR_BENCH_FANOUT:-250 2000 20000}"
+for c in "${fan_counts[@]}"; do
+  "$GEN" fanout 200 "$c" | split_list
+  STDIN= best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml" --output-dir "$WORK/outdir"
+  wall[fan,$c]=$T_WALL; peak[fan,$c]=$T_KB
+  timed_line "$(printf 'fan-out, 200 objects to %5d clusters, --output-dir' "$c")"
+  # The same fan-out as a stream on stdout (written to a file: 1.8 GB at 20,000 clusters).
+  STDIN= best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml"
+  wall[fanout_stdout,$c]=$T_WALL; peak[fanout_stdout,$c]=$T_KB
+  timed_line "$(printf 'fan-out, 200 objects to %5d clusters, stdout' "$c")"
+  rm -f "$WORK/out.t" "$WORK/out.b"
+  rm -f "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml"
+  clean_out
+done
+# The same 200 objects to 2,000 clusters in 10 label groups, each group with a target
+# customization (issue 26: render once per distinct destination): deduplicated, and with
+# TAILOR_FAN_OUT_DEDUP=0 (every destination rendered on its own) for comparison.
 "$GEN" fanout 200 2000 10 | split_list
 for dedup in 1 0; do
   STDIN= TAILOR_FAN_OUT_DEDUP=$dedup best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml" --output-dir "$WORK/outdir"
-  printf 'fan-out, 200 objects to 2000 clusters in 10 groups, --output-dir, TAILOR_FAN_OUT_DEDUP=%s: %.2f s, peak %.1f MB' "$dedup" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
+  timed_line "fan-out, 200 objects to 2000 clusters in 10 groups, --output-dir, TAILOR_FAN_OUT_DEDUP=$dedup"
   clean_out
 done
 rm -rf "$fan_dir"
