@@ -36,7 +36,7 @@ pub(super) fn tailor_each<'p, J: Job>(
     work: Vec<Resource>,
     clusters: &[Cluster],
     results: &mut Vec<KrmResult>,
-    sink: Option<Stream<'_>>,
+    stream: Stream<'_>,
 ) -> Option<Vec<Resource>> {
     // Each copy goes under `<cluster>/`: checked before any object is tailored or written.
     let names = clusters.iter().map(|c| c.name.as_str());
@@ -72,28 +72,20 @@ pub(super) fn tailor_each<'p, J: Job>(
             return None;
         }
     };
-    if let Some(stream) = sink {
-        let staying: Vec<&Resource> = kept.iter().chain(stream.returned.iter().copied()).collect();
-        let names: Vec<&str> = clusters.iter().map(|c| c.name.as_str()).collect();
-        match stream.sink.begin(&names, &staying) {
-            Err(message) => {
-                results.push(KrmResult::error(message));
-                return None;
-            }
-            Ok(true) => {
-                let streamed = super::streamed::stream_copies(
-                    run,
-                    &after,
-                    &work,
-                    clusters,
-                    &alike,
-                    stream.sink,
-                );
-                results.extend(streamed);
-                return Some(kept);
-            }
-            Ok(false) => {}
+    let staying: Vec<&Resource> = kept.iter().chain(stream.returned.iter().copied()).collect();
+    let names: Vec<&str> = clusters.iter().map(|c| c.name.as_str()).collect();
+    match stream.sink.begin(&names, &staying) {
+        Err(message) => {
+            results.push(KrmResult::error(message));
+            return None;
         }
+        Ok(true) => {
+            let streamed =
+                super::streamed::stream_copies(run, &after, &work, clusters, &alike, stream.sink);
+            results.extend(streamed);
+            return Some(kept);
+        }
+        Ok(false) => {}
     }
     let (copies, cluster_results) = copies(run, &after, &work, clusters, &alike);
     results.extend(cluster_results);

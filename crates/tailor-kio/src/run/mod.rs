@@ -130,7 +130,7 @@ pub fn process_into<J: Job>(
         sink: sink.filter(|_| !guest.host.in_place()).unwrap_or(&mut held),
         returned: returned.items().collect(),
     };
-    let tailored = run.tailor(&mut forked, work, &clusters, &mut results, Some(stream));
+    let tailored = run.tailor(&mut forked, work, &clusters, &mut results, stream);
     let Some(mut out) = tailored else {
         return failed(results);
     };
@@ -261,7 +261,7 @@ impl<'a, J: Job> Run<'a, J> {
         work: Vec<Resource>,
         clusters: &[Cluster],
         results: &mut Vec<KrmResult>,
-        stream: Option<fan_out::Stream<'_>>,
+        stream: fan_out::Stream<'_>,
     ) -> Option<Vec<Resource>> {
         let one = match clusters {
             [] => None,
