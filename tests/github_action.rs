@@ -384,6 +384,14 @@ fn setup(tag: &str, exit: i32) -> Setup {
     }
 }
 
+/// Each setup holds a git workspace and copies of the binary (about 300 MB with the release
+/// assets): removed when the test ends, passed or failed, so runs do not fill the disk.
+impl Drop for Setup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
 impl Setup {
     fn runner(&self) -> Runner {
         Runner::new(
