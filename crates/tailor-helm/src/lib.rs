@@ -19,9 +19,12 @@
 
 pub mod chart;
 pub mod coalesce;
+mod decimal;
 pub mod dependencies;
 mod dicts;
+mod encode;
 pub mod engine;
+mod extra;
 pub mod files;
 pub mod funcs;
 mod gofmt;
@@ -31,8 +34,11 @@ mod more;
 pub mod release;
 mod schema;
 pub mod semver;
+mod seqs;
 pub mod sprig;
 pub mod strvals;
+mod tomlerr;
+mod words;
 
 #[cfg(test)]
 mod testdata;

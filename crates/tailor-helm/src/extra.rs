@@ -1,0 +1,98 @@
+//! The rest of sprig v3.3.0's deterministic functions and Helm's `toYamlPretty`: one
+//! registry over the modules that implement them ([`crate::words`], [`crate::decimal`],
+//! [`crate::seqs`], [`crate::encode`]), so `funcs.rs` registers them in one place.
+
+use tailor_go::template::ParamType;
+use tailor_go::Value;
+
+const WORDS: &[&str] = &[
+    "camelcase",
+    "kebabcase",
+    "snakecase",
+    "swapcase",
+    "untitle",
+    "initials",
+    "abbrev",
+    "abbrevboth",
+    "wrap",
+    "wrapWith",
+];
+
+pub fn names() -> impl Iterator<Item = &'static &'static str> {
+    WORDS
+        .iter()
+        .chain(crate::decimal::NAMES)
+        .chain(crate::seqs::NAMES)
+        .chain(crate::encode::NAMES)
+}
+
+pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
+    use ParamType::{Any, String as S};
+    Some(match name {
+        "camelcase" | "kebabcase" | "snakecase" | "swapcase" | "untitle" | "initials"
+        | "semver" | "b32enc" | "b32dec" | "osBase" | "osClean" | "osDir" | "osExt" | "osIsAbs" => {
+            (&[S], false)
+        }
+        "abbrev" | "wrap" => (&[Any, S], false),
+        "abbrevboth" => (&[Any, Any, S], false),
+        "wrapWith" => (&[Any, S, S], false),
+        "plural" => (&[S, S, Any], false),
+        "hello" => (&[], false),
+        "addf" | "seq" => (&[Any], true),
+        "add1f" | "toDecimal" | "toYamlPretty" | "mustToJson" | "mustToPrettyJson"
+        | "mustToRawJson" => (&[Any], false),
+        "subf" | "mulf" | "divf" | "maxf" | "minf" | "slice" | "mustSlice" => (&[Any, Any], true),
+        "untilStep" => (&[Any, Any, Any], false),
+        "chunk" | "mustChunk" => (&[Any, Any], false),
+        _ => return None,
+    })
+}
+
+pub fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
+    if crate::decimal::NAMES.contains(&name) {
+        return crate::decimal::call(name, args);
+    }
+    if crate::seqs::NAMES.contains(&name) {
+        return crate::seqs::call(name, args);
+    }
+    if crate::encode::NAMES.contains(&name) {
+        return crate::encode::call(name, args);
+    }
+    words(name, args)
+}
+
+fn words(name: &str, args: Vec<Value>) -> Result<Value, String> {
+    use crate::words as w;
+    let mut it = args.into_iter();
+    let mut next = || it.next().unwrap_or(Value::Nil);
+    let text = |v: Value| match v {
+        Value::String(s) => s,
+        _ => String::new(),
+    };
+    let int = |v: Value| crate::seqs::go_int(&v);
+    Ok(Value::String(match name {
+        "camelcase" => w::camelcase(&text(next())),
+        "kebabcase" => w::lower_case_words(&text(next()), '-'),
+        "snakecase" => w::lower_case_words(&text(next()), '_'),
+        "swapcase" => w::swapcase(&text(next())),
+        "untitle" => w::untitle(&text(next())),
+        "initials" => w::initials(&text(next())),
+        "abbrev" => {
+            let width = int(next())?;
+            w::abbrev(width, &text(next()))
+        }
+        "abbrevboth" => {
+            let (left, right) = (int(next())?, int(next())?);
+            w::abbrevboth(left, right, &text(next()))
+        }
+        "wrap" => {
+            let width = int(next())?;
+            w::wrap(&text(next()), width, "", false)
+        }
+        "wrapWith" => {
+            let (width, sep) = (int(next())?, text(next()));
+            w::wrap(&text(next()), width, &sep, true)
+        }
+        _ => return Err(format!("function {name} not defined")),
+    }))
+}
