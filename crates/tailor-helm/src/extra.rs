@@ -1,6 +1,6 @@
 //! The rest of sprig v3.3.0's deterministic functions and Helm's `toYamlPretty`: one
 //! registry over the modules that implement them ([`crate::words`], [`crate::decimal`],
-//! [`crate::seqs`], [`crate::encode`]), so `funcs.rs` registers them in one place.
+//! [`crate::seqs`], [`crate::encode`], [`crate::password`]), so `funcs.rs` registers them in one place.
 
 use tailor_go::template::ParamType;
 use tailor_go::Value;
@@ -24,6 +24,7 @@ pub fn names() -> impl Iterator<Item = &'static &'static str> {
         .chain(crate::decimal::NAMES)
         .chain(crate::seqs::NAMES)
         .chain(crate::encode::NAMES)
+        .chain(&["derivePassword"])
 }
 
 pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
@@ -38,6 +39,7 @@ pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
         "wrapWith" => (&[Any, S, S], false),
         "plural" => (&[S, S, Any], false),
         "hello" => (&[], false),
+        "derivePassword" => (&[Any, S, S, S, S], false),
         "addf" | "seq" => (&[Any], true),
         "add1f" | "toDecimal" | "toYamlPretty" | "mustToJson" | "mustToPrettyJson"
         | "mustToRawJson" => (&[Any], false),
@@ -88,6 +90,14 @@ fn words(name: &str, args: Vec<Value>) -> Result<Value, String> {
         "wrap" => {
             let width = int(next())?;
             w::wrap(&text(next()), width, "", false)
+        }
+        "derivePassword" => {
+            let counter = int(next())?;
+            let counter = u32::try_from(counter)
+                .map_err(|_| format!("{counter} overflows uint32 (derivePassword's counter)"))?;
+            let (kind, password, user, site) =
+                (text(next()), text(next()), text(next()), text(next()));
+            crate::password::derive(counter, &kind, &password, &user, &site)
         }
         "wrapWith" => {
             let (width, sep) = (int(next())?, text(next()));
