@@ -1,6 +1,6 @@
 //! The rest of sprig v3.3.0's deterministic functions and Helm's `toYamlPretty`: one
 //! registry over the modules that implement them ([`crate::words`], [`crate::decimal`],
-//! [`crate::seqs`], [`crate::encode`], [`crate::password`]), so `funcs.rs` registers them in one place.
+//! [`crate::seqs`], [`crate::encode`], [`crate::password`], [`crate::url`]), so `funcs.rs` registers them in one place.
 
 use tailor_go::template::ParamType;
 use tailor_go::Value;
@@ -24,7 +24,7 @@ pub fn names() -> impl Iterator<Item = &'static &'static str> {
         .chain(crate::decimal::NAMES)
         .chain(crate::seqs::NAMES)
         .chain(crate::encode::NAMES)
-        .chain(&["derivePassword"])
+        .chain(&["derivePassword", "urlParse", "urlJoin"])
 }
 
 pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
@@ -40,6 +40,8 @@ pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
         "plural" => (&[S, S, Any], false),
         "hello" => (&[], false),
         "derivePassword" => (&[Any, S, S, S, S], false),
+        "urlParse" => (&[S], false),
+        "urlJoin" => (&[Any], false),
         "addf" | "seq" => (&[Any], true),
         "add1f" | "toDecimal" | "toYamlPretty" | "mustToJson" | "mustToPrettyJson"
         | "mustToRawJson" => (&[Any], false),
@@ -64,6 +66,11 @@ pub fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
 }
 
 fn words(name: &str, args: Vec<Value>) -> Result<Value, String> {
+    match (name, args.first()) {
+        ("urlParse", Some(Value::String(raw))) => return crate::url::url_parse(raw),
+        ("urlJoin", Some(d)) => return crate::url::url_join(d),
+        _ => {}
+    }
     use crate::words as w;
     let mut it = args.into_iter();
     let mut next = || it.next().unwrap_or(Value::Nil);

@@ -40,6 +40,7 @@ mod seqs;
 pub mod sprig;
 pub mod strvals;
 mod tomlerr;
+mod url;
 mod words;
 
 #[cfg(test)]
