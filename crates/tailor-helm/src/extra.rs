@@ -1,6 +1,6 @@
 //! The rest of sprig v3.3.0's deterministic functions and Helm's `toYamlPretty`: one
 //! registry over the modules that implement them ([`crate::words`], [`crate::decimal`],
-//! [`crate::seqs`], [`crate::encode`], [`crate::password`], [`crate::url`]), so `funcs.rs` registers them in one place.
+//! [`crate::seqs`], [`crate::encode`], [`crate::password`], [`crate::url`], [`crate::aes`]), so `funcs.rs` registers them in one place.
 
 use tailor_go::template::ParamType;
 use tailor_go::Value;
@@ -24,7 +24,7 @@ pub fn names() -> impl Iterator<Item = &'static &'static str> {
         .chain(crate::decimal::NAMES)
         .chain(crate::seqs::NAMES)
         .chain(crate::encode::NAMES)
-        .chain(&["derivePassword", "urlParse", "urlJoin"])
+        .chain(&["derivePassword", "urlParse", "urlJoin", "decryptAES"])
 }
 
 pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
@@ -42,6 +42,7 @@ pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
         "derivePassword" => (&[Any, S, S, S, S], false),
         "urlParse" => (&[S], false),
         "urlJoin" => (&[Any], false),
+        "decryptAES" => (&[S, S], false),
         "addf" | "seq" => (&[Any], true),
         "add1f" | "toDecimal" | "toYamlPretty" | "mustToJson" | "mustToPrettyJson"
         | "mustToRawJson" => (&[Any], false),
@@ -97,6 +98,10 @@ fn words(name: &str, args: Vec<Value>) -> Result<Value, String> {
         "wrap" => {
             let width = int(next())?;
             w::wrap(&text(next()), width, "", false)
+        }
+        "decryptAES" => {
+            let password = text(next());
+            crate::aes::decrypt(&password, &text(next()))?
         }
         "derivePassword" => {
             let counter = int(next())?;

@@ -17,6 +17,7 @@
 //! - [`coalesce`]: chart defaults, user values and globals coalesced or merged.
 //! - [`release`]: manifests split from rendered text and sorted in install order.
 
+mod aes;
 pub mod chart;
 pub mod coalesce;
 mod decimal;

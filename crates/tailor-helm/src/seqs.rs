@@ -110,7 +110,7 @@ fn chunk(size: i64, list: Value) -> Result<Value, String> {
         return Ok(Value::List(Vec::new()));
     }
     if size <= 0 {
-        return Err("runtime error: integer divide by zero".into());
+        return Err("runtime error: makeslice: len out of range".into());
     }
     let chunks = l.chunks(size as usize).map(|c| Value::List(c.to_vec()));
     Ok(Value::List(chunks.collect()))
