@@ -1,6 +1,7 @@
 //! The rest of sprig v3.3.0's deterministic functions and Helm's `toYamlPretty`: one
 //! registry over the modules that implement them ([`crate::words`], [`crate::decimal`],
-//! [`crate::seqs`], [`crate::encode`], [`crate::password`], [`crate::url`], [`crate::aes`]), so `funcs.rs` registers them in one place.
+//! [`crate::seqs`], [`crate::encode`], [`crate::password`], [`crate::url`],
+//! [`crate::aes`]), so `funcs.rs` registers them in one place.
 
 use tailor_go::template::ParamType;
 use tailor_go::Value;
@@ -18,13 +19,15 @@ const WORDS: &[&str] = &[
     "wrapWith",
 ];
 
+const SECRETS_AND_URLS: &[&str] = &["derivePassword", "decryptAES", "urlParse", "urlJoin"];
+
 pub fn names() -> impl Iterator<Item = &'static &'static str> {
     WORDS
         .iter()
         .chain(crate::decimal::NAMES)
         .chain(crate::seqs::NAMES)
         .chain(crate::encode::NAMES)
-        .chain(&["derivePassword", "urlParse", "urlJoin", "decryptAES"])
+        .chain(SECRETS_AND_URLS)
 }
 
 pub fn signature(name: &str) -> Option<(&'static [ParamType], bool)> {
@@ -63,22 +66,45 @@ pub fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
     if crate::encode::NAMES.contains(&name) {
         return crate::encode::call(name, args);
     }
+    if SECRETS_AND_URLS.contains(&name) {
+        return secrets_and_urls(name, args);
+    }
     words(name, args)
 }
 
-fn words(name: &str, args: Vec<Value>) -> Result<Value, String> {
-    match (name, args.first()) {
-        ("urlParse", Some(Value::String(raw))) => return crate::url::url_parse(raw),
-        ("urlJoin", Some(d)) => return crate::url::url_join(d),
-        _ => {}
+fn text(v: Value) -> String {
+    match v {
+        Value::String(s) => s,
+        _ => String::new(),
     }
+}
+
+fn secrets_and_urls(name: &str, args: Vec<Value>) -> Result<Value, String> {
+    let mut it = args.into_iter();
+    let mut next = || it.next().unwrap_or(Value::Nil);
+    match name {
+        "urlParse" => crate::url::url_parse(&text(next())),
+        "urlJoin" => crate::url::url_join(&next()),
+        "decryptAES" => {
+            let password = text(next());
+            crate::aes::decrypt(&password, &text(next())).map(Value::String)
+        }
+        _ => {
+            let counter = crate::seqs::go_int(&next())?;
+            let counter = u32::try_from(counter)
+                .map_err(|_| format!("{counter} overflows uint32 (derivePassword's counter)"))?;
+            let (kind, password) = (text(next()), text(next()));
+            let (user, site) = (text(next()), text(next()));
+            let derived = crate::password::derive(counter, &kind, &password, &user, &site);
+            Ok(Value::String(derived))
+        }
+    }
+}
+
+fn words(name: &str, args: Vec<Value>) -> Result<Value, String> {
     use crate::words as w;
     let mut it = args.into_iter();
     let mut next = || it.next().unwrap_or(Value::Nil);
-    let text = |v: Value| match v {
-        Value::String(s) => s,
-        _ => String::new(),
-    };
     let int = |v: Value| crate::seqs::go_int(&v);
     Ok(Value::String(match name {
         "camelcase" => w::camelcase(&text(next())),
@@ -98,18 +124,6 @@ fn words(name: &str, args: Vec<Value>) -> Result<Value, String> {
         "wrap" => {
             let width = int(next())?;
             w::wrap(&text(next()), width, "", false)
-        }
-        "decryptAES" => {
-            let password = text(next());
-            crate::aes::decrypt(&password, &text(next()))?
-        }
-        "derivePassword" => {
-            let counter = int(next())?;
-            let counter = u32::try_from(counter)
-                .map_err(|_| format!("{counter} overflows uint32 (derivePassword's counter)"))?;
-            let (kind, password, user, site) =
-                (text(next()), text(next()), text(next()), text(next()));
-            crate::password::derive(counter, &kind, &password, &user, &site)
         }
         "wrapWith" => {
             let (width, sep) = (int(next())?, text(next()));
