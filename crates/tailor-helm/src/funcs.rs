@@ -42,7 +42,10 @@ impl Funcs for HelmFuncs {
     fn signature(&self, name: &str) -> Option<(&'static [ParamType], bool)> {
         use ParamType::{Any, String as S};
         let name = must_alias(name);
-        if let Some(sig) = crate::sprig::signature(name).or_else(|| crate::more::signature(name)) {
+        let sig = crate::sprig::signature(name)
+            .or_else(|| crate::more::signature(name))
+            .or_else(|| crate::extra::signature(name));
+        if let Some(sig) = sig {
             return Some(sig);
         }
         Some(match name {
@@ -66,6 +69,9 @@ impl Funcs for HelmFuncs {
         }
         if crate::more::signature(name).is_some() {
             return crate::more::call(name, args);
+        }
+        if crate::extra::signature(name).is_some() {
+            return crate::extra::call(name, args);
         }
         let mut args = args.into_iter();
         let mut next = || args.next().unwrap_or(Value::Nil);
@@ -100,9 +106,7 @@ impl Funcs for HelmFuncs {
             }
             "fail" => Err(format!("{WARN_START}{}{WARN_END}", string(next()))),
             "toYaml" => Ok(Value::String(to_yaml(&next()))),
-            "toJson" => Ok(Value::String(
-                serde_json::to_string(&to_json(&next())).unwrap_or_default(),
-            )),
+            "toJson" => Ok(Value::String(crate::encode::to_json_text(&next()))),
             "fromYaml" => Ok(from_yaml(&string(next()), false)),
             "fromYamlArray" => Ok(from_yaml(&string(next()), true)),
             "fromJson" => Ok(from_json(&string(next()), false)),
@@ -124,6 +128,10 @@ impl Funcs for HelmFuncs {
             ("Files", "AsConfig" | "AsSecrets") => (&[], false),
             ("VersionSet", "Has") => (&[ParamType::String], false),
             ("KubeVersion", "String" | "GitVersion") => (&[], false),
+            ("Version", "String") => (&[], false),
+            ("Version", "Compare" | "LessThan" | "GreaterThan" | "Equal") => {
+                (&[ParamType::Any], false)
+            }
             _ => return None,
         })
     }
@@ -136,6 +144,9 @@ impl Funcs for HelmFuncs {
         receiver: Value,
         args: Vec<Value>,
     ) -> Result<Value, String> {
+        if typ == "Version" {
+            return crate::encode::version_method(name, &receiver, args);
+        }
         let arg = args.into_iter().next().map(string).unwrap_or_default();
         let Value::Map(mut recv) = receiver else {
             return Err(format!("{typ} is not a map"));
@@ -190,6 +201,7 @@ pub fn host_names() -> Vec<String> {
         .iter()
         .chain(crate::sprig::NAMES)
         .chain(crate::more::NAMES)
+        .chain(crate::extra::names())
         .chain(crate::more::MUST_ALIASES.iter().map(|(m, _)| m))
         .chain(crate::more::REFUSED.iter().map(|(r, _)| r))
         .map(|s| s.to_string())

@@ -29,6 +29,11 @@ fn hex(words: &[u32]) -> String {
 }
 
 pub fn sha256_hex(data: &[u8]) -> String {
+    sha256(data).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Go's `sha256.Sum256`.
+pub fn sha256(data: &[u8]) -> [u8; 32] {
     let mut h: [u32; 8] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
         0x5be0cd19,
@@ -73,7 +78,26 @@ pub fn sha256_hex(data: &[u8]) -> String {
             *a = a.wrapping_add(b);
         }
     }
-    hex(&h)
+    let mut out = [0u8; 32];
+    for (chunk, w) in out.chunks_mut(4).zip(h) {
+        chunk.copy_from_slice(&w.to_be_bytes());
+    }
+    out
+}
+
+/// HMAC-SHA256 (RFC 2104), as Go's `crypto/hmac` with `sha256.New`.
+pub fn hmac_sha256(key: &[u8], msg: &[u8]) -> [u8; 32] {
+    let mut k = [0u8; 64];
+    if key.len() > 64 {
+        k[..32].copy_from_slice(&sha256(key));
+    } else {
+        k[..key.len()].copy_from_slice(key);
+    }
+    let mut inner: Vec<u8> = k.iter().map(|b| b ^ 0x36).collect();
+    inner.extend_from_slice(msg);
+    let mut outer: Vec<u8> = k.iter().map(|b| b ^ 0x5c).collect();
+    outer.extend_from_slice(&sha256(&inner));
+    sha256(&outer)
 }
 
 pub fn sha1_hex(data: &[u8]) -> String {

@@ -17,22 +17,32 @@
 //! - [`coalesce`]: chart defaults, user values and globals coalesced or merged.
 //! - [`release`]: manifests split from rendered text and sorted in install order.
 
+mod aes;
 pub mod chart;
 pub mod coalesce;
+mod decimal;
 pub mod dependencies;
 mod dicts;
+mod encode;
 pub mod engine;
+mod extra;
 pub mod files;
 pub mod funcs;
 mod gofmt;
 mod hashes;
 mod ignore;
 mod more;
+mod password;
 pub mod release;
 mod schema;
+mod scrypt;
 pub mod semver;
+mod seqs;
 pub mod sprig;
 pub mod strvals;
+mod tomlerr;
+mod url;
+mod words;
 
 #[cfg(test)]
 mod testdata;

@@ -67,7 +67,6 @@ pub const MUST_ALIASES: &[(&str, &str)] = &[
     ("mustMerge", "merge"),
     ("mustMergeOverwrite", "mergeOverwrite"),
     ("mustFromJson", "fromJson"),
-    ("mustToJson", "toJson"),
 ];
 
 /// Functions tailor refuses, and why.
@@ -498,13 +497,10 @@ fn toml_inline(v: &Value) -> String {
 fn from_toml(text: &str) -> Value {
     match text.parse::<toml::Table>() {
         Ok(t) => toml_value(&toml::Value::Table(t)),
-        Err(e) => {
-            let msg = e.message().to_string();
-            Value::Dict(Dict::new(BTreeMap::from([(
-                "Error".to_string(),
-                Value::String(format!("toml: {msg}")),
-            )])))
-        }
+        Err(e) => Value::Dict(Dict::new(BTreeMap::from([(
+            "Error".to_string(),
+            Value::String(crate::tomlerr::message(text, &e)),
+        )]))),
     }
 }
 

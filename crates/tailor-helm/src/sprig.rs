@@ -109,7 +109,7 @@ pub fn type_of(v: &Value) -> &'static str {
     }
 }
 
-fn kind_of(v: &Value) -> &'static str {
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Nil => "invalid",
         Value::Bool(_) => "bool",

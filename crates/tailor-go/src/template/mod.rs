@@ -215,7 +215,7 @@ impl Syntax {
     }
 }
 
-pub use sprig::SPRIG_IMPLEMENTED;
+pub use sprig::{json_text, SPRIG_IMPLEMENTED};
 
 /// A parsed template together with every template it defines.
 #[derive(Clone, Debug)]

@@ -616,6 +616,15 @@ fn base64_encode(b: &[u8]) -> String {
 /// `encoding/json` marshalling of a value: `html` escapes `<`, `>`, `&` (json.Marshal does,
 /// sprig's toRawJson does not); `indent` is the current depth for `MarshalIndent(v, "", "  ")`.
 /// False when Go would fail (a complex number, NaN, an infinity).
+/// `encoding/json`'s `Marshal` (`html`: escape `<`, `>`, `&` as Go does by default) or
+/// `MarshalIndent(v, "", "  ")` (`pretty`); `None` where Go's marshalling fails (NaN or
+/// infinite floats).
+pub fn json_text(v: &Value, html: bool, pretty: bool) -> Option<String> {
+    let mut out = Vec::new();
+    let ok = json(&Conc::from_elem(v), &mut out, html, pretty.then_some(0));
+    ok.then(|| String::from_utf8_lossy(&out).into_owned())
+}
+
 fn json(v: &Option<Conc<'_>>, out: &mut Vec<u8>, html: bool, indent: Option<usize>) -> bool {
     let Some(c) = v else {
         out.extend_from_slice(b"null");
