@@ -17,6 +17,7 @@
 //! - [`coalesce`]: chart defaults, user values and globals coalesced or merged.
 //! - [`release`]: manifests split from rendered text and sorted in install order.
 
+mod builtins;
 pub mod chart;
 pub mod coalesce;
 pub mod dependencies;
@@ -38,4 +39,4 @@ pub mod strvals;
 mod testdata;
 
 pub use chart::{load_dir, Chart};
-pub use engine::{prepare, render, Engine, Error, Options, Rendered};
+pub use engine::{prepare, render, Engine, Error, Failure, Options, Rendered};
