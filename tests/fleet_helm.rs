@@ -380,6 +380,25 @@ fn values_from_reads_config_maps_and_secrets_given_as_inputs() {
     // The sources are cluster state the agent reads, never objects to deploy.
     assert!(!r.stdout.contains("kind: Secret"), "{}", r.stdout);
     assert!(!r.stdout.contains("name: cm\n"), "{}", r.stdout);
+    // `tailor fleet-values` with the same inputs prints the values the chart rendered with.
+    let config = dir.join("tailor.yaml").display().to_string();
+    let bundle = dir.join("bundle").display().to_string();
+    let fv = run_tailor(
+        &[
+            "fleet-values",
+            &config,
+            &bundle,
+            inputs.to_str().unwrap(),
+            "--cluster",
+            "dev",
+        ],
+        "",
+    );
+    assert_eq!(fv.code, 0, "{}", fv.stderr);
+    assert_eq!(
+        fv.stdout,
+        "# cluster dev\nsize: from-secret\ntier: from-cm\n"
+    );
 }
 
 #[test]

@@ -84,9 +84,17 @@ fn required_fails_with_helms_wording_and_nothing_on_stdout() {
     let run = common::run_tailor(&["helm", "template", "r", path], "");
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout, "");
+    // Helm's `helm template` adds its --debug hint to every error of the release's rendering
+    // (cmd/helm/template.go), and with --debug prints the (here empty) manifest first.
     assert_eq!(
         run.stderr,
-        "Error: execution error at (c/templates/cm.yaml:7:8): b is required\n"
+        "Error: execution error at (c/templates/cm.yaml:7:8): b is required\n\nUse --debug flag to render out invalid YAML\n"
+    );
+    let run = common::run_tailor(&["helm", "template", "r", path, "--debug"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (1, ""));
+    assert_eq!(
+        run.stderr,
+        "\nError: execution error at (c/templates/cm.yaml:7:8): b is required\n"
     );
     let run = common::run_tailor(&["helm", "template", "r", path, "--set", "b=x"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -176,6 +184,127 @@ fn dicts_are_shared_as_go_shares_maps() {
     let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("error calling set"), "{}", run.stderr);
+}
+
+#[test]
+fn the_top_level_object_is_one_map_per_chart_as_in_helm() {
+    // Helm's recAllTpls: one map per chart shared by its templates (only `.Template` set
+    // anew before each), one `.Release` map for every chart, `.Subcharts` holding the
+    // subcharts' maps. Render order: the subchart's template, then z, b, a.
+    let dir = chart(
+        "helm-shared-top",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("values.yaml", "sub: {w: two}\n"),
+            ("charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 0.1.0\n"),
+            (
+                "charts/sub/templates/t.yaml",
+                "{{ $_ := set $ \"fromSub\" 1 }}{{ $_ := set .Release \"fromSub\" \"s\" }}t: {{ .Template.Name }}\n",
+            ),
+            (
+                "templates/z.yaml",
+                "{{ $_ := set $ \"fromZ\" \"yes\" }}z: {{ .Subcharts.sub.Values.w }} {{ .Subcharts.sub.Chart.Name }} {{ .Subcharts.sub.fromSub }}\n",
+            ),
+            (
+                "templates/b.yaml",
+                "b: {{ hasKey $ \"fromSub\" }} {{ .Release.fromSub }} {{ include \"c.z\" . }}\n",
+            ),
+            ("templates/_h.tpl", "{{ define \"c.z\" }}{{ $.fromZ }}{{ end }}"),
+            ("templates/a.yaml", "a: {{ $.fromZ }} {{ .Template.Name }}\n"),
+        ],
+    );
+    let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "---\n# Source: c/charts/sub/templates/t.yaml\nt: c/charts/sub/templates/t.yaml\n\
+         ---\n# Source: c/templates/a.yaml\na: yes c/templates/a.yaml\n\
+         ---\n# Source: c/templates/b.yaml\nb: false s yes\n\
+         ---\n# Source: c/templates/z.yaml\nz: two sub 1\n"
+    );
+}
+
+#[test]
+fn debug_prints_the_rendered_files_and_the_hooks_before_the_bad_document() {
+    // pkg/action/action.go renderResources: the non-blank rendered files (NOTES.txt left
+    // out) as one blob, then the hooks sorted before the document that is not YAML.
+    let dir = chart(
+        "helm-debug",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("templates/NOTES.txt", "notes\n"),
+            ("templates/blank.yaml", "{{/* nothing */}}\n"),
+            (
+                "templates/a-hook.yaml",
+                "kind: Job\nmetadata:\n  name: h\n  annotations: {helm.sh/hook: pre-install}\n",
+            ),
+            (
+                "templates/b.yaml",
+                "kind: ConfigMap\nmetadata: {name: b}\n---\nkey: [\n",
+            ),
+            ("templates/c.yaml", "kind: ConfigMap\nmetadata: {name: c}\n"),
+        ],
+    );
+    let path = dir.to_str().unwrap();
+    let run = common::run_tailor(&["helm", "template", path, "--debug"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{}", run.stderr);
+    let blob = "---\n# Source: c/templates/a-hook.yaml\nkind: Job\nmetadata:\n  name: h\n  annotations: {helm.sh/hook: pre-install}\n\n\
+                ---\n# Source: c/templates/b.yaml\nkind: ConfigMap\nmetadata: {name: b}\n---\nkey: [\n\n\
+                ---\n# Source: c/templates/c.yaml\nkind: ConfigMap\nmetadata: {name: c}\n";
+    let hook = "---\n# Source: c/templates/a-hook.yaml\nkind: Job\nmetadata:\n  name: h\n  annotations: {helm.sh/hook: pre-install}\n";
+    let want = format!("{blob}{hook}Error: YAML parse error on c/templates/b.yaml: ");
+    assert!(run.stderr.starts_with(&want), "{}", run.stderr);
+    // --no-hooks leaves the hook out; --show-only keeps the documents of the named templates.
+    let run = common::run_tailor(&["helm", "template", path, "--debug", "--no-hooks"], "");
+    assert!(
+        run.stderr.starts_with(&format!("{blob}Error: ")),
+        "{}",
+        run.stderr
+    );
+    let run = common::run_tailor(
+        &[
+            "helm",
+            "template",
+            path,
+            "--debug",
+            "-s",
+            "templates/c.yaml",
+        ],
+        "",
+    );
+    assert!(
+        run.stderr.starts_with("---\n# Source: c/templates/c.yaml\nkind: ConfigMap\nmetadata: {name: c}\nError: YAML parse error"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn files_methods_read_the_charts_files() {
+    // pkg/engine/files.go: Get, Lines, Glob, AsConfig, AsSecrets.
+    let dir = chart(
+        "helm-files",
+        &[
+            ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
+            ("config/a.txt", "hello\nworld\n"),
+            ("config/b.txt", "x"),
+            ("other.txt", "o"),
+            (
+                "templates/cm.yaml",
+                "get: {{ .Files.Get \"other.txt\" }}\nlines: {{ .Files.Lines \"config/a.txt\" | toJson }}\n\
+                 config:\n{{ (.Files.Glob \"config/*\").AsConfig | indent 2 }}\n\
+                 secrets:\n{{ (.Files.Glob \"config/*\").AsSecrets | indent 2 }}\n",
+            ),
+        ],
+    );
+    let run = common::run_tailor(&["helm", "template", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "---\n# Source: c/templates/cm.yaml\nget: o\nlines: [\"hello\",\"world\"]\n\
+         config:\n  a.txt: |\n    hello\n    world\n  b.txt: x\n\
+         secrets:\n  a.txt: aGVsbG8Kd29ybGQK\n  b.txt: eA==\n"
+    );
 }
 
 #[test]

@@ -360,9 +360,11 @@ fn a_destination_selectors_file_points_at_the_field() {
 }
 
 /// `helm.valuesFrom` is read by Fleet's agent from the downstream cluster (rancher/fleet
-/// `fleet.yaml` reference); `fleet-values` cannot include it and says so, naming the field.
+/// `fleet.yaml` reference); `fleet-values` reads it from the ConfigMaps and Secrets among its
+/// FILEs, and without the one named fails, naming the field and the object (it used to leave
+/// `valuesFrom` out with a warning).
 #[test]
-fn fleet_values_names_values_from_it_leaves_out() {
+fn fleet_values_merges_values_from_its_files_and_names_a_missing_one() {
     let dir = temp_dir("values-from");
     std::fs::create_dir_all(dir.join("bundle")).unwrap();
     std::fs::write(
@@ -384,14 +386,32 @@ fn fleet_values_names_values_from_it_leaves_out() {
         ],
         "",
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("a: 1"), "{}", run.stdout);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
     assert!(
-        run.stderr
-            .contains("fleet.yaml helm.valuesFrom: not included"),
+        run.stderr.contains(
+            "helm.valuesFrom[0].configMapKeyRef: configmaps \"cm\" not found in namespace \"default\""
+        ),
         "{}",
         run.stderr
     );
+    std::fs::write(
+        dir.join("cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndata:\n  values.yaml: 'b: 2'\n",
+    )
+    .unwrap();
+    let cm = dir.join("cm.yaml");
+    let run = run_tailor(
+        &[
+            "fleet-values",
+            config.to_str().unwrap(),
+            bundle.to_str().unwrap(),
+            cm.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "# cluster dev\na: 1\nb: 2\n");
 }
 
 /// `helm:` and `correctDrift:` in a `Tailor` spec's target customizations warn, naming the

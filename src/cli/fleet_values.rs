@@ -3,13 +3,15 @@
 //! `helm template RELEASE CHART -f values.yaml` reproduces what Fleet deploys. CONFIG names the
 //! destinations as for a run (`spec.cluster` / `spec.clusters`, or a ConfigMap); FILEs may hold
 //! Fleet `Cluster` and `ClusterGroup` objects (and the other inventory kinds), which complete
-//! the destinations and give Fleet's `.ClusterNamespace` and `.ClusterValues`.
+//! the destinations and give Fleet's `.ClusterNamespace` and `.ClusterValues`, and the
+//! ConfigMaps and Secrets `helm.valuesFrom` reads.
 
 use std::path::Path;
 
 use serde_json::Value as Json;
 use tailor_cluster::{Cluster, Inventory};
 use tailor_fleet::values::{cluster_values, to_yaml, ClusterValues, FleetCluster};
+use tailor_fleet::values_from::Source;
 
 use super::report;
 use crate::config::TargetFields;
@@ -22,20 +24,22 @@ const HELP: &str = "tailor fleet-values CONFIG DIR [FILE...] [--cluster NAME]
 
 Prints, per destination, the Helm values Fleet would pass for the Fleet bundle in DIR (its
 fleet.yaml helm.values and valuesFiles, the matching targetCustomizations merged as Fleet
-merges them, then Fleet's templating with the cluster), so that
+merges them, then Fleet's templating with the cluster, then helm.valuesFrom), so that
 `helm template RELEASE CHART -f values.yaml` renders what Fleet deploys.
 
   CONFIG          names the destinations: a Tailor with spec.cluster or spec.clusters
                   (or a ConfigMap); with neither, the Fleet Cluster objects in FILEs
   DIR             the bundle: a directory with fleet.yaml (or fleet.yml)
   FILE...         Fleet Cluster and ClusterGroup objects (and other inventory kinds): labels,
-                  .ClusterNamespace and .ClusterValues (spec.templateValues)
+                  .ClusterNamespace and .ClusterValues (spec.templateValues); the
+                  ConfigMaps and Secrets helm.valuesFrom names
   --cluster NAME  only this destination; an error if it gets no deployment
 
-Not included: helm.valuesFrom (ConfigMap and Secret keys Fleet's agent reads on the cluster;
-a warning names them). Output: one YAML document per destination, headed by a comment
-naming the cluster and the target customizations applied. Exit 0, 1 on an error, 2 on a bad
-command line.
+helm.valuesFrom: the ConfigMap and Secret keys Fleet's agent reads on the cluster are read
+from the ConfigMaps and Secrets among FILEs and merged over the values in the agent's order
+(as `tailor CONFIG DIR` renders the chart); one that is missing is an error naming it.
+Output: one YAML document per destination, headed by a comment naming the cluster and the
+target customizations applied. Exit 0, 1 on an error, 2 on a bad command line.
 ";
 
 pub(crate) fn run(args: &[String]) -> i32 {
@@ -116,7 +120,6 @@ fn values(
         .map(KrmResult::from)
         .collect();
     report(&typos);
-    report(&values_from_warnings(&bundle.config));
 
     let (items, mut clusters) = destinations(files, &plan, &opts)?;
     if clusters.is_empty() {
@@ -182,6 +185,10 @@ fn values_text(
     only: Option<&str>,
 ) -> Result<String, Vec<KrmResult>> {
     let one = |r: KrmResult| vec![r];
+    let mut sources = Vec::new();
+    for item in items {
+        sources.extend(Source::from_object(item).map_err(|e| one(KrmResult::error(e)))?);
+    }
     let mut out = String::new();
     for (i, cluster) in clusters.iter().enumerate() {
         let fleet = items
@@ -194,8 +201,8 @@ fn values_text(
             })
             .map(FleetCluster::from_object)
             .unwrap_or_default();
-        let computed =
-            cluster_values(config, cluster, &fleet).map_err(|e| one(KrmResult::error(e)))?;
+        let computed = cluster_values(config, cluster, &fleet, &sources)
+            .map_err(|e| one(KrmResult::error(e)))?;
         if i > 0 {
             out.push_str("---\n");
         }
@@ -217,31 +224,4 @@ fn values_text(
         }
     }
     Ok(out)
-}
-
-/// `helm.valuesFrom` (configMapKeyRef, secretKeyRef) is read by Fleet's agent from the
-/// downstream cluster when it deploys and merged under `helm.values`; fleet-values has no
-/// cluster to read, so it says which entries its values leave out.
-fn values_from_warnings(config: &tailor_fleet::FleetConfig<TargetFields>) -> Vec<KrmResult> {
-    let root = std::iter::once((&config.root, "fleet.yaml"));
-    let targets = config
-        .customizations
-        .iter()
-        .map(|c| (&c.options, c.field_path.as_str()));
-    root.chain(targets)
-        .filter(|(o, _)| {
-            o.helm
-                .as_ref()
-                .and_then(|h| h.get("valuesFrom"))
-                .is_some_and(|v| v.as_array().is_some_and(|a| !a.is_empty()))
-        })
-        .map(|(_, at)| {
-            KrmResult::warning(format!(
-                "{at} helm.valuesFrom: not included: Fleet's agent reads these ConfigMap and \
-                 Secret keys on the downstream cluster and merges them with helm.values; \
-                 the values printed are helm.values only (add those values to \
-                 `helm template -f` yourself)"
-            ))
-        })
-        .collect()
 }

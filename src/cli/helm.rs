@@ -26,6 +26,8 @@ Flags:
       --no-hooks           leave out every hook
       --is-upgrade         .Release.IsUpgrade true, IsInstall false
       --skip-schema-validation  do not check values against values.schema.json
+      --debug              when a rendered document is not YAML (or a template fails),
+                           print the rendered files before the error (on stderr)
   -s, --show-only PATH     only the documents of these templates (repeatable)
 ";
 
@@ -34,9 +36,14 @@ pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("template") => match template(&args[1..]) {
             Ok(text) => super::emit(&text),
-            Err(msg) => {
+            Err(Failed { debug, message }) => {
+                // What --debug shows goes to stderr with the error (Helm prints it on stdout):
+                // a failed run leaves nothing on stdout.
+                for line in debug.lines() {
+                    super::say(line);
+                }
                 // Helm's errors may span lines (its usage line); each is escaped on its own.
-                for (i, line) in msg.split('\n').enumerate() {
+                for (i, line) in message.split('\n').enumerate() {
                     super::say(&if i == 0 {
                         format!("Error: {line}")
                     } else {
@@ -63,6 +70,23 @@ struct Cmd {
     opts: Options,
     show_only: Vec<String>,
     name_template: Option<String>,
+    debug: bool,
+}
+
+/// A failed `helm template`: what `--debug` shows before the error (empty without it), and
+/// the error.
+struct Failed {
+    debug: String,
+    message: String,
+}
+
+impl From<String> for Failed {
+    fn from(message: String) -> Failed {
+        Failed {
+            debug: String::new(),
+            message,
+        }
+    }
 }
 
 fn parse(args: &[String]) -> Result<Cmd, String> {
@@ -99,6 +123,7 @@ fn parse(args: &[String]) -> Result<Cmd, String> {
             "--is-upgrade" => cmd.opts.is_upgrade = true,
             "--skip-schema-validation" => cmd.opts.skip_schema_validation = true,
             "--release-name" => {}
+            "--debug" => cmd.debug = true,
             "--name-template" => cmd.name_template = Some(value()?),
             f if f.starts_with('-') && f.len() > 1 => return Err(format!("unknown flag: {f}")),
             _ => cmd.positional.push(arg.clone()),
@@ -107,7 +132,7 @@ fn parse(args: &[String]) -> Result<Cmd, String> {
     Ok(cmd)
 }
 
-fn template(args: &[String]) -> Result<String, String> {
+fn template(args: &[String]) -> Result<String, Failed> {
     let cmd = parse(args)?;
     let (name, chart) = match cmd.positional.as_slice() {
         [chart] => ("release-name", chart),
@@ -115,10 +140,11 @@ fn template(args: &[String]) -> Result<String, String> {
         [] => {
             return Err(
                 "\"helm template\" requires at least 1 argument\n\nUsage:  helm template [NAME] [CHART] [flags]"
+                    .to_string()
                     .into(),
             )
         }
-        _ => return Err("\"helm template\" accepts at most 2 arguments".into()),
+        _ => return Err(String::from("\"helm template\" accepts at most 2 arguments").into()),
     };
     let mut opts = cmd.opts;
     opts.release_name = match &cmd.name_template {
@@ -129,8 +155,72 @@ fn template(args: &[String]) -> Result<String, String> {
     };
     let values = merge_value_flags(&cmd.values)?;
     let chart = load_dir(Path::new(chart))?;
-    let rendered = tailor_helm::render(chart, &values, &opts).map_err(|e| e.0)?;
-    show_only(rendered, &cmd.show_only)
+    match tailor_helm::render(chart, &values, &opts) {
+        Ok(rendered) => Ok(show_only(rendered, &cmd.show_only)?),
+        Err(failure) => Err(failed(failure, cmd.debug, &cmd.show_only)),
+    }
+}
+
+/// `helm template`'s handling of a failed render (`cmd/helm/template.go`): once the release
+/// exists, the error says to use `--debug`, and `--debug` shows the rendered files (only the
+/// `--show-only` ones when given; a pattern matching none of them is the error then).
+fn failed(failure: tailor_helm::Failure, debug: bool, patterns: &[String]) -> Failed {
+    let message = failure.error.0;
+    match failure.debug {
+        None => message.into(),
+        Some(_) if !debug => {
+            format!("{message}\n\nUse --debug flag to render out invalid YAML").into()
+        }
+        Some(text) => match show_only_text(&text, patterns) {
+            Ok(debug) => Failed { debug, message },
+            Err(missing) => missing.into(),
+        },
+    }
+}
+
+/// `--show-only` over printed text, as `helm template` filters its output: the documents
+/// (`SplitManifests`, in order) whose `# Source: CHART/PATH` line's PATH matches a pattern,
+/// pattern by pattern, each printed as `---\nDOCUMENT\n`.
+fn show_only_text(text: &str, patterns: &[String]) -> Result<String, String> {
+    if patterns.is_empty() {
+        return Ok(text.to_string());
+    }
+    let docs = tailor_helm::release::split_manifests(text);
+    let mut out = String::new();
+    for p in patterns {
+        let mut missing = true;
+        for doc in &docs {
+            let Some(path) = source_path(doc) else {
+                continue;
+            };
+            if tailor_go::path::matches(p, path).unwrap_or(false) {
+                out.push_str(&format!("---\n{doc}\n"));
+                missing = false;
+            }
+        }
+        if missing {
+            return Err(format!("could not find template {p} in chart"));
+        }
+    }
+    Ok(out)
+}
+
+/// The first match of Helm's `# Source: [^/]+/(.+)` (`[^/]` crosses lines, `.` does not):
+/// the template path after the chart name.
+fn source_path(doc: &str) -> Option<&str> {
+    const MARK: &str = "# Source: ";
+    let mut from = 0;
+    while let Some(at) = doc[from..].find(MARK) {
+        let start = from + at + MARK.len();
+        if let Some(slash) = doc[start..].find('/') {
+            let path = doc[start + slash + 1..].split('\n').next().unwrap_or("");
+            if slash > 0 && !path.is_empty() {
+                return Some(path);
+            }
+        }
+        from += at + 1;
+    }
+    None
 }
 
 /// `--show-only`: documents whose template path (after the chart name) matches one of the

@@ -35,7 +35,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::chart_source::{chart_source, ChartSource};
 use tailor_fleet::style::Layout;
 use tailor_fleet::values::{helm_values, FleetCluster};
-use tailor_fleet::values_from::{merge_values_from, referenced, Lookup, Source};
+use tailor_fleet::values_from::{agent_values, referenced, release_namespace, Source};
 use tailor_helm::Engine;
 
 use super::{Claim, Context, Declaration, Scope, Stage};
@@ -137,12 +137,8 @@ impl FleetHelm {
                 dir.display()
             ));
         }
-        let namespace = options
-            .namespace
-            .clone()
-            .or_else(|| options.default_namespace.clone())
-            .unwrap_or_else(|| "default".into());
-        let values = release_values(options, cluster, &namespace, sources)?;
+        let namespace = release_namespace(options);
+        let values = release_values(options, cluster, sources)?;
         let opts = tailor_helm::Options {
             release_name: release_name(helm, &self.layout, &cluster.name)?,
             namespace,
@@ -174,7 +170,6 @@ impl FleetHelm {
 fn release_values(
     options: &Tailoring,
     cluster: &Cluster,
-    namespace: &str,
     sources: &[Source],
 ) -> Result<Map<String, Value>, String> {
     let helm = options.helm.as_ref();
@@ -185,15 +180,10 @@ fn release_values(
             FleetCluster::default()
         }
     };
-    let mut values = helm_values(helm, cluster, &fleet)?.unwrap_or_default();
-    let lookup = Lookup {
-        release_namespace: namespace,
-        downstream: &options.downstream_resources,
-        sources,
-    };
-    merge_values_from(&mut values, helm, &lookup)
+    let stored = helm_values(helm, cluster, &fleet)?;
+    let values = agent_values(options, stored, sources)
         .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
-    Ok(values)
+    Ok(values.unwrap_or_default())
 }
 
 /// A parsed chart, and the dependencies its `Chart.yaml` declares that `charts/` lacks.

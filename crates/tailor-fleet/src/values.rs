@@ -30,6 +30,7 @@ use tailor_yaml::sigs::{numbers::as_float64, v2print::to_yaml_v2, v2read::yaml11
 use crate::config::FleetConfig;
 use crate::options::Extra;
 use crate::resolve::Decision;
+use crate::values_from::{agent_values, Source};
 
 /// What Fleet knows of a cluster beyond its name, labels and annotations: its `Cluster`
 /// object's namespace and `spec.templateValues`.
@@ -78,12 +79,15 @@ pub enum ClusterValues {
     },
 }
 
-/// The values Fleet passes to Helm for `cluster`. Errors are Fleet's (a template that does
-/// not parse or execute, a result that is no YAML map), naming the cluster.
+/// The values Fleet passes to Helm for `cluster`, `helm.valuesFrom` read from `sources`
+/// ([`crate::values_from::agent_values`]). Errors are Fleet's (a template that does not parse
+/// or execute, a result that is no YAML map, a `valuesFrom` object or key missing), naming
+/// the cluster.
 pub fn cluster_values<E: Extra>(
     config: &FleetConfig<E>,
     cluster: &Cluster,
     fleet: &FleetCluster,
+    sources: &[Source],
 ) -> Result<ClusterValues, String> {
     let (matched, options) = match config.resolve_options(cluster) {
         Decision::Deploy { matched, options } => (matched, options),
@@ -92,7 +96,8 @@ pub fn cluster_values<E: Extra>(
             message: reason, ..
         } => return Ok(ClusterValues::NotDeployed(reason)),
     };
-    let values = preprocess(options.helm.as_ref(), cluster, fleet)
+    let stored = helm_values(options.helm.as_ref(), cluster, fleet)?;
+    let values = agent_values(&options, stored, sources)
         .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
     Ok(ClusterValues::Values { matched, values })
 }

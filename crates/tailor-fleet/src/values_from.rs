@@ -18,6 +18,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::options::Options;
 use serde_json::{Map, Value};
 use tailor_yaml::sigs::{numbers::as_float64, v2read::yaml11_to_json};
 
@@ -115,6 +116,40 @@ fn entries(helm: Option<&Map<String, Value>>) -> impl Iterator<Item = &Map<Strin
         .into_iter()
         .flatten()
         .filter_map(Value::as_object)
+}
+
+/// The namespace the agent installs the release into, and reads `valuesFrom` objects in by
+/// default: `namespace`, else `defaultNamespace`, else `default` (the agent's default).
+pub fn release_namespace<E>(options: &Options<E>) -> String {
+    options
+        .namespace
+        .clone()
+        .or_else(|| options.default_namespace.clone())
+        .unwrap_or_else(|| "default".into())
+}
+
+/// Every value the agent gives Helm (`getValues`): `stored`, the bundle's values as Fleet
+/// stores them for the cluster ([`crate::values::helm_values`]), with each
+/// `options.helm.valuesFrom` entry merged over them, read from `sources`. The Helm stage and
+/// `tailor fleet-values` both take their values from here. `None` when there are no values
+/// and no `valuesFrom`.
+pub fn agent_values<E>(
+    options: &Options<E>,
+    stored: Option<Map<String, Value>>,
+    sources: &[Source],
+) -> Result<Option<Map<String, Value>>, String> {
+    let helm = options.helm.as_ref();
+    if entries(helm).next().is_none() {
+        return Ok(stored);
+    }
+    let mut values = stored.unwrap_or_default();
+    let lookup = Lookup {
+        release_namespace: &release_namespace(options),
+        downstream: &options.downstream_resources,
+        sources,
+    };
+    merge_values_from(&mut values, helm, &lookup)?;
+    Ok(Some(values))
 }
 
 /// Where the agent reads a reference's object: the release namespace, or the one named.

@@ -4,12 +4,15 @@
 //! A chart is parsed once into an [`Engine`]; [`Engine::render`] may then run many times
 //! (per cluster) with other values and options.
 
+use crate::builtins::{template_object, top_levels, ChartNode};
 use crate::chart::Chart;
-use crate::funcs::{from_json_value, HelmFuncs, WARN_END, WARN_START};
+use crate::funcs::{HelmFuncs, WARN_END, WARN_START};
 use crate::release::{sort_by_kind, split_manifests, INSTALL_ORDER};
 use serde_json::{Map, Value as Json};
 use std::collections::BTreeMap;
 use tailor_go::{ExecOptions, MissingKey, Syntax, Template, Value};
+
+pub use crate::builtins::{DEFAULT_API_VERSIONS, DEFAULT_KUBE_VERSION};
 
 /// `helm template`'s options that apply offline.
 #[derive(Debug, Clone)]
@@ -73,6 +76,32 @@ impl std::fmt::Display for Error {
     }
 }
 
+/// A failed render. `debug` is `Some` when Helm had made its release before failing
+/// (`pkg/action/install.go`: template errors and documents that are not YAML, not values or
+/// chart errors): `helm template` then adds its `--debug` hint to the error, and with
+/// `--debug` prints this text first (`cmd/helm/template.go`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub error: Error,
+    pub debug: Option<String>,
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Failure {
+        Failure { error, debug: None }
+    }
+}
+
+impl Failure {
+    /// A failure while rendering, with the text `--debug` prints.
+    fn rendering(error: Error, debug: String) -> Failure {
+        Failure {
+            error,
+            debug: Some(debug),
+        }
+    }
+}
+
 /// One template file to execute and the chart it belongs to.
 struct Renderable {
     name: String,
@@ -81,14 +110,8 @@ struct Renderable {
     chart: usize,
 }
 
-/// A chart's place in the tree: its metadata object and where its values live.
-struct ChartNode {
-    chart_object: Value,
-    /// The keys leading from the root's values to this chart's (`[sub, subsub]`).
-    values_path: Vec<String>,
-    /// `.Files`.
-    files: Value,
-}
+/// A hook document: its template path, text, kind, and whether it is a test.
+type Hook = (String, String, String, bool);
 
 /// A chart with its templates parsed once.
 pub struct Engine {
@@ -113,14 +136,7 @@ pub fn prepare(chart: Chart) -> Result<Engine, Error> {
     let mut files = Vec::new();
     let mut charts = Vec::new();
     let mut texts = Vec::new();
-    collect(
-        &chart,
-        chart.name(),
-        Vec::new(),
-        &mut files,
-        &mut charts,
-        &mut texts,
-    );
+    collect(&chart, chart.name(), &mut files, &mut charts, &mut texts);
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by(|&a, &b| by_path_len(&files[b].name, &files[a].name));
     for &i in &order {
@@ -164,25 +180,21 @@ fn parse_error(msg: &str) -> String {
     )
 }
 
+/// Numbers `c` and its subcharts in pre-order into `charts` and lists their templates.
 fn collect(
     c: &Chart,
     full_path: &str,
-    values_path: Vec<String>,
     files: &mut Vec<Renderable>,
     charts: &mut Vec<ChartNode>,
     texts: &mut Vec<String>,
 ) {
     let index = charts.len();
-    charts.push(ChartNode {
-        chart_object: chart_object(c, values_path.is_empty()),
-        values_path: values_path.clone(),
-        files: crate::files::files_object(&c.files),
-    });
+    charts.push(ChartNode::of(c, index == 0));
     for dep in &c.dependencies {
-        let mut path = values_path.clone();
-        path.push(dep.name().to_string());
+        let child = charts.len();
+        charts[index].children.push(child);
         let sub_path = format!("{full_path}/charts/{}", dep.name());
-        collect(dep, &sub_path, path, files, charts, texts);
+        collect(dep, &sub_path, files, charts, texts);
     }
     for (name, text) in &c.templates {
         let base = name.rsplit('/').next().unwrap_or(name);
@@ -198,155 +210,21 @@ fn collect(
     }
 }
 
-/// `.Chart`: `chart.Metadata` with Go's field names and zero values, plus `IsRoot`.
-fn chart_object(c: &Chart, is_root: bool) -> Value {
-    const FIELDS: &[(&str, &str)] = &[
-        ("name", "Name"),
-        ("home", "Home"),
-        ("version", "Version"),
-        ("description", "Description"),
-        ("icon", "Icon"),
-        ("apiVersion", "APIVersion"),
-        ("condition", "Condition"),
-        ("tags", "Tags"),
-        ("appVersion", "AppVersion"),
-        ("kubeVersion", "KubeVersion"),
-        ("type", "Type"),
-    ];
-    let mut m = BTreeMap::new();
-    for (yaml, go) in FIELDS {
-        let v = c
-            .metadata
-            .get(*yaml)
-            .cloned()
-            .unwrap_or(Json::String(String::new()));
-        m.insert(go.to_string(), from_json_value(&v));
-    }
-    for (yaml, go) in [
-        ("sources", "Sources"),
-        ("keywords", "Keywords"),
-        ("maintainers", "Maintainers"),
-        ("annotations", "Annotations"),
-        ("dependencies", "Dependencies"),
-    ] {
-        m.insert(
-            go.to_string(),
-            c.metadata
-                .get(yaml)
-                .map(from_json_value)
-                .unwrap_or(Value::Nil),
-        );
-    }
-    let deprecated = c
-        .metadata
-        .get("deprecated")
-        .and_then(Json::as_bool)
-        .unwrap_or(false);
-    m.insert("Deprecated".into(), Value::Bool(deprecated));
-    m.insert("IsRoot".into(), Value::Bool(is_root));
-    Value::Map(m)
-}
-
-/// Helm's default Kubernetes version (`pkg/chartutil/capabilities.go`, unset ldflags).
-pub const DEFAULT_KUBE_VERSION: &str = "v1.20.0";
-
-/// The group versions client-go's scheme registers (Helm's `DefaultVersionSet`), as of the
-/// Kubernetes libraries Helm v3.21 builds with; see docs/differences.md.
-pub const DEFAULT_API_VERSIONS: &[&str] = &[
-    "v1",
-    "admissionregistration.k8s.io/v1",
-    "admissionregistration.k8s.io/v1alpha1",
-    "admissionregistration.k8s.io/v1beta1",
-    "apps/v1",
-    "apps/v1beta1",
-    "apps/v1beta2",
-    "authentication.k8s.io/v1",
-    "authentication.k8s.io/v1alpha1",
-    "authentication.k8s.io/v1beta1",
-    "authorization.k8s.io/v1",
-    "authorization.k8s.io/v1beta1",
-    "autoscaling/v1",
-    "autoscaling/v2",
-    "autoscaling/v2beta1",
-    "autoscaling/v2beta2",
-    "batch/v1",
-    "batch/v1beta1",
-    "certificates.k8s.io/v1",
-    "certificates.k8s.io/v1alpha1",
-    "certificates.k8s.io/v1beta1",
-    "coordination.k8s.io/v1",
-    "coordination.k8s.io/v1alpha2",
-    "coordination.k8s.io/v1beta1",
-    "discovery.k8s.io/v1",
-    "discovery.k8s.io/v1beta1",
-    "events.k8s.io/v1",
-    "events.k8s.io/v1beta1",
-    "extensions/v1beta1",
-    "flowcontrol.apiserver.k8s.io/v1",
-    "flowcontrol.apiserver.k8s.io/v1beta1",
-    "flowcontrol.apiserver.k8s.io/v1beta2",
-    "flowcontrol.apiserver.k8s.io/v1beta3",
-    "internal.apiserver.k8s.io/v1alpha1",
-    "networking.k8s.io/v1",
-    "networking.k8s.io/v1alpha1",
-    "networking.k8s.io/v1beta1",
-    "node.k8s.io/v1",
-    "node.k8s.io/v1alpha1",
-    "node.k8s.io/v1beta1",
-    "policy/v1",
-    "policy/v1beta1",
-    "rbac.authorization.k8s.io/v1",
-    "rbac.authorization.k8s.io/v1alpha1",
-    "rbac.authorization.k8s.io/v1beta1",
-    "resource.k8s.io/v1alpha3",
-    "resource.k8s.io/v1beta1",
-    "resource.k8s.io/v1beta2",
-    "scheduling.k8s.io/v1",
-    "scheduling.k8s.io/v1alpha1",
-    "scheduling.k8s.io/v1beta1",
-    "storage.k8s.io/v1",
-    "storage.k8s.io/v1alpha1",
-    "storage.k8s.io/v1beta1",
-    "storagemigration.k8s.io/v1alpha1",
-];
-
-fn capabilities(opts: &Options) -> Result<Value, Error> {
-    let v = opts.kube_version.as_deref().unwrap_or(DEFAULT_KUBE_VERSION);
-    let bare = v.strip_prefix('v').unwrap_or(v);
-    let mut parts = bare.split('.');
-    let (major, minor) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    if major.parse::<u64>().is_err() || minor.parse::<u64>().is_err() {
-        return Err(Error(format!(
-            "invalid kube version '{v}': Invalid Semantic Version"
-        )));
-    }
-    let version = format!("v{bare}");
-    let kube = crate::funcs::object(
-        "KubeVersion",
-        Value::Nil,
-        vec![
-            ("Version", Value::String(version)),
-            ("Major", Value::String(major.into())),
-            ("Minor", Value::String(minor.into())),
-        ],
-    );
-    let mut apis: Vec<Value> = DEFAULT_API_VERSIONS
-        .iter()
-        .map(|s| Value::String(s.to_string()))
-        .collect();
-    apis.extend(opts.api_versions.iter().cloned().map(Value::String));
-    let apis = crate::funcs::object("VersionSet", Value::List(apis), Vec::new());
-    Ok(Value::Map(BTreeMap::from([
-        ("KubeVersion".to_string(), kube),
-        ("APIVersions".to_string(), apis),
-    ])))
-}
-
 impl Engine {
     /// Renders with `values` (the user's, already merged from -f and --set*) and `opts`.
     pub fn render(&self, values: &Map<String, Json>, opts: &Options) -> Result<Rendered, Error> {
+        self.render_release(values, opts).map_err(|f| f.error)
+    }
+
+    /// [`Engine::render`], telling a failure of the release's rendering from the errors
+    /// before it, as `helm template` does.
+    pub fn render_release(
+        &self,
+        values: &Map<String, Json>,
+        opts: &Options,
+    ) -> Result<Rendered, Failure> {
         if self.chart.is_library() {
-            return Err(Error("library charts are not installable".into()));
+            return Err(Error("library charts are not installable".into()).into());
         }
         let resolved = crate::dependencies::process(&self.deps, values).map_err(Error)?;
         let coalesced =
@@ -357,67 +235,36 @@ impl Engine {
         }
         // One shared map for the whole render: a template's `set` on `.Values` shows in the
         // templates rendered after it, and a subchart's `.Values` is its parent's table.
-        let top = crate::funcs::from_json_shared(&Json::Object(coalesced.values));
-        let release = Value::Map(BTreeMap::from([
-            ("Name".to_string(), Value::String(opts.release_name.clone())),
-            (
-                "Namespace".to_string(),
-                Value::String(opts.namespace.clone()),
-            ),
-            ("IsInstall".to_string(), Value::Bool(!opts.is_upgrade)),
-            ("IsUpgrade".to_string(), Value::Bool(opts.is_upgrade)),
-            ("Revision".to_string(), Value::Int(1)),
-            ("Service".to_string(), Value::String("Helm".into())),
-        ]));
-        let caps = capabilities(opts)?;
-        let disabled: Vec<bool> = resolved.enabled.iter().map(|on| !on).collect();
+        let values = crate::funcs::from_json_shared(&Json::Object(coalesced.values));
+        let tops = top_levels(&self.charts, &resolved.enabled, values, opts)?;
         let exec = ExecOptions {
             missing_key: MissingKey::Zero,
             ..ExecOptions::default()
         };
         let mut rendered: BTreeMap<String, String> = BTreeMap::new();
         for f in &self.files {
-            if disabled[f.chart]
-                || f.name
-                    .rsplit('/')
-                    .next()
-                    .is_some_and(|b| b.starts_with('_'))
+            let Some(top) = &tops[f.chart] else { continue };
+            if f.name
+                .rsplit('/')
+                .next()
+                .is_some_and(|b| b.starts_with('_'))
             {
                 continue;
             }
-            let node = &self.charts[f.chart];
-            let values = node
-                .values_path
-                .iter()
-                .try_fold(top.clone(), |v, k| match v {
-                    Value::Dict(d) => d.get(k),
-                    _ => None,
-                });
-            let values = match values {
-                Some(v @ Value::Dict(_)) => v,
-                _ => Value::Dict(tailor_go::Dict::default()),
-            };
-            let dot = Value::Map(BTreeMap::from([
-                ("Chart".to_string(), node.chart_object.clone()),
-                ("Release".to_string(), release.clone()),
-                ("Capabilities".to_string(), caps.clone()),
-                ("Values".to_string(), values),
-                ("Files".to_string(), node.files.clone()),
-                (
-                    "Template".to_string(),
-                    Value::Map(BTreeMap::from([
-                        ("Name".to_string(), Value::String(f.name.clone())),
-                        ("BasePath".to_string(), Value::String(f.base_path.clone())),
-                    ])),
-                ),
-            ]));
+            top.insert(
+                "Template".to_string(),
+                template_object(&f.name, &f.base_path),
+            );
             let t = self
                 .set
                 .lookup(&f.name)
                 .ok_or_else(|| Error(format!("template {} missing", f.name)))?;
             let mut out = Vec::new();
-            t.execute_with(&dot, &exec, &HelmFuncs, &mut out)
-                .map_err(|e| Error(exec_error(&f.name, &e.message)))?;
+            t.execute_with(&Value::Dict(top.clone()), &exec, &HelmFuncs, &mut out)
+                .map_err(|e| {
+                    let error = Error(exec_error(&f.name, &e.message));
+                    Failure::rendering(error, debug_text(&BTreeMap::new(), &[], opts))
+                })?;
             rendered.insert(
                 f.name.clone(),
                 String::from_utf8_lossy(&out).replace("<no value>", ""),
@@ -433,9 +280,9 @@ impl Engine {
         rendered: BTreeMap<String, String>,
         opts: &Options,
         enabled: &[bool],
-    ) -> Result<Rendered, Error> {
+    ) -> Result<Rendered, Failure> {
         let mut generic: Vec<(String, String, String)> = Vec::new();
-        let mut hooks: Vec<(String, String, String, bool)> = Vec::new();
+        let mut hooks: Vec<Hook> = Vec::new();
         for (path, content) in &rendered {
             if path.ends_with("NOTES.txt") || content.trim().is_empty() {
                 continue;
@@ -445,9 +292,13 @@ impl Engine {
                     Ok(Json::Object(m)) => m,
                     Ok(_) => Map::new(),
                     Err(e) => {
-                        return Err(Error(format!(
-                            "YAML parse error on {path}: error converting YAML to JSON: {e}\n\nUse --debug flag to render out invalid YAML"
-                        )))
+                        let error = Error(format!(
+                            "YAML parse error on {path}: error converting YAML to JSON: {e}"
+                        ));
+                        return Err(Failure::rendering(
+                            error,
+                            debug_text(&rendered, &hooks, opts),
+                        ));
                     }
                 };
                 let kind = head
@@ -535,11 +386,42 @@ fn exec_error(filename: &str, msg: &str) -> String {
     msg.to_string()
 }
 
-/// Loads nothing: `helm template`'s dependency check, [`prepare`] then [`Engine::render`] in
-/// one call.
-pub fn render(chart: Chart, values: &Map<String, Json>, opts: &Options) -> Result<Rendered, Error> {
+/// Loads nothing: `helm template`'s dependency check, [`prepare`] then
+/// [`Engine::render_release`] in one call. A template that does not parse fails the
+/// release's rendering, as in Helm, where parsing is part of it.
+pub fn render(
+    chart: Chart,
+    values: &Map<String, Json>,
+    opts: &Options,
+) -> Result<Rendered, Failure> {
     crate::dependencies::check_present(&chart).map_err(Error)?;
-    prepare(chart)?.render(values, opts)
+    let engine = prepare(chart)
+        .map_err(|e| Failure::rendering(e, debug_text(&BTreeMap::new(), &[], opts)))?;
+    engine.render_release(values, opts)
+}
+
+/// What `helm template --debug` prints before the error of a failed rendering: every file
+/// that rendered to more than blanks (`renderResources` returns them "as a big blob of data
+/// to help the user debug parser errors"; Helm's order is Go's map order, which changes
+/// between runs; here path order, one of Helm's), trimmed, then the hooks found before the
+/// failure unless `--no-hooks` (tests left out with `--skip-tests`). A template error leaves
+/// no files: the text is an empty line, as Helm prints.
+fn debug_text(files: &BTreeMap<String, String>, hooks: &[Hook], opts: &Options) -> String {
+    let mut blob = String::new();
+    for (name, content) in files {
+        if !content.trim().is_empty() && !name.ends_with("NOTES.txt") {
+            blob.push_str(&format!("---\n# Source: {name}\n{content}\n"));
+        }
+    }
+    let mut out = format!("{}\n", blob.trim());
+    if !opts.no_hooks {
+        for (path, doc, _, test) in hooks {
+            if !(opts.skip_tests && *test) {
+                out.push_str(&format!("---\n# Source: {path}\n{doc}\n"));
+            }
+        }
+    }
+    out
 }
 
 /// `--name-template`: the release name from a template with sprig's functions and no data,

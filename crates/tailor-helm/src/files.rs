@@ -1,13 +1,13 @@
 //! `.Files` as Helm's `pkg/engine/files.go` serves a chart's non-template files.
 
-use crate::funcs::{object, to_yaml};
+use crate::funcs::to_yaml;
 use std::collections::BTreeMap;
-use tailor_go::Value;
+use tailor_go::{Dict, Value};
 
-/// The `.Files` object of a chart: every file outside `templates/`, `charts/` and the
+/// What a chart's `.Files` serves: every file outside `templates/`, `charts/` and the
 /// chart's own metadata, by path.
-pub fn files_object(files: &[(String, Vec<u8>)]) -> Value {
-    let map = files
+pub fn served(files: &[(String, Vec<u8>)]) -> BTreeMap<String, Value> {
+    files
         .iter()
         .filter(|(p, _)| {
             !matches!(
@@ -21,29 +21,29 @@ pub fn files_object(files: &[(String, Vec<u8>)]) -> Value {
                 Value::String(String::from_utf8_lossy(d).into_owned()),
             )
         })
-        .collect();
-    object("Files", Value::Map(map), Vec::new())
+        .collect()
 }
 
 fn base(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// Calls method `name` of a `files` map with its one string argument (if any).
-pub fn call(files: &BTreeMap<String, Value>, name: &str, arg: &str) -> Value {
+/// Calls method `name` of a `files` map with its one string argument (if any). `Get` and
+/// `Lines` read one entry; the others read them all.
+pub fn call(files: &Dict, name: &str, arg: &str) -> Value {
     let text = |p: &str| match files.get(p) {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s,
         _ => String::new(),
     };
     match name {
         "Get" | "GetBytes" => Value::String(text(arg)),
         "Glob" => {
             let kept = files
-                .iter()
+                .snapshot()
+                .into_iter()
                 .filter(|(p, _)| glob_match(arg, p))
-                .map(|(p, v)| (p.clone(), v.clone()))
                 .collect();
-            object("Files", Value::Map(kept), Vec::new())
+            crate::builtins::files_object(kept)
         }
         "Lines" => {
             let s = text(arg);
@@ -54,6 +54,7 @@ pub fn call(files: &BTreeMap<String, Value>, name: &str, arg: &str) -> Value {
             Value::List(s.split('\n').map(|l| Value::String(l.into())).collect())
         }
         "AsConfig" | "AsSecrets" => {
+            let files = files.snapshot();
             if files.is_empty() {
                 return Value::String(String::new());
             }

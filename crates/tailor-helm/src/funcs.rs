@@ -153,7 +153,7 @@ impl Funcs for HelmFuncs {
         };
         let inner = recv.remove(HIDDEN).unwrap_or(Value::Nil);
         match (typ, name, inner) {
-            ("Files", _, Value::Map(files)) => Ok(crate::files::call(&files, name, &arg)),
+            ("Files", _, Value::Dict(files)) => Ok(crate::files::call(&files, name, &arg)),
             ("VersionSet", "Has", Value::List(l)) => Ok(Value::Bool(
                 l.iter().any(|v| matches!(v, Value::String(s) if *s == arg)),
             )),

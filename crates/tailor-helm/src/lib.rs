@@ -18,6 +18,7 @@
 //! - [`release`]: manifests split from rendered text and sorted in install order.
 
 mod aes;
+mod builtins;
 pub mod chart;
 pub mod coalesce;
 mod decimal;
@@ -48,4 +49,4 @@ mod words;
 mod testdata;
 
 pub use chart::{load_dir, Chart};
-pub use engine::{prepare, render, Engine, Error, Options, Rendered};
+pub use engine::{prepare, render, Engine, Error, Failure, Options, Rendered};

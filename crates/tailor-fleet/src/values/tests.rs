@@ -13,7 +13,7 @@ fn cluster(v: Value) -> Cluster {
 /// The values for `cluster` of the bundle `fleet_yaml`.
 fn values_of(fleet_yaml: &str, c: &Cluster, fleet: &FleetCluster) -> Result<Value, String> {
     let config = parse_fleet_yaml::<()>(fleet_yaml).unwrap();
-    match cluster_values(&config, c, fleet)? {
+    match cluster_values(&config, c, fleet, &[])? {
         ClusterValues::Values { values, .. } => Ok(values.map_or(Value::Null, Value::Object)),
         ClusterValues::NotDeployed(why) => Err(why),
     }
