@@ -57,7 +57,8 @@ impl Stage<Tailoring> for Templates {
             // No template to fail.
             NameRead::Never
         } else if plain {
-            let room = self.limits.max_output_bytes.saturating_sub(longest);
+            // Output at most the longest text and a value per action: within the limit.
+            let room = self.limits.max_output_bytes.saturating_sub(longest + 1);
             NameRead::WhereMissingOrLonger(room / actions.max(1))
         } else {
             NameRead::Always
@@ -157,7 +158,7 @@ mod properties_read {
         ));
         let names: Vec<&str> = r.names.iter().flatten().map(String::as_str).collect();
         assert_eq!(names, ["region", "zone"]);
-        // Three actions, the longest text 23 bytes: a value over (1000 - 23) / 3 may overflow.
+        // Three actions, the longest text 23 bytes: a value over (1000 - 24) / 3 may overflow.
         assert_eq!(r.name, NameRead::WhereMissingOrLonger(325));
         let none = reads(&object(false, "{{ .region }}"));
         assert_eq!(none, PropertyReads::named(Vec::<String>::new()));
