@@ -400,3 +400,24 @@ fn post_build_and_replacements_share_a_rendering_per_value_they_read() {
         "fan-out: 6 destinations, 6 distinct renderings"
     );
 }
+
+#[test]
+fn a_variable_missing_for_some_destinations_fails_for_each_of_them_alike() {
+    // none-1 and none-2 miss the `region` variable (strict): they share a rendering, and the
+    // error is reported for both, in the same words as when each renders on its own.
+    let config = by_region(&[], "${region}", POST_BUILD).replace(
+        "  - {name: eu-3",
+        "  - {name: none-2, properties: {tier: gold}}\n  - {name: eu-3",
+    );
+    let seen = same_both_ways_ending("dedupe-post-build-missing", &config, 1);
+    assert!(
+        seen.stderr.contains("clusters \"none-2\", \"none-1\""),
+        "{}",
+        seen.stderr
+    );
+    assert!(seen.stderr.contains("variable not set"), "{}", seen.stderr);
+    assert_eq!(
+        explained_ending(&config, "dedupe-post-build-missing-explain", 0),
+        "fan-out: 8 destinations, 4 distinct renderings"
+    );
+}
