@@ -207,6 +207,15 @@ for dedup in 1 0; do
   timed_line "fan-out, 200 objects to 2000 clusters in 10 groups, --output-dir, TAILOR_FAN_OUT_DEDUP=$dedup"
   clean_out
 done
+# The same 200 objects with a template reading the `region` property, to 2,000 clusters in 10
+# regions and no target customization: each cluster's properties hold its own clusterName,
+# yet the fan-out renders once per region (only the properties the templates name count).
+"$GEN" fanout 200 2000 10 properties | split_list
+for dedup in 1 0; do
+  STDIN= TAILOR_FAN_OUT_DEDUP=$dedup best_pair 1 -- "$fan_dir/tailor.yaml" "$fan_dir/objects.yaml" --output-dir "$WORK/outdir"
+  timed_line "fan-out, 200 templated objects to 2000 clusters in 10 regions, --output-dir, TAILOR_FAN_OUT_DEDUP=$dedup"
+  clean_out
+done
 rm -rf "$fan_dir"
 first=${fan_counts[0]}
 for ((k = 1; k < ${#fan_counts[@]}; k++)); do

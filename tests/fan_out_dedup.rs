@@ -84,16 +84,33 @@ const FROM_PROPERTY: &str = "  replacements:
       - spec.template.spec.containers.[name=web].env.[name=TIER].value
 ";
 
-/// The package: CONFIG and manifests/ in a fresh directory.
+/// The package: CONFIG and manifests/ in a fresh directory; the Deployment's template
+/// annotation is `{{ .region }}`, or [`TEMPLATE`]'s text from the config when it has it (the
+/// Deployment asks for template expansion only when that text holds a template).
 fn package(tag: &str, config: &str) -> std::path::PathBuf {
     let dir = temp_dir(tag);
     std::fs::write(dir.join("tailor.yaml"), config).unwrap();
     std::fs::create_dir_all(dir.join("manifests")).unwrap();
+    let template = config
+        .lines()
+        .find_map(|l| l.strip_prefix(TEMPLATE))
+        .unwrap_or("{{ .region }}");
     for (name, text) in MANIFESTS {
+        let mut text = text.replace("{{ .region }}", template);
+        if !template.contains("{{") {
+            // Flux variables only: no object asks for templates.
+            text = text.replace(
+                "    control.kubestellar.io/expand-templates: \"true\"\n",
+                "",
+            );
+        }
         std::fs::write(dir.join("manifests").join(name), text).unwrap();
     }
     dir
 }
+
+/// A comment line in a config that sets the Deployment's template annotation.
+const TEMPLATE: &str = "# template: ";
 
 /// What one run shows: stdout, stderr, exit code and the files written under `out/`.
 #[derive(Debug, PartialEq)]
@@ -156,9 +173,14 @@ fn same_both_ways_ending(tag: &str, config: &str, code: i32) -> Seen {
 }
 
 fn explained(config: &str, tag: &str) -> String {
+    explained_ending(config, tag, 0)
+}
+
+/// The `--explain` summary line of a run that ends with exit `code`.
+fn explained_ending(config: &str, tag: &str, code: i32) -> String {
     let dir = package(tag, config);
     let seen = run(&dir, &["--explain"], "1", "2");
-    assert_eq!(seen.code, 0, "{}", seen.stderr);
+    assert_eq!(seen.code, code, "{}", seen.stderr);
     seen.stdout.lines().last().unwrap_or_default().to_string()
 }
 
@@ -259,4 +281,143 @@ fn a_value_other_than_0_or_1_is_an_error_naming_the_variable() {
         seen.stderr
     );
     assert!(seen.stdout.is_empty());
+}
+
+/// Seven clusters whose properties split them by region: eu (three, two tiers), us (two), an
+/// empty region and none at all. Their names set every one's properties apart.
+const REGIONS: &str = "  clusters:
+  - {name: eu-1, properties: {region: eu, tier: gold}}
+  - {name: us-1, properties: {region: us, tier: gold}}
+  - {name: eu-2, properties: {region: eu, tier: bronze}}
+  - {name: blank-1, properties: {region: '', tier: gold}}
+  - {name: us-2, properties: {region: us, tier: bronze}}
+  - {name: eu-3, properties: {region: eu, tier: gold}}
+  - {name: none-1, properties: {tier: gold}}
+";
+
+/// A `Tailor` config over [`REGIONS`] (less the clusters whose names contain one of `drop`),
+/// without target customizations, the Deployment's annotation holding `template`; `extra` spec
+/// fields.
+fn by_region(drop: &[&str], template: &str, extra: &str) -> String {
+    let clusters: String = REGIONS
+        .lines()
+        .filter(|l| !drop.iter().any(|d| l.contains(d)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    format!("{TEMPLATE}{template}\napiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: dedupe\nspec:\n{clusters}{extra}")
+}
+
+#[test]
+fn templates_reading_some_properties_share_a_rendering_per_value() {
+    // `{{ .region }}` alone: eu, us and the empty region each render once.
+    let config = by_region(&["none-1"], "{{ .region }}", "");
+    let seen = same_both_ways("dedupe-region", &config);
+    assert!(
+        seen.stdout.contains("tailor.dev/region: 'eu'"),
+        "{}",
+        seen.stdout
+    );
+    assert!(
+        seen.stdout.contains("tailor.dev/region: ''\n"),
+        "{}",
+        seen.stdout
+    );
+    assert_eq!(
+        explained(&config, "dedupe-region-explain"),
+        "fan-out: 6 destinations, 3 distinct renderings"
+    );
+    // Two properties: eu splits by tier.
+    let config = by_region(&["none-1"], "{{ .region }}-{{ .tier }}", "");
+    same_both_ways("dedupe-region-tier", &config);
+    assert_eq!(
+        explained(&config, "dedupe-region-tier-explain"),
+        "fan-out: 6 destinations, 5 distinct renderings"
+    );
+}
+
+#[test]
+fn a_missing_property_fails_naming_each_destination_that_misses_it() {
+    // none-1 has no region: its error names it, whatever the others share.
+    let config = by_region(&[], "{{ .region }}", "").replace(
+        "  - {name: eu-3",
+        "  - {name: none-2, properties: {tier: gold}}\n  - {name: eu-3",
+    );
+    let seen = same_both_ways_ending("dedupe-region-missing", &config, 1);
+    assert!(seen.stderr.contains("none-1/"), "{}", seen.stderr);
+    assert!(seen.stderr.contains("none-2/"), "{}", seen.stderr);
+}
+
+#[test]
+fn templates_that_read_the_name_or_any_property_render_each_destination() {
+    for (tag, template) in [
+        ("dedupe-name", "{{ .clusterName }}"),
+        ("dedupe-index", "{{ index . \"region\" }}"),
+        ("dedupe-dot", "{{ printf \"%v\" . }}"),
+        ("dedupe-range", "{{ range $k, $v := . }}{{ $k }}{{ end }}"),
+        // A function may fail in words that name the destination.
+        ("dedupe-func", "{{ printf \"%s\" .region }}"),
+    ] {
+        let config = by_region(&["none-1"], template, "");
+        same_both_ways(tag, &config);
+        assert_eq!(
+            explained(&config, &format!("{tag}-explain")),
+            "fan-out: 6 destinations, 6 distinct renderings",
+            "{template}"
+        );
+    }
+}
+
+/// Flux postBuild with an inline variable (the properties are variables too).
+const POST_BUILD: &str = "  postBuild:
+    substitute: {owner: team-a}
+";
+
+#[test]
+fn post_build_and_replacements_share_a_rendering_per_value_they_read() {
+    // No object asks for templates: the substitution reads the variables the objects name.
+    let with_vars = |extra: &str| by_region(&["none-1"], "${region}-${tier:=none}-${owner}", extra);
+    let config = with_vars(POST_BUILD);
+    let seen = same_both_ways("dedupe-post-build", &config);
+    assert!(seen.stdout.contains("eu-gold-team-a"), "{}", seen.stdout);
+    assert_eq!(
+        explained(&config, "dedupe-post-build-explain"),
+        "fan-out: 6 destinations, 5 distinct renderings"
+    );
+    // Replacements from the `tier` property: gold and bronze. Templates are off: a stage after
+    // one that may write (a replacement) may find anything, so with them on every
+    // destination renders on its own.
+    let config = with_vars(&format!("  templates: {{enabled: false}}\n{FROM_PROPERTY}"));
+    let seen = same_both_ways("dedupe-replaced", &config);
+    assert!(seen.stdout.contains("value: bronze"), "{}", seen.stdout);
+    assert_eq!(
+        explained(&config, "dedupe-replaced-explain"),
+        "fan-out: 6 destinations, 2 distinct renderings"
+    );
+    let config = with_vars(FROM_PROPERTY);
+    same_both_ways("dedupe-replaced-templates", &config);
+    assert_eq!(
+        explained(&config, "dedupe-replaced-templates-explain"),
+        "fan-out: 6 destinations, 6 distinct renderings"
+    );
+}
+
+#[test]
+fn a_variable_missing_for_some_destinations_fails_for_each_of_them_alike() {
+    // none-1 and none-2 miss the `region` variable (strict): they share a rendering, and the
+    // error is reported for both, in the same words as when each renders on its own.
+    let config = by_region(&[], "${region}", POST_BUILD).replace(
+        "  - {name: eu-3",
+        "  - {name: none-2, properties: {tier: gold}}\n  - {name: eu-3",
+    );
+    let seen = same_both_ways_ending("dedupe-post-build-missing", &config, 1);
+    assert!(
+        seen.stderr.contains("clusters \"none-2\", \"none-1\""),
+        "{}",
+        seen.stderr
+    );
+    assert!(seen.stderr.contains("variable not set"), "{}", seen.stderr);
+    assert_eq!(
+        explained_ending(&config, "dedupe-post-build-missing-explain", 0),
+        "fan-out: 8 destinations, 4 distinct renderings"
+    );
 }

@@ -239,12 +239,15 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
         }));
     }
     if targets.any(|t| !t.extra.overlay().replacements.is_empty()) {
-        let properties = targets.any(|t| {
-            let rules = &t.extra.overlay().replacements;
-            rules
-                .iter()
-                .any(crate::stages::replacements::reads_property)
-        });
+        let mut properties: Vec<String> = targets
+            .all()
+            .into_iter()
+            .flat_map(|t| &t.extra.overlay().replacements)
+            .filter_map(crate::stages::replacements::property_read)
+            .map(str::to_string)
+            .collect();
+        properties.sort_unstable();
+        properties.dedup();
         stages.push(Box::new(Replacements(RulesFrom::Targets { properties })));
     }
     let mut last: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();

@@ -22,7 +22,8 @@ mod unmatched;
 
 pub use tailor_kio::explain;
 pub use tailor_kio::pipeline::{
-    run_all, Applied, Apply, Claim, Declaration, Destination, Log, Reads, Scope, Sees, Stage, State,
+    run_all, Applied, Apply, Claim, Declaration, Destination, Log, NameRead, PropertyReads, Reads,
+    Scope, Sees, Stage, State,
 };
 pub use targets::{Tailoring, TargetFields};
 

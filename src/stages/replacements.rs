@@ -9,7 +9,7 @@ use tailor_kustomize::replacements::{apply_with_earlier_ids, Replacement};
 use tailor_yaml::Node;
 
 use super::explain::objects;
-use super::{unmatched, Context, Declaration, Scope, Sees, Stage};
+use super::{unmatched, Context, Declaration, NameRead, PropertyReads, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 /// Where the stage's replacements come from.
@@ -19,16 +19,16 @@ pub enum RulesFrom {
         list: Vec<Replacement>,
         field: &'static str,
     },
-    /// The destination's target customization (a `Tailor` spec and its targets); `properties`
-    /// when some target's rule takes a destination's property as its source.
-    Targets { properties: bool },
+    /// The destination's target customization (a `Tailor` spec and its targets); `properties`:
+    /// the destination properties some target's rule takes as its source.
+    Targets { properties: Vec<String> },
 }
 
 pub struct Replacements(pub RulesFrom);
 
-/// Whether `rule` takes a destination's property as its source.
-pub fn reads_property(rule: &Replacement) -> bool {
-    rule.source.as_ref().is_some_and(|s| s.property.is_some())
+/// The destination's property `rule` takes as its source, if it takes one.
+pub fn property_read(rule: &Replacement) -> Option<&str> {
+    rule.source.as_ref().and_then(|s| s.property.as_deref())
 }
 
 impl Stage<Tailoring> for Replacements {
@@ -37,13 +37,20 @@ impl Stage<Tailoring> for Replacements {
         Declaration::new("replacements", Scope::PerDestination)
             // The cluster's properties (they include `clusterName`), when a rule may take one as its
             // source.
-            .sees(match &self.0 {
-                RulesFrom::Fixed { list, .. } if list.iter().all(|r| !reads_property(r)) => {
-                    Sees::NOTHING
-                }
-                RulesFrom::Targets { properties: false } => Sees::NOTHING,
-                _ => Sees::PROPERTIES,
+            .sees(if self.properties().is_empty() {
+                Sees::NOTHING
+            } else {
+                Sees::PROPERTIES
             })
+    }
+
+    /// The properties its rules name. A missing one fails in words that list the
+    /// destination's property names: there the destination renders on its own.
+    fn properties_read(&self, _items: &[Resource]) -> PropertyReads {
+        PropertyReads {
+            name: NameRead::WhereMissingOrLonger(usize::MAX),
+            ..PropertyReads::named(self.properties())
+        }
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
@@ -113,6 +120,16 @@ impl Stage<Tailoring> for Replacements {
                     .at_field("metadata.name"),
                 );
             }
+        }
+    }
+}
+
+impl Replacements {
+    /// The destination properties its rules take as their source.
+    fn properties(&self) -> Vec<&str> {
+        match &self.0 {
+            RulesFrom::Fixed { list, .. } => list.iter().filter_map(property_read).collect(),
+            RulesFrom::Targets { properties } => properties.iter().map(String::as_str).collect(),
         }
     }
 }
@@ -194,7 +211,9 @@ spec:
             ]})),
         };
         let (out, results) = run_stage(
-            &Replacements(RulesFrom::Targets { properties: true }),
+            &Replacements(RulesFrom::Targets {
+                properties: vec!["region".to_string()],
+            }),
             input,
             &setup,
         );

@@ -12,7 +12,10 @@ use tailor_yaml::Node;
 
 use tailor_flux::kustomization::{PostBuild, SubstituteFrom};
 
-use super::{Applied, Apply, Claim, Context, Declaration, Scope, Sees, Stage, State, Tailoring};
+use super::{
+    Applied, Apply, Claim, Context, Declaration, PropertyReads, Scope, Sees, Stage, State,
+    Tailoring,
+};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Substitution {
@@ -47,6 +50,23 @@ impl Stage<Tailoring> for Substitution {
         Declaration::new(STAGE, Scope::PerDestination)
             // The cluster's properties (they include `clusterName`).
             .sees(Sees::PROPERTIES)
+    }
+
+    /// The variables the objects it substitutes name (envsubst has no computed names); any
+    /// property when an object's text cannot be read. Its errors do not name the destination.
+    fn properties_read(&self, items: &[Resource]) -> PropertyReads {
+        let substituted = items.iter().filter(|item| {
+            !item.is_left_alone()
+                && !is_disabled(item.label(SUBSTITUTE_KEY), item.annotation(SUBSTITUTE_KEY))
+        });
+        let mut names = std::collections::BTreeSet::new();
+        for item in substituted {
+            match tailor_flux::postbuild::variables_read(item.node()) {
+                Some(read) => names.extend(read),
+                None => return PropertyReads::ALL,
+            }
+        }
+        PropertyReads::named(names)
     }
 
     /// A `substituteFrom` ConfigMap or Secret is cluster state the controller reads, not a

@@ -5,12 +5,12 @@
 use crate::stages::Tailoring;
 use tailor_go::ExecOptions;
 use tailor_kubestellar::templates::{
-    expand, expansion_refused, has_templates, wants_expansion, ObjectName,
+    expand, expansion_refused, has_templates, template_reads, wants_expansion, ObjectName,
 };
 
 pub use tailor_kubestellar::templates::EXPAND_ANNOTATION;
 
-use super::{Context, Declaration, Reads, Scope, Sees, Stage};
+use super::{Context, Declaration, NameRead, PropertyReads, Reads, Scope, Sees, Stage};
 use tailor_kio::{KrmResult, Resource};
 
 pub struct Templates {
@@ -28,9 +28,42 @@ impl Stage<Tailoring> for Templates {
         Declaration::new(STAGE, Scope::PerDestination)
             // Only annotated objects are looked into.
             .reads(Reads::Annotated(&[EXPAND_ANNOTATION]))
-            // The templates read the cluster's name and properties.
-            .sees(Sees::NAME.and(Sees::PROPERTIES))
+            // The templates read the cluster's properties (`clusterName` among them); its
+            // name only in their errors ([`Stage::properties_read`]).
+            .sees(Sees::PROPERTIES)
             .rules("a template")
+    }
+
+    /// The properties the templates of the annotated `items` name. Their errors name the
+    /// destination: every destination renders on its own unless every template is plain
+    /// (`{{ .key }}` alone), which fails only where a key is missing or its value is long
+    /// enough to go over the output limit.
+    fn properties_read(&self, items: &[Resource]) -> PropertyReads {
+        let annotated = items
+            .iter()
+            .filter(|i| !i.is_left_alone() && i.annotation(EXPAND_ANNOTATION).is_some());
+        let (mut reads, mut plain) = (PropertyReads::named(Vec::<String>::new()), true);
+        let (mut longest, mut actions) = (0, 0);
+        for (len, template) in annotated.flat_map(|i| template_reads(i.node())) {
+            reads = reads.and(PropertyReads {
+                names: template.keys,
+                name: NameRead::Never,
+            });
+            plain &= template.plain;
+            longest = longest.max(len);
+            actions += template.actions;
+        }
+        reads.name = if actions == 0 && plain {
+            // No template to fail.
+            NameRead::Never
+        } else if plain {
+            // Output at most the longest text and a value per action: within the limit.
+            let room = self.limits.max_output_bytes.saturating_sub(longest + 1);
+            NameRead::WhereMissingOrLonger(room / actions.max(1))
+        } else {
+            NameRead::Always
+        };
+        reads
     }
 
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_>) {
@@ -88,6 +121,63 @@ fn run(items: &mut [Resource], limits: &ExecOptions, ctx: &mut Context<'_>) {
         if !expansion.is_unchanged() {
             expansion.apply(item.node_mut());
         }
+    }
+}
+
+#[cfg(test)]
+mod properties_read {
+    use super::*;
+    use tailor_kio::{read_input, reading::parse_options};
+
+    fn reads(input: &str) -> PropertyReads {
+        let items = read_input(input, &parse_options()).unwrap().items;
+        let stage = Templates {
+            limits: ExecOptions {
+                max_output_bytes: 1000,
+                ..ExecOptions::default()
+            },
+        };
+        stage.properties_read(&items)
+    }
+
+    fn object(annotated: bool, value: &str) -> String {
+        let annotation = if annotated {
+            "  annotations: {control.kubestellar.io/expand-templates: \"true\"}\n"
+        } else {
+            ""
+        };
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n{annotation}data:\n  a: '{value}'\n  b: '{{{{ .zone }}}}-{{{{ .zone }}}}'\n")
+    }
+
+    #[test]
+    fn plain_templates_read_the_properties_they_name() {
+        let r = reads(&format!(
+            "{}---\n{}",
+            object(true, "{{ .region }}"),
+            object(false, "{{ .other }}")
+        ));
+        let names: Vec<&str> = r.names.iter().flatten().map(String::as_str).collect();
+        assert_eq!(names, ["region", "zone"]);
+        // Three actions, the longest text 23 bytes: a value over (1000 - 24) / 3 may overflow.
+        assert_eq!(r.name, NameRead::WhereMissingOrLonger(325));
+        let none = reads(&object(false, "{{ .region }}"));
+        assert_eq!(none, PropertyReads::named(Vec::<String>::new()));
+    }
+
+    #[test]
+    fn templates_that_may_fail_otherwise_read_the_name() {
+        for value in [
+            "{{ .region | printf \"%s\" }}",
+            "{{ .region",
+            "{{ if .a }}x{{ end }}",
+        ] {
+            let r = reads(&object(true, value));
+            assert_eq!(r.name, NameRead::Always, "{value}");
+        }
+        assert_eq!(
+            reads(&object(true, "{{ index . \"region\" }}")),
+            PropertyReads::ALL
+        );
     }
 }
 

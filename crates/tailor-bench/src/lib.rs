@@ -12,8 +12,8 @@ mod shapes;
 pub use fleet_helm::{fleet_helm_bundle, fleet_helm_config, fleet_helm_template};
 pub use objects::{clean_deployment, exported_object, exported_objects, ObjectKind};
 pub use pipeline::{
-    fan_out_config, fan_out_groups_config, full_pipeline_config, kustomization_for, noop_config,
-    patches_yaml, replacement_pairs, replacement_per_pair, resource_list, stream, PipelineStage,
-    FULL_PIPELINE_STAGES,
+    fan_out_config, fan_out_groups_config, fan_out_regions_config, full_pipeline_config,
+    kustomization_for, noop_config, patches_yaml, replacement_pairs, replacement_per_pair,
+    resource_list, stream, PipelineStage, FULL_PIPELINE_STAGES,
 };
 pub use shapes::{small_dir, small_list, Shape};

@@ -282,6 +282,34 @@ pub fn fan_out_groups_config(n: usize, clusters: usize, groups: usize) -> (Vec<S
     (items, config)
 }
 
+/// `n` exported objects whose Deployments and Services ask for template expansion with a
+/// template reading the `region` property, fanned out to `clusters` clusters whose properties
+/// put them in `groups` regions (no target customization): a fan-out renders one copy per
+/// region, though each cluster's properties hold its own `clusterName`.
+pub fn fan_out_regions_config(n: usize, clusters: usize, groups: usize) -> (Vec<String>, String) {
+    let items = (0..n)
+        .map(|i| {
+            exported_object(i).replacen(
+                "metadata:\n  annotations:\n",
+                "metadata:\n  annotations:\n    control.kubestellar.io/expand-templates: \"true\"\n    tailor.dev/endpoint: 'https://api.{{ .region }}.example.com'\n",
+                1,
+            )
+        })
+        .collect();
+    let mut spec = String::from("clusters:\n");
+    for i in 0..clusters {
+        spec.push_str(&format!(
+            "- name: cluster-{i:05}\n  properties:\n    region: region-{}\n",
+            i % groups.max(1)
+        ));
+    }
+    let config = format!(
+        "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: fan-out-regions\nspec:\n{}",
+        indent(&spec, 2)
+    );
+    (items, config)
+}
+
 /// `n` exported Deployments (about 5 KB each) and a config under which nothing changes:
 /// strip off, no stage configured, template expansion on but no object asks for it.
 pub fn noop_config(n: usize) -> (Vec<String>, String) {
@@ -301,6 +329,13 @@ mod tests {
             list,
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- a: 1\n  b: |\n    x\n\n    y\nfunctionConfig:\n  kind: Tailor\n"
         );
+    }
+
+    #[test]
+    fn clusters_fall_into_regions_their_objects_templates_read() {
+        let (items, cfg) = fan_out_regions_config(3, 5, 2);
+        assert!(items[0].contains("'https://api.{{ .region }}.example.com'"));
+        assert!(cfg.contains("  - name: cluster-00004\n    properties:\n      region: region-0\n"));
     }
 
     #[test]

@@ -35,6 +35,6 @@ pub mod utf8;
 
 pub use budget::Budget;
 pub use template::{
-    Dict, Error, ErrorKind, ExecOptions, MissingKey, Syntax, Template, Value, MAX_PARSE_DEPTH,
-    SPRIG_IMPLEMENTED,
+    DataReads, Dict, Error, ErrorKind, ExecOptions, MissingKey, Syntax, Template, Value,
+    MAX_PARSE_DEPTH, SPRIG_IMPLEMENTED,
 };

@@ -13,7 +13,7 @@ use std::any::Any;
 
 use tailor_cluster::Cluster;
 
-pub use crate::renderings::Sees;
+pub use crate::renderings::{NameRead, PropertyReads, Sees};
 use crate::{explain, identity, KrmResult, Resource};
 
 /// Whether a stage's answer depends on the destination.
@@ -152,6 +152,11 @@ pub trait Stage<O>: Send + Sync {
         Box::new(())
     }
     fn run(&self, items: &mut Vec<Resource>, ctx: &mut Context<'_, O>);
+    /// Which of the destination's properties it reads when it sees [`Sees::PROPERTIES`] and
+    /// runs on `items` (or fewer of them): by default any of them, and the name.
+    fn properties_read(&self, _items: &[Resource]) -> PropertyReads {
+        PropertyReads::ALL
+    }
     /// Its per-object form, when it has one for this plan: the pipeline decides whether it
     /// runs as objects are read.
     fn each(&self) -> Option<&dyn Apply<O>> {

@@ -6,14 +6,18 @@
 //! cluster named in front of a result) is still done for each destination.
 //!
 //! A stage that does not say what it reads of a destination reads all of it, its name too, so
-//! a new stage can never make two destinations share a rendering they must not share.
+//! a new stage can never make two destinations share a rendering they must not share. Of the
+//! properties (which hold `clusterName`, so no two destinations agree on all of them), a stage
+//! says which names its configuration and objects read ([`PropertyReads`]), or reads them all.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use tailor_cluster::{Cluster, ClusterGroup};
 use tailor_kube::StringMap;
 
 use crate::job::{shared_stages, Job};
+use crate::pipeline::{Declaration, Reads, Scope};
+use crate::Resource;
 
 /// The fields of a destination a stage reads (a set of them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,8 +32,8 @@ impl Sees {
     pub const ANNOTATIONS: Sees = Sees(1 << 2);
     /// The Fleet groups it belongs to, with their labels.
     pub const GROUPS: Sees = Sees(1 << 3);
-    /// Template properties (KubeStellar); they include `clusterName`, so a stage reading them
-    /// renders each destination apart unless two share their name, which they cannot.
+    /// Template properties (KubeStellar): those the stage names ([`PropertyReads`]); they
+    /// include `clusterName`, so a stage that may read any renders each destination apart.
     pub const PROPERTIES: Sees = Sees(1 << 4);
     /// Kratix `strictMatchLabels`.
     pub const STRICT_MATCH_LABELS: Sees = Sees(1 << 5);
@@ -46,6 +50,127 @@ impl Sees {
     }
 }
 
+/// Which of a destination's properties a stage that sees [`Sees::PROPERTIES`] reads, as its
+/// configuration and the objects tell: destinations that agree on those share a rendering
+/// even though `clusterName` sets each one's properties apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyReads {
+    /// The names it reads (a missing property is read too: it differs from an empty one);
+    /// `None`: any of them.
+    pub names: Option<BTreeSet<String>>,
+    /// When it reads the destination's name besides.
+    pub name: NameRead,
+}
+
+/// When a stage that reads properties reads the destination's name too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameRead {
+    Never,
+    /// Where one of the named properties is missing or longer than this many bytes: the
+    /// stage then fails, in words that name the destination. Combined with other stages'
+    /// reads, it holds for all their names (wider than needed, never narrower).
+    WhereMissingOrLonger(usize),
+    Always,
+}
+
+impl PropertyReads {
+    /// Any property, and the name: what a stage that cannot tell reads.
+    pub const ALL: PropertyReads = PropertyReads {
+        names: None,
+        name: NameRead::Always,
+    };
+
+    /// These properties, and never the name.
+    pub fn named<S: Into<String>>(names: impl IntoIterator<Item = S>) -> PropertyReads {
+        PropertyReads {
+            names: Some(names.into_iter().map(Into::into).collect()),
+            name: NameRead::Never,
+        }
+    }
+
+    /// What both read.
+    pub fn and(self, other: PropertyReads) -> PropertyReads {
+        let names = match (self.names, other.names) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b);
+                Some(a)
+            }
+            _ => None,
+        };
+        let name = match (self.name, other.name) {
+            (NameRead::Always, _) | (_, NameRead::Always) => NameRead::Always,
+            (NameRead::WhereMissingOrLonger(a), NameRead::WhereMissingOrLonger(b)) => {
+                NameRead::WhereMissingOrLonger(a.min(b))
+            }
+            (NameRead::WhereMissingOrLonger(n), _) | (_, NameRead::WhereMissingOrLonger(n)) => {
+                NameRead::WhereMissingOrLonger(n)
+            }
+            (NameRead::Never, NameRead::Never) => NameRead::Never,
+        };
+        PropertyReads { names, name }
+    }
+
+    /// Whether `cluster` is one where the stage reads the name.
+    fn reads_name_of(&self, cluster: &Cluster) -> bool {
+        match self.name {
+            NameRead::Never => false,
+            NameRead::Always => true,
+            NameRead::WhereMissingOrLonger(longest) => self.names.as_ref().is_none_or(|names| {
+                names.iter().any(|n| {
+                    cluster
+                        .properties
+                        .get(n.as_str())
+                        .is_none_or(|v| v.len() > longest)
+                })
+            }),
+        }
+    }
+}
+
+/// What the stages that run for each destination read of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub sees: Sees,
+    /// Of its properties, when `sees` has [`Sees::PROPERTIES`].
+    pub properties: PropertyReads,
+}
+
+impl Seen {
+    /// All of it.
+    pub const EVERYTHING: Seen = Seen {
+        sees: Sees::EVERYTHING,
+        properties: PropertyReads::ALL,
+    };
+}
+
+/// The properties a rendering depends on: all of them, or the values of some (`None` where
+/// one is missing).
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Properties<'c> {
+    All(Vec<(&'c str, &'c str)>),
+    Named(Vec<Option<&'c str>>),
+}
+
+impl<'c> Properties<'c> {
+    fn of(cluster: &'c Cluster, names: Option<&BTreeSet<String>>) -> Properties<'c> {
+        let props = &cluster.properties;
+        match names {
+            None => Properties::All(
+                props
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect(),
+            ),
+            Some(names) => Properties::Named(
+                names
+                    .iter()
+                    .map(|n| props.get(n.as_str()).map(String::as_str))
+                    .collect(),
+            ),
+        }
+    }
+}
+
 /// What a destination's rendering depends on: what chose its options, and the fields of the
 /// cluster the stages that run for it read. Equal keys, equal renderings.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -55,28 +180,31 @@ struct Key<'c> {
     labels: Option<&'c StringMap>,
     annotations: Option<&'c StringMap>,
     groups: Option<Vec<(&'c str, &'c StringMap)>>,
-    properties: Option<&'c StringMap>,
+    properties: Option<Properties<'c>>,
     strict_match_labels: Option<bool>,
 }
 
 impl<'c> Key<'c> {
-    fn of(cluster: &'c Cluster, sees: Sees, options: Option<Vec<usize>>) -> Key<'c> {
+    fn of(cluster: &'c Cluster, seen: &Seen, options: Option<Vec<usize>>) -> Key<'c> {
         // A job that cannot say what chose the options: the whole cluster decides.
-        let sees = if options.is_none() {
-            Sees::EVERYTHING
+        let seen = if options.is_none() {
+            &Seen::EVERYTHING
         } else {
-            sees
+            seen
         };
+        let sees = seen.sees;
+        let properties = sees.has(Sees::PROPERTIES);
+        let name = sees.has(Sees::NAME) || properties && seen.properties.reads_name_of(cluster);
         let group = |g: &'c ClusterGroup| (g.name.as_str(), &g.labels);
         Key {
             options,
-            name: sees.has(Sees::NAME).then_some(cluster.name.as_str()),
+            name: name.then_some(cluster.name.as_str()),
             labels: sees.has(Sees::LABELS).then_some(&cluster.labels),
             annotations: sees.has(Sees::ANNOTATIONS).then_some(&cluster.annotations),
             groups: sees
                 .has(Sees::GROUPS)
                 .then(|| cluster.groups.iter().map(group).collect()),
-            properties: sees.has(Sees::PROPERTIES).then_some(&cluster.properties),
+            properties: properties.then(|| Properties::of(cluster, seen.properties.names.as_ref())),
             strict_match_labels: sees
                 .has(Sees::STRICT_MATCH_LABELS)
                 .then_some(cluster.strict_match_labels),
@@ -85,33 +213,71 @@ impl<'c> Key<'c> {
 }
 
 /// What the stages that run for each destination read of it: those the fan-out does not run
-/// once before the copies are made ([`shared_stages`]).
-pub fn seen_by_copies<J: Job + ?Sized>(job: &J) -> Sees {
-    job.stages()
+/// once before the copies are made ([`shared_stages`]), on `items` (the objects as the copies
+/// start). A stage tells which properties it reads from the objects that reach it; that is
+/// `items`, or fewer of them, only as long as every stage before it only keeps or drops
+/// objects, or looks into none of them. Past one that may write, any property may be read.
+pub fn seen_by_copies<J: Job + ?Sized>(job: &J, items: &[Resource]) -> Seen {
+    let mut seen = Seen {
+        sees: Sees::NOTHING,
+        properties: PropertyReads::named(Vec::<String>::new()),
+    };
+    let mut items_known = true;
+    let per_destination = job
+        .stages()
         .iter()
         .zip(shared_stages(job))
-        .filter(|(_, shared)| !shared)
-        .fold(Sees::NOTHING, |all, (stage, _)| {
-            all.and(stage.declares().sees)
-        })
+        .filter(|(_, shared)| !shared);
+    for (stage, _) in per_destination {
+        let declared = stage.declares();
+        seen.sees = seen.sees.and(declared.sees);
+        if declared.sees.has(Sees::PROPERTIES) {
+            let reads = if items_known {
+                stage.properties_read(items)
+            } else {
+                PropertyReads::ALL
+            };
+            seen.properties = seen.properties.and(reads);
+        }
+        items_known &= writes_nothing(&declared, items);
+    }
+    seen
+}
+
+/// Whether a stage leaves the text of `items` as it is: it only keeps or drops objects, or
+/// looks only into objects with annotations none of them carries.
+fn writes_nothing(declared: &Declaration, items: &[Resource]) -> bool {
+    match declared.reads {
+        _ if declared.scope == Scope::Selects => true,
+        Reads::Annotated(keys) => !items
+            .iter()
+            .any(|item| keys.iter().any(|k| item.annotation(k).is_some())),
+        Reads::Every => false,
+    }
 }
 
 /// For each of `clusters`, the first destination with the same rendering (itself when none
-/// before it has).
-pub fn same_rendering<J: Job + ?Sized>(job: &J, clusters: &[Cluster]) -> Vec<usize> {
-    group(clusters, seen_by_copies(job), |c| job.options_key(c))
+/// before it has), the copies starting from `items`.
+pub fn same_rendering<J: Job + ?Sized>(
+    job: &J,
+    clusters: &[Cluster],
+    items: &[Resource],
+) -> Vec<usize> {
+    group(clusters, &seen_by_copies(job, items), |c| {
+        job.options_key(c)
+    })
 }
 
 fn group(
     clusters: &[Cluster],
-    sees: Sees,
+    seen: &Seen,
     options_key: impl Fn(&Cluster) -> Option<Vec<usize>>,
 ) -> Vec<usize> {
     let mut first: HashMap<Key<'_>, usize> = HashMap::new();
     clusters
         .iter()
         .enumerate()
-        .map(|(i, c)| *first.entry(Key::of(c, sees, options_key(c))).or_insert(i))
+        .map(|(i, c)| *first.entry(Key::of(c, seen, options_key(c))).or_insert(i))
         .collect()
 }
 

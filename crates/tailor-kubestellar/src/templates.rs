@@ -3,7 +3,7 @@
 //! `text/template` executed with the destination's properties (`missingkey=error`, no extra
 //! functions). Keys are never templates.
 
-use tailor_go::{ExecOptions, MissingKey, Template, Value as Data};
+use tailor_go::{DataReads, ExecOptions, MissingKey, Template, Value as Data};
 use tailor_kube::{Diagnostic, StringMap};
 use tailor_yaml::{Node, ScalarKind, Value};
 
@@ -83,6 +83,27 @@ pub fn has_templates(object: &Node) -> bool {
     let mut found = Vec::new();
     collect(object, &mut Vec::new(), &mut String::new(), &mut found);
     !found.is_empty()
+}
+
+/// What each template string of `object` reads of the properties, with its length in bytes
+/// (a plain template's output is its text and one value per action). A string that does not
+/// parse reads none, and is not plain: its error names the destination.
+pub fn template_reads(object: &Node) -> Vec<(usize, DataReads)> {
+    let mut found = Vec::new();
+    collect(object, &mut Vec::new(), &mut String::new(), &mut found);
+    found
+        .into_iter()
+        .map(|(_, _, text)| {
+            let reads = Template::parse("", &text).map_or_else(
+                |_| DataReads {
+                    keys: Some(Default::default()),
+                    ..DataReads::default()
+                },
+                |t| t.data_reads(),
+            );
+            (text.len(), reads)
+        })
+        .collect()
 }
 
 /// Which object a template belongs to: its group, kind, namespace and name, for the names

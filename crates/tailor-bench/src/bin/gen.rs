@@ -9,6 +9,8 @@
 //! tailor-bench-gen fanout N CLUSTERS   ResourceList: N exported objects, Tailor spec.clusters
 //! tailor-bench-gen fanout N CLUSTERS GROUPS   the same, clusters in GROUPS label groups, each
 //!                                      with a target customization (one rendering per group)
+//! tailor-bench-gen fanout N CLUSTERS GROUPS properties   the same, clusters in GROUPS `region`
+//!                                      properties that the objects' templates read
 //! tailor-bench-gen small N             ResourceList: N small objects (block items), nothing changes
 //! tailor-bench-gen small-flow N        the same as flow items (`- {...}`, kpt's .json items)
 //! tailor-bench-gen json-line N         the same as one line of JSON
@@ -29,7 +31,7 @@ use std::path::Path;
 
 use tailor_bench::*;
 
-const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS [GROUPS] | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json] | fleet-helm TEMPLATES CLUSTERS DIR";
+const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS [GROUPS [properties]] | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json] | fleet-helm TEMPLATES CLUSTERS DIR";
 
 fn number(arg: Option<&String>) -> Result<usize, String> {
     arg.ok_or_else(|| USAGE.to_string())?
@@ -93,9 +95,15 @@ fn run(args: &[String]) -> Result<Option<String>, String> {
         }
         Some("fanout") => {
             let clusters = number(args.get(2))?;
-            let (items, cfg) = match args.get(3) {
-                Some(groups) => fan_out_groups_config(n()?, clusters, number(Some(groups))?),
-                None => fan_out_config(n()?, clusters, FULL_PIPELINE_STAGES),
+            let (items, cfg) = match (args.get(3), args.get(4).map(String::as_str)) {
+                (Some(groups), Some("properties")) => {
+                    fan_out_regions_config(n()?, clusters, number(Some(groups))?)
+                }
+                (Some(_), Some(_)) => return Err(USAGE.to_string()),
+                (Some(groups), None) => {
+                    fan_out_groups_config(n()?, clusters, number(Some(groups))?)
+                }
+                (None, _) => fan_out_config(n()?, clusters, FULL_PIPELINE_STAGES),
             };
             Ok(Some(resource_list(&items, &cfg)))
         }

@@ -96,5 +96,25 @@ pub fn substitute_bytes(text: &str, lookup: &Lookup<'_>, opts: &Options) -> Resu
     eval::Evaluator { lookup, opts }.eval(&nodes)
 }
 
+/// The names of the variables `text`'s expressions look up, nested ones included (envsubst
+/// has no indirect names, so these are all it can read); `None` when it does not parse (its
+/// error is then the same whatever the variables).
+pub fn variable_names(text: &str) -> Option<std::collections::BTreeSet<String>> {
+    let mut names = std::collections::BTreeSet::new();
+    if !text.contains('$') {
+        return Some(names);
+    }
+    let mut pending: Vec<&parse::Node> = Vec::new();
+    let nodes = parse::parse(text).ok()?;
+    pending.extend(nodes.iter());
+    while let Some(node) = pending.pop() {
+        if let parse::Node::Func(f) = node {
+            names.insert(f.param.clone());
+            pending.extend(f.args.iter());
+        }
+    }
+    Some(names)
+}
+
 #[cfg(test)]
 mod tests;

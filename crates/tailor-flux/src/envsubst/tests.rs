@@ -310,3 +310,18 @@ fn substituted_values_spend_the_run_budget() {
         "{e}"
     );
 }
+
+#[test]
+fn variable_names_are_every_name_an_expression_looks_up() {
+    let names = |text: &str| variable_names(text).map(|n| n.into_iter().collect::<Vec<_>>());
+    assert_eq!(
+        names("a: ${region}\nb: ${tier:=gold}\nc: ${x:-${y}}\nd: ${#len}\ne: $$literal $bare"),
+        Some(
+            ["len", "region", "tier", "x", "y"]
+                .map(String::from)
+                .to_vec()
+        )
+    );
+    assert_eq!(names("no dollar"), Some(vec![]));
+    assert_eq!(names("${bad"), None);
+}

@@ -55,6 +55,19 @@ pub struct Substituted {
     pub used_variables: bool,
 }
 
+/// The variables substituting `resource` can look up: those its printed text names. `None`
+/// when that cannot be told (the resource does not convert, or its text does not parse).
+pub fn variables_read(resource: &Node) -> Option<std::collections::BTreeSet<String>> {
+    if unchanged::tree_keeps(resource) {
+        return Some(Default::default());
+    }
+    let before = resource.to_json().ok()?;
+    if unchanged::round_trip_keeps(&before) {
+        return Some(Default::default());
+    }
+    crate::envsubst::variable_names(&v2print::to_yaml_v2(&before))
+}
+
 /// [`substitute_resource`], telling also whether the variables mattered.
 pub fn substitute_resource_outcome(
     resource: &Node,

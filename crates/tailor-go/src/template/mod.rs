@@ -26,10 +26,12 @@ mod funcs;
 mod lexer;
 mod node;
 mod parse;
+mod reads;
 mod sprig;
 mod value;
 
 pub use funcs::ParamType;
+pub use reads::DataReads;
 pub use value::{Dict, Value};
 
 use std::collections::BTreeMap;

@@ -35,10 +35,15 @@ struct Kept {
 }
 
 impl Alike {
-    /// The groups of `clusters`; every destination on its own when `TAILOR_FAN_OUT_DEDUP=0`.
-    pub(super) fn plan<J: Job>(job: &J, clusters: &[Cluster]) -> Result<Alike, String> {
+    /// The groups of `clusters`, the copies starting from `items`; every destination on its
+    /// own when `TAILOR_FAN_OUT_DEDUP=0`.
+    pub(super) fn plan<J: Job>(
+        job: &J,
+        clusters: &[Cluster],
+        items: &[Resource],
+    ) -> Result<Alike, String> {
         let same = if crate::env::fan_out_dedup()? {
-            renderings::same_rendering(job, clusters)
+            renderings::same_rendering(job, clusters, items)
         } else {
             (0..clusters.len()).collect()
         };

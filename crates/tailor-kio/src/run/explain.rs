@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use super::alike::Alike;
 use super::Run;
 use crate::explain::{objects, Notes};
-use crate::job::Job;
-use crate::pipeline::Destination;
+use crate::job::{shared_stages, Job};
+use crate::pipeline::{run_all, Destination, Forked, Log};
 use crate::{KrmResult, Resource};
 use tailor_cluster::Cluster;
 
@@ -25,14 +25,31 @@ pub(super) fn report<J: Job>(run: &Run<'_, J>, work: &[Resource], clusters: &[Cl
         destination(run, work, Some(cluster), &mut out);
     }
     if clusters.len() > 1 {
-        fan_out(run, clusters, &mut out);
+        fan_out(run, work, clusters, &mut out);
     }
     out
 }
 
-/// How many renderings the fan-out needs: destinations that render alike share one.
-fn fan_out<J: Job>(run: &Run<'_, J>, clusters: &[Cluster], out: &mut String) {
-    let _ = match Alike::plan(run.job, clusters) {
+/// How many renderings the fan-out needs: destinations that render alike share one. The
+/// copies start from `work` as the stages run once before them leave it, as in the run.
+fn fan_out<J: Job>(run: &Run<'_, J>, work: &[Resource], clusters: &[Cluster], out: &mut String) {
+    let mut items = work.to_vec();
+    let mut before: Vec<Forked<'_, J::Options>> = run
+        .fork(&mut Vec::new())
+        .into_iter()
+        .zip(shared_stages(run.job))
+        .filter_map(|(stage, shared)| shared.then_some(stage))
+        .collect();
+    let options = run.job.shared_options();
+    let mut results = Vec::new();
+    run_all(
+        &mut before,
+        &mut items,
+        None,
+        &options,
+        &mut Log::new(&mut results, None),
+    );
+    let _ = match Alike::plan(run.job, clusters, &items) {
         Ok(alike) => writeln!(
             out,
             "fan-out: {} destinations, {} distinct renderings",

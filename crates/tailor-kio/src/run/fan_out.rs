@@ -65,7 +65,7 @@ pub(super) fn tailor_each<'p, J: Job>(
     if results.iter().any(KrmResult::is_error) {
         return None;
     }
-    let alike = match Alike::plan(run.job, clusters) {
+    let alike = match Alike::plan(run.job, clusters, &work) {
         Ok(alike) => alike,
         Err(message) => {
             results.push(KrmResult::error(message));
