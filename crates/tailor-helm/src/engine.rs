@@ -26,6 +26,10 @@ pub struct Options {
     pub no_hooks: bool,
     /// `--skip-schema-validation`.
     pub skip_schema_validation: bool,
+    /// The run's budget, which the templates' output and evaluation steps spend (a chart
+    /// rendered for every destination of a fan-out spends it once per destination). The
+    /// default never runs out.
+    pub budget: tailor_go::Budget,
 }
 
 impl Default for Options {
@@ -40,6 +44,7 @@ impl Default for Options {
             skip_tests: false,
             no_hooks: false,
             skip_schema_validation: false,
+            budget: tailor_go::Budget::unlimited(),
         }
     }
 }
@@ -373,6 +378,7 @@ impl Engine {
         let disabled: Vec<bool> = resolved.enabled.iter().map(|on| !on).collect();
         let exec = ExecOptions {
             missing_key: MissingKey::Zero,
+            budget: opts.budget.clone(),
             ..ExecOptions::default()
         };
         let mut rendered: BTreeMap<String, String> = BTreeMap::new();
