@@ -105,3 +105,29 @@ fn invalid_budget_variables_are_refused() {
         }
     }
 }
+
+#[test]
+fn aliases_in_substituted_text_spend_the_same_budget() {
+    // Each object's substituted text anchors a list of 999 and aliases it 110 times (just
+    // under go-yaml's limit on aliasing): 110,000 nodes expanded an object, 20 objects.
+    let items = vec!["x"; 999].join(", ");
+    let refs = vec!["*a"; 110].join(", ");
+    let objects: String = (0..20)
+        .map(|i| format!("- apiVersion: example.com/v1\n  kind: Example\n  metadata:\n    name: e{i}\n  spec:\n    a: '${{anchor}}'\n    b: '${{refs}}'\n"))
+        .collect();
+    let input = |limits: &str| {
+        format!("{HEADER}{objects}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata:\n    name: t\n  spec:\n{limits}    postBuild:\n      substitute:\n        anchor: '&a [{items}]'\n        refs: '[{refs}]'\n")
+    };
+    let run = run_tailor_env(
+        &[],
+        &[],
+        &input("    limits: {maxRunEvaluationSteps: 1000000}\n"),
+    );
+    assert_refused(&run, "maxRunEvaluationSteps", "TAILOR_MAX_RUN_STEPS");
+    let ok = run_tailor_env(
+        &[],
+        &[],
+        &input("    limits: {maxRunEvaluationSteps: 5000000}\n"),
+    );
+    assert_eq!(ok.code, 0, "{}", ok.stdout);
+}

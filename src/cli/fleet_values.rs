@@ -101,7 +101,8 @@ fn values(
     let one = |r: KrmResult| vec![r];
     let opts = tailor_kio::reading::parse_options();
     let fc = super::standalone::read_config(config, &opts).map_err(one)?;
-    let plan = crate::config::parse(Some(&fc))?;
+    let mut plan = crate::config::parse(Some(&fc))?;
+    let budget = plan.run_budget().map_err(|d| one(d.into()))?;
     let dir_path = Path::new(dir);
     if !tailor_fleet::bundle::is_bundle(dir_path) {
         return Err(one(KrmResult::error(format!(
@@ -135,7 +136,7 @@ fn values(
             ))));
         }
     }
-    values_text(&bundle.config, &items, &clusters, only)
+    values_text(&bundle.config, &items, &clusters, only, &budget)
 }
 
 /// The objects of `files` and the destinations: the plan's, completed from the inventory
@@ -177,12 +178,14 @@ fn destinations(
     Ok((items, clusters))
 }
 
-/// Each destination's values, as YAML documents headed by a comment naming the cluster.
+/// Each destination's values, as YAML documents headed by a comment naming the cluster; their
+/// templating spends the run's `budget`.
 fn values_text(
     config: &tailor_fleet::FleetConfig<TargetFields>,
     items: &[Json],
     clusters: &[Cluster],
     only: Option<&str>,
+    budget: &tailor_go::Budget,
 ) -> Result<String, Vec<KrmResult>> {
     let one = |r: KrmResult| vec![r];
     let mut sources = Vec::new();
@@ -201,7 +204,7 @@ fn values_text(
             })
             .map(FleetCluster::from_object)
             .unwrap_or_default();
-        let computed = cluster_values(config, cluster, &fleet, &sources)
+        let computed = cluster_values(config, cluster, &fleet, &sources, budget)
             .map_err(|e| one(KrmResult::error(e)))?;
         if i > 0 {
             out.push_str("---\n");

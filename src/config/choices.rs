@@ -77,8 +77,9 @@ impl Plan {
         if config.root.extra.overlay().is_empty() {
             config.root.extra = current.extra.clone();
         }
+        let budget = self.run_budget().map_err(KrmResult::from)?;
         self.overlay_files.extend(bundle.overlays);
-        self.set_targets(Targets::Fleet(Box::new(config)));
+        self.set_targets(Targets::Fleet(Box::new(config)), &budget);
         Ok(())
     }
 }

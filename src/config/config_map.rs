@@ -28,13 +28,14 @@ pub fn parse(fc: &Node) -> Result<Plan, Diagnostic> {
             }),
             Box::new(Templates {
                 limits: tailor_go::ExecOptions {
-                    budget,
+                    budget: budget.clone(),
                     ..tailor_go::ExecOptions::default()
                 },
             }),
         ],
         1,
     );
+    p.budget = Some(budget);
     let data = match fc.get("data") {
         None => return Ok(p),
         Some(d) if d.is_null() => return Ok(p),

@@ -17,7 +17,7 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
         extra: TargetFields(k.overlay),
         ..Tailoring::default()
     }));
-    let (mut stages, last) = tailoring_stages(&targets, &[]);
+    let (mut stages, last) = tailoring_stages(&targets, &[], &budget);
     let counts = (stages.len(), last.len());
     let tailoring_at = usize::from(k.decryption);
     if k.decryption {
@@ -25,7 +25,7 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
     }
     if let Some(post_build) = k.post_build {
         let substitution = Substitution::new(post_build, k.namespace.clone());
-        stages.push(Box::new(substitution.within(budget)));
+        stages.push(Box::new(substitution.within(budget.clone())));
     }
     stages.push(Box::new(OwnerLabels {
         name: k.name,
@@ -36,5 +36,6 @@ pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
     plan.tailored_by(counts.0, counts.1);
     plan.targets = targets;
     plan.notes = k.notes;
+    plan.budget = Some(budget);
     Ok(plan)
 }

@@ -79,6 +79,9 @@ pub struct Plan {
     pub max_fan_out_items: usize,
     /// `spec.limits.maxHeldOutputBytes`: most output bytes a held fan-out may hold.
     pub max_held_output_bytes: Option<u64>,
+    /// The run's budget, when the configuration set it up for stages that evaluate templates
+    /// ([`Plan::run_budget`] makes it for the others).
+    budget: Option<tailor_go::Budget>,
     /// Where the stages that apply the targets' options go (after the schedule and strip), how
     /// many there are, and how many of them come last (after substitution): a Fleet bundle's
     /// targets replace them.
@@ -129,6 +132,7 @@ impl Plan {
             overlay_files: Vec::new(),
             max_fan_out_items: DEFAULT_MAX_FAN_OUT_ITEMS,
             max_held_output_bytes: None,
+            budget: None,
             tailoring_at,
             tailoring_len: 0,
             last_len: 0,
@@ -176,15 +180,26 @@ impl Plan {
         }
     }
 
+    /// The run's budget: the configuration's, else the environment's (a configuration kind
+    /// that evaluates no template of its own may still render a Fleet bundle's).
+    pub fn run_budget(&mut self) -> Result<tailor_go::Budget, Diagnostic> {
+        if let Some(budget) = &self.budget {
+            return Ok(budget.clone());
+        }
+        let budget = budget::run_budget(budget::BudgetLimits::default())?;
+        self.budget = Some(budget.clone());
+        Ok(budget)
+    }
+
     /// Replaces the targets (a Fleet bundle's fleet.yaml brings its own), and with them the
-    /// stages that apply their options.
-    fn set_targets(&mut self, targets: Targets) {
+    /// stages that apply their options, which spend `budget`.
+    fn set_targets(&mut self, targets: Targets, budget: &tailor_go::Budget) {
         let at = self.tailoring_at.min(self.stages.len());
         let end = (at + self.tailoring_len).min(self.stages.len());
         self.stages.drain(at..end);
         let kept = self.stages.len().saturating_sub(self.last_len);
         self.stages.truncate(kept);
-        let (tailoring, last) = tailoring_stages(&targets, &self.overlay_files);
+        let (tailoring, last) = tailoring_stages(&targets, &self.overlay_files, budget);
         self.tailored_by(tailoring.len(), last.len());
         self.stages.splice(at..at, tailoring);
         self.stages.extend(last);
@@ -208,10 +223,15 @@ impl Plan {
 /// A list of stages.
 type Stages = Vec<Box<dyn Stage<Tailoring>>>;
 
-/// The stages that apply the targets' options, in order: Fleet's yaml overlays, the Flux
-/// overlay fields, Fleet's namespaces, replacements; and those that come last (after
-/// substitution): Flux's commonMetadata. Only those some destination needs.
-fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages, Stages) {
+/// The stages that apply the targets' options, in order: Fleet's Helm charts (spending the
+/// run's `budget`), Fleet's yaml overlays, the Flux overlay fields, Fleet's namespaces,
+/// replacements; and those that come last (after substitution): Flux's commonMetadata. Only
+/// those some destination needs.
+fn tailoring_stages(
+    targets: &Targets,
+    overlay_files: &[BundleFile],
+    budget: &tailor_go::Budget,
+) -> (Stages, Stages) {
     use crate::stages::common_metadata::CommonMetadata;
     use crate::stages::fleet_namespaces::FleetNamespaces;
     use crate::stages::fleet_overlays::FleetOverlays;
@@ -219,7 +239,7 @@ fn tailoring_stages(targets: &Targets, overlay_files: &[BundleFile]) -> (Stages,
     use crate::stages::replacements::{Replacements, RulesFrom};
     let per_destination = targets.vary();
     let mut stages: Vec<Box<dyn Stage<Tailoring>>> = Vec::new();
-    if let Some(helm) = crate::stages::fleet_helm::planned(targets) {
+    if let Some(helm) = crate::stages::fleet_helm::planned(targets, budget) {
         stages.push(Box::new(helm));
     }
     if targets.any(|t| !t.yaml_overlays.is_empty()) {

@@ -98,7 +98,7 @@ impl Spec {
             transforms: self.custom_transforms,
         }));
         let tailoring_at = stages.len();
-        let (tailoring, last) = super::tailoring_stages(&targets, &self.overlay_files);
+        let (tailoring, last) = super::tailoring_stages(&targets, &self.overlay_files, &budget);
         let counts = (tailoring.len(), last.len());
         stages.extend(tailoring);
         if self.templates {
@@ -111,7 +111,7 @@ impl Spec {
         }
         if let Some(post_build) = self.post_build {
             let substitution = Substitution::new(post_build, self.namespace);
-            stages.push(Box::new(substitution.within(budget)));
+            stages.push(Box::new(substitution.within(budget.clone())));
         }
         stages.extend(last);
         let mut plan = Plan::new("Tailor", stages, tailoring_at);
@@ -124,6 +124,7 @@ impl Spec {
             plan.max_fan_out_items = n;
         }
         plan.max_held_output_bytes = self.max_held_output_bytes;
+        plan.budget = Some(budget);
         plan.strict = self.strict;
         plan.notes = self.notes;
         plan

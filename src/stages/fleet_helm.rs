@@ -36,6 +36,7 @@ use tailor_fleet::chart_source::{chart_source, ChartSource};
 use tailor_fleet::style::Layout;
 use tailor_fleet::values::{helm_values, FleetCluster};
 use tailor_fleet::values_from::{agent_values, referenced, release_namespace, Source};
+use tailor_go::Budget;
 use tailor_helm::Engine;
 
 use super::{Claim, Context, Declaration, Scope, Stage};
@@ -57,14 +58,17 @@ pub struct FleetHelm {
     /// The ConfigMaps and Secrets some destination's `helm.valuesFrom` reads, as (kind,
     /// name): the run takes them as inputs, as the agent reads them from the cluster.
     pub values_from: Vec<(&'static str, String)>,
+    /// The run's budget: every destination's values templating and chart rendering spend it.
+    pub budget: Budget,
 }
 
 impl FleetHelm {
-    pub fn new(layout: Layout) -> FleetHelm {
+    pub fn new(layout: Layout, budget: Budget) -> FleetHelm {
         FleetHelm {
             layout,
             engines: Mutex::new(HashMap::new()),
             values_from: Vec::new(),
+            budget,
         }
     }
 
@@ -138,13 +142,14 @@ impl FleetHelm {
             ));
         }
         let namespace = release_namespace(options);
-        let values = release_values(options, cluster, sources)?;
+        let values = release_values(options, cluster, sources, &self.budget)?;
         let opts = tailor_helm::Options {
             release_name: release_name(helm, &self.layout, &cluster.name)?,
             namespace,
             include_crds: true,
             skip_tests: true,
             no_hooks: flag(helm, "disableHooks"),
+            budget: self.budget.clone(),
             ..tailor_helm::Options::default()
         };
         let rendered = engine.render(&values, &opts).map_err(|e| {
@@ -166,11 +171,12 @@ impl FleetHelm {
 /// The values Helm renders with for `cluster`: Fleet's merged `helm.values` after its `${ }`
 /// templating (done by Fleet's controller, with the Fleet `Cluster` object's namespace and
 /// `spec.templateValues` when the inventory has it), then `helm.valuesFrom` as the agent reads
-/// it in the release namespace.
+/// it in the release namespace; both spend the run's `budget`.
 fn release_values(
     options: &Tailoring,
     cluster: &Cluster,
     sources: &[Source],
+    budget: &Budget,
 ) -> Result<Map<String, Value>, String> {
     let helm = options.helm.as_ref();
     let fleet = match FleetCluster::of(cluster) {
@@ -180,8 +186,8 @@ fn release_values(
             FleetCluster::default()
         }
     };
-    let stored = helm_values(helm, cluster, &fleet)?;
-    let values = agent_values(options, stored, sources)
+    let stored = helm_values(helm, cluster, &fleet, budget)?;
+    let values = agent_values(options, stored, sources, budget)
         .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
     Ok(values.unwrap_or_default())
 }
@@ -346,27 +352,36 @@ impl Stage<Tailoring> for FleetHelm {
     }
 }
 
-/// The stage, when the targets are a bundle's whose charts tailor renders and some
-/// destination's options make it a Helm bundle.
-pub fn planned(targets: &crate::config::Targets) -> Option<FleetHelm> {
+/// The stage, spending the run's `budget`, when the targets are a bundle's whose charts
+/// tailor renders and some destination's options make it a Helm bundle.
+pub fn planned(targets: &crate::config::Targets, budget: &Budget) -> Option<FleetHelm> {
     let crate::config::Targets::Fleet(config) = targets else {
         return None;
     };
     let layout = config.layout.as_ref().filter(|l| l.renders_charts)?;
-    let helm_somewhere = std::iter::once(config.root.clone())
+    let mut stage =
+        helm_somewhere(config, layout).then(|| FleetHelm::new(layout.clone(), budget.clone()))?;
+    stage.values_from = std::iter::once(&config.root)
+        .chain(config.customizations.iter().map(|c| &c.options))
+        .flat_map(|o| referenced(o.helm.as_ref()))
+        .collect();
+    Some(stage)
+}
+
+/// Whether some destination's options (the root's, or a customization's merged over it) make
+/// the bundle a Helm bundle.
+fn helm_somewhere(
+    config: &tailor_fleet::FleetConfig<crate::config::TargetFields>,
+    layout: &Layout,
+) -> bool {
+    std::iter::once(config.root.clone())
         .chain(
             config
                 .customizations
                 .iter()
                 .map(|c| config.root.merge(&c.options)),
         )
-        .any(|o| chart_source(o.helm.as_ref(), layout).is_some());
-    let mut stage = helm_somewhere.then(|| FleetHelm::new(layout.clone()))?;
-    stage.values_from = std::iter::once(&config.root)
-        .chain(config.customizations.iter().map(|c| &c.options))
-        .flat_map(|o| referenced(o.helm.as_ref()))
-        .collect();
-    Some(stage)
+        .any(|o| chart_source(o.helm.as_ref(), layout).is_some())
 }
 
 /// The `valuesFrom` sources among the stage's inputs.
@@ -415,8 +430,8 @@ pub fn render_charts(
     };
     layout.renders_charts = true;
     layout.chart_dir = chart_dir;
-    let targets = crate::config::Targets::Fleet(Box::new(config.clone()));
-    if planned(&targets).is_none() {
+    let helm = config.layout.as_ref();
+    if !helm.is_some_and(|layout| helm_somewhere(config, layout)) {
         return;
     }
     let mut apply_time: Vec<String> = Vec::new();

@@ -22,10 +22,12 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 use tailor_cluster::Cluster;
 use tailor_go::template::{Funcs, Host, ParamType};
-use tailor_go::{ExecOptions, MissingKey, Syntax, Template};
+use tailor_go::{Budget, ExecOptions, MissingKey, Syntax, Template};
 use tailor_helm::funcs::HelmFuncs;
 use tailor_kube::StringMap;
-use tailor_yaml::sigs::{numbers::as_float64, v2print::to_yaml_v2, v2read::yaml11_to_json};
+use tailor_yaml::sigs::numbers::as_float64;
+use tailor_yaml::sigs::v2print::to_yaml_v2;
+use tailor_yaml::sigs::v2read::{yaml11_to_json_within, ReadError};
 
 use crate::config::FleetConfig;
 use crate::options::Extra;
@@ -82,12 +84,14 @@ pub enum ClusterValues {
 /// The values Fleet passes to Helm for `cluster`, `helm.valuesFrom` read from `sources`
 /// ([`crate::values_from::agent_values`]). Errors are Fleet's (a template that does not parse
 /// or execute, a result that is no YAML map, a `valuesFrom` object or key missing), naming
-/// the cluster.
+/// the cluster, and the run's `budget` running out (the templating and the aliases it
+/// expands spend it).
 pub fn cluster_values<E: Extra>(
     config: &FleetConfig<E>,
     cluster: &Cluster,
     fleet: &FleetCluster,
     sources: &[Source],
+    budget: &Budget,
 ) -> Result<ClusterValues, String> {
     let (matched, options) = match config.resolve_options(cluster) {
         Decision::Deploy { matched, options } => (matched, options),
@@ -96,20 +100,21 @@ pub fn cluster_values<E: Extra>(
             message: reason, ..
         } => return Ok(ClusterValues::NotDeployed(reason)),
     };
-    let stored = helm_values(options.helm.as_ref(), cluster, fleet)?;
-    let values = agent_values(&options, stored, sources)
+    let stored = helm_values(options.helm.as_ref(), cluster, fleet, budget)?;
+    let values = agent_values(&options, stored, sources, budget)
         .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
     Ok(ClusterValues::Values { matched, values })
 }
 
 /// The values Fleet passes to Helm for a cluster whose merged options carry `helm`
-/// (`preprocessHelmValues`); `None` when it passes none.
+/// (`preprocessHelmValues`), spending the run's `budget`; `None` when it passes none.
 pub fn helm_values(
     helm: Option<&Map<String, Value>>,
     cluster: &Cluster,
     fleet: &FleetCluster,
+    budget: &Budget,
 ) -> Result<Option<Map<String, Value>>, String> {
-    preprocess(helm, cluster, fleet).map_err(|e| format!("cluster {:?}: {e}", cluster.name))
+    preprocess(helm, cluster, fleet, budget).map_err(|e| format!("cluster {:?}: {e}", cluster.name))
 }
 
 /// The values as YAML, the way Helm reads them (numbers are float64, as after Fleet's JSON
@@ -131,6 +136,7 @@ fn preprocess(
     helm: Option<&Map<String, Value>>,
     cluster: &Cluster,
     fleet: &FleetCluster,
+    budget: &Budget,
 ) -> Result<Option<Map<String, Value>>, String> {
     let given = helm
         .and_then(|h| h.get("values"))
@@ -192,8 +198,8 @@ fn preprocess(
         .collect(),
     );
     let text = to_yaml(&values);
-    let rendered = render(&text, &data)?;
-    values = match yaml11_to_json(&rendered) {
+    let rendered = render(&text, &data, budget)?;
+    values = match yaml11_to_json_within(&rendered, budget) {
         Ok(Value::Object(m)) => m,
         Ok(Value::Null) => Map::new(),
         Ok(other) => {
@@ -202,7 +208,8 @@ fn preprocess(
                 tailor_kube::json::type_name(&other)
             ))
         }
-        Err(e) => {
+        Err(ReadError::Budget(e)) => return Err(e.to_string()),
+        Err(ReadError::Yaml(e)) => {
             return Err(format!(
                 "failed to interpret rendered template as helm values: {e}"
             ))
@@ -210,9 +217,12 @@ fn preprocess(
     };
     for (k, v) in template_values.iter().flatten() {
         let text = v.as_str().unwrap_or_default();
-        let rendered = render(text, &data)?;
-        let value = yaml11_to_json(&rendered).map_err(|e| {
-            format!("failed to interpret rendered template as helm values: {rendered}, {e}")
+        let rendered = render(text, &data, budget)?;
+        let value = yaml11_to_json_within(&rendered, budget).map_err(|e| match e {
+            ReadError::Budget(e) => e.to_string(),
+            ReadError::Yaml(e) => {
+                format!("failed to interpret rendered template as helm values: {rendered}, {e}")
+            }
         })?;
         values.insert(k.clone(), value);
     }
@@ -220,8 +230,8 @@ fn preprocess(
 }
 
 /// One template with Fleet's settings (`tplFuncMap`: sprig's `TxtFuncMap` without `env`,
-/// `expandenv`, `include`, `tpl`, `getHostByName`).
-fn render(text: &str, data: &tailor_go::Value) -> Result<String, String> {
+/// `expandenv`, `include`, `tpl`, `getHostByName`), spending the run's `budget`.
+fn render(text: &str, data: &tailor_go::Value, budget: &Budget) -> Result<String, String> {
     let syntax = Syntax {
         left_delim: "${".into(),
         right_delim: "}".into(),
@@ -236,6 +246,7 @@ fn render(text: &str, data: &tailor_go::Value) -> Result<String, String> {
         .map_err(|e| format!("failed to parse helm values template: {e}"))?;
     let opts = ExecOptions {
         missing_key: MissingKey::Error,
+        budget: budget.clone(),
         ..ExecOptions::default()
     };
     let mut out = Vec::new();

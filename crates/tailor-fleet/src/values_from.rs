@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 
 use crate::options::Options;
 use serde_json::{Map, Value};
-use tailor_yaml::sigs::{numbers::as_float64, v2read::yaml11_to_json};
+use tailor_go::Budget;
+use tailor_yaml::sigs::{numbers::as_float64, v2read::yaml11_to_json_within};
 
 /// The key Fleet reads when a reference names none (`helmdeployer.DefaultKey`).
 pub const DEFAULT_KEY: &str = "values.yaml";
@@ -137,6 +138,7 @@ pub fn agent_values<E>(
     options: &Options<E>,
     stored: Option<Map<String, Value>>,
     sources: &[Source],
+    budget: &Budget,
 ) -> Result<Option<Map<String, Value>>, String> {
     let helm = options.helm.as_ref();
     if entries(helm).next().is_none() {
@@ -148,7 +150,7 @@ pub fn agent_values<E>(
         downstream: &options.downstream_resources,
         sources,
     };
-    merge_values_from(&mut values, helm, &lookup)?;
+    merge_values_from(&mut values, helm, &lookup, budget)?;
     Ok(Some(values))
 }
 
@@ -160,11 +162,14 @@ pub struct Lookup<'a> {
     pub sources: &'a [Source],
 }
 
-/// `getValues` after the bundle's values: every `valuesFrom` entry merged into `values`.
+/// `getValues` after the bundle's values: every `valuesFrom` entry merged into `values`. The
+/// keys' text is read again for every destination: what its aliases expand to spends the
+/// run's `budget`.
 pub fn merge_values_from(
     values: &mut Map<String, Value>,
     helm: Option<&Map<String, Value>>,
     lookup: &Lookup<'_>,
+    budget: &Budget,
 ) -> Result<(), String> {
     for (i, entry) in entries(helm).enumerate() {
         for (field_name, kind) in REFS {
@@ -172,7 +177,9 @@ pub fn merge_values_from(
                 continue;
             };
             let at = format!("helm.valuesFrom[{i}].{field_name}");
-            if let Some(read) = read_ref(r, kind, lookup).map_err(|e| format!("{at}: {e}"))? {
+            if let Some(read) =
+                read_ref(r, kind, lookup, budget).map_err(|e| format!("{at}: {e}"))?
+            {
                 merge_values(values, read);
             }
         }
@@ -185,6 +192,7 @@ fn read_ref(
     r: &Map<String, Value>,
     kind: &'static str,
     lookup: &Lookup<'_>,
+    budget: &Budget,
 ) -> Result<Option<Map<String, Value>>, String> {
     let name = text(r, "name");
     let named = text(r, "namespace");
@@ -208,7 +216,7 @@ fn read_ref(
             "key {key} is missing from {lower} {namespace}/{name}, can't use it in valuesFrom"
         ));
     };
-    match yaml11_to_json(text) {
+    match yaml11_to_json_within(text, budget) {
         Ok(Value::Null) => Ok(None),
         Ok(Value::Object(m)) => match as_float64(Value::Object(m)) {
             Value::Object(m) => Ok(Some(m)),

@@ -19,7 +19,8 @@ pub const DEFAULT_MAX_RUN_STEPS: u64 = 100_000_000;
 pub enum Resource {
     /// Bytes of text produced by templates and substitutions.
     OutputBytes,
-    /// Template actions and `range` iterations evaluated.
+    /// Template actions and `range` iterations evaluated, and nodes expanded from YAML aliases
+    /// in text read again for every destination.
     Steps,
 }
 
@@ -52,7 +53,7 @@ impl fmt::Display for Exceeded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.resource {
             Resource::OutputBytes => "bytes of generated text",
-            Resource::Steps => "template evaluation steps",
+            Resource::Steps => "evaluation steps (template actions, YAML alias expansions)",
         };
         write!(
             f,

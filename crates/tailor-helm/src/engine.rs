@@ -29,6 +29,10 @@ pub struct Options {
     pub no_hooks: bool,
     /// `--skip-schema-validation`.
     pub skip_schema_validation: bool,
+    /// The run's budget, which the templates' output and evaluation steps spend (a chart
+    /// rendered for every destination of a fan-out spends it once per destination). The
+    /// default never runs out.
+    pub budget: tailor_go::Budget,
 }
 
 impl Default for Options {
@@ -43,6 +47,7 @@ impl Default for Options {
             skip_tests: false,
             no_hooks: false,
             skip_schema_validation: false,
+            budget: tailor_go::Budget::unlimited(),
         }
     }
 }
@@ -239,6 +244,7 @@ impl Engine {
         let tops = top_levels(&self.charts, &resolved.enabled, values, opts)?;
         let exec = ExecOptions {
             missing_key: MissingKey::Zero,
+            budget: opts.budget.clone(),
             ..ExecOptions::default()
         };
         let mut rendered: BTreeMap<String, String> = BTreeMap::new();

@@ -61,7 +61,7 @@ pub fn max_held_output_bytes() -> Result<Option<u64>, String> {
     positive("TAILOR_MAX_HELD_OUTPUT_BYTES")
 }
 
-/// `TAILOR_MAX_RUN_STEPS`: the run's budget of template evaluation steps, `None` when unset.
+/// `TAILOR_MAX_RUN_STEPS`: the run's budget of evaluation steps, `None` when unset.
 pub fn max_run_steps() -> Result<Option<u64>, String> {
     positive("TAILOR_MAX_RUN_STEPS")
 }

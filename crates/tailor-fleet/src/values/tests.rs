@@ -13,7 +13,7 @@ fn cluster(v: Value) -> Cluster {
 /// The values for `cluster` of the bundle `fleet_yaml`.
 fn values_of(fleet_yaml: &str, c: &Cluster, fleet: &FleetCluster) -> Result<Value, String> {
     let config = parse_fleet_yaml::<()>(fleet_yaml).unwrap();
-    match cluster_values(&config, c, fleet, &[])? {
+    match cluster_values(&config, c, fleet, &[], &Budget::unlimited())? {
         ClusterValues::Values { values, .. } => Ok(values.map_or(Value::Null, Value::Object)),
         ClusterValues::NotDeployed(why) => Err(why),
     }
@@ -263,5 +263,40 @@ fn yaml_1_1_keys() {
         )
         .unwrap(),
         json!({"true": 1, "false": 2})
+    );
+}
+
+/// Fleet templates the values for every cluster: the text they generate and the nodes their
+/// aliases expand to spend the run's budget, one budget for all the clusters.
+#[test]
+fn templating_and_aliases_spend_the_run_budget() {
+    let config = parse_fleet_yaml::<()>(
+        "helm:\n  values: {pad: 'x${ printf \"%0*d\" 1000 1 }'}\n  templateValues:\n    list: 'a: &a [x, x, x, x, x, x, x, x, x, x]\n\n      b: [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]'\n",
+    )
+    .unwrap();
+    let c = labelled();
+    let fleet = FleetCluster::default();
+    let values = |budget: &Budget| match cluster_values(&config, &c, &fleet, budget) {
+        Ok(ClusterValues::Values { values, .. }) => Ok(values.unwrap()),
+        Ok(ClusterValues::NotDeployed(why)) => panic!("{why}"),
+        Err(e) => Err(e),
+    };
+    let v = values(&Budget::unlimited()).unwrap();
+    assert_eq!(v["pad"].as_str().map(str::len), Some(1001));
+    assert_eq!(v["list"]["b"].as_array().map(Vec::len), Some(10));
+    // About 2 KB of text a cluster (the printf and the output): 5 clusters pass 8 KB.
+    let bytes = Budget::new(8_000, u64::MAX);
+    let e = (0..5).find_map(|_| values(&bytes).err()).expect("runs out");
+    assert!(e.starts_with("cluster \"my-cluster\": "), "{e}");
+    assert!(e.contains("spec.limits.maxRunOutputBytes"), "{e}");
+    // 110 nodes a cluster expanded from aliases (10 aliases to a list of 10): the third
+    // cluster passes 300 steps, with the template's own steps.
+    let steps = Budget::new(u64::MAX, 300);
+    let e = (0..3).find_map(|_| values(&steps).err()).expect("runs out");
+    assert!(e.contains("spec.limits.maxRunEvaluationSteps"), "{e}");
+    // The error names the budget, not the text that spent it.
+    assert!(
+        e.starts_with("cluster \"my-cluster\": the run exceeds"),
+        "{e}"
     );
 }

@@ -26,7 +26,12 @@ fn merged(values: Value, helm_map: Value, sources: &[Source]) -> Result<Value, S
         downstream: &[],
         sources,
     };
-    merge_values_from(&mut values, Some(&helm(helm_map)), &lookup)?;
+    merge_values_from(
+        &mut values,
+        Some(&helm(helm_map)),
+        &lookup,
+        &Budget::unlimited(),
+    )?;
     Ok(Value::Object(values))
 }
 
@@ -105,7 +110,7 @@ fn namespaces_keys_and_empty_documents() {
     };
     let h =
         helm(json!({"valuesFrom": [{"configMapKeyRef": {"name": "a", "namespace": "elsewhere"}}]}));
-    merge_values_from(&mut values, Some(&h), &lookup).unwrap();
+    merge_values_from(&mut values, Some(&h), &lookup, &Budget::unlimited()).unwrap();
     assert_eq!(Value::Object(values), json!({"x": 1.0}));
 }
 

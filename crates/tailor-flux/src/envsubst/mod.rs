@@ -55,7 +55,8 @@ pub struct Options {
     /// [`Error::OutputTooLarge`] (replacements such as `${v//${empty}/long}` multiply sizes).
     pub max_output_bytes: usize,
     /// The run's budget: the values substituted count against it (the text around them is
-    /// the input's own). The default never runs out.
+    /// the input's own), and so do the nodes the substituted text's aliases expand to. The
+    /// default never runs out.
     pub budget: tailor_go::Budget,
 }
 

@@ -98,7 +98,13 @@ pub fn substitute_resource_outcome(
     let substituted = vars
         .substitute_text(&text, opts)
         .map_err(|e| e.to_string())?;
-    let after = v2read::yaml11_to_json(&substituted).map_err(|e| yaml_to_json_error(&e))?;
+    // The substituted text is read once per object and destination: what its aliases expand
+    // to spends the run's budget.
+    let after = match v2read::yaml11_to_json_within(&substituted, &opts.budget) {
+        Ok(after) => after,
+        Err(v2read::ReadError::Budget(e)) => return Err(e.to_string()),
+        Err(v2read::ReadError::Yaml(e)) => return Err(yaml_to_json_error(&e)),
+    };
     let after = numbers::as_float64(after);
     if !after.is_object() {
         // kustomize's UnmarshalJSON into a map fails the same way.

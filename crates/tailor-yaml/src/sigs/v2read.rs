@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use crate::alias::AliasGuard;
 use crate::{parse_stream_with, Node, ParseOptions, Style, Value};
 use serde_json::{Map, Number, Value as Json};
+use tailor_go::budget::Exceeded;
+use tailor_go::Budget;
 
 use crate::sigs::numbers::go_format_g;
 use crate::sigs::v2resolve::{resolve, Resolved};
@@ -14,12 +16,37 @@ use crate::sigs::v2resolve::{resolve, Resolved};
 /// Converts substituted YAML text to JSON. The error is the Go error text (`yaml: line 4: ...`,
 /// `json: unsupported value: +Inf`) without Flux's `envsubst error: YAMLToJSON:` prefix.
 pub fn yaml11_to_json(text: &str) -> Result<Json, String> {
+    yaml11_to_json_within(text, &Budget::unlimited()).map_err(|e| e.to_string())
+}
+
+/// Why [`yaml11_to_json_within`] read no JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadError {
+    /// The Go error text, as [`yaml11_to_json`] gives it.
+    Yaml(String),
+    /// The run's budget ran out while aliases were expanded.
+    Budget(Exceeded),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Yaml(e) => f.write_str(e),
+            ReadError::Budget(e) => e.fmt(f),
+        }
+    }
+}
+
+/// [`yaml11_to_json`] for text read again for every destination (Fleet's templated values):
+/// each node expanded from an alias is an evaluation step of the run's `budget`, so go-yaml's
+/// limit bounds one document and the budget bounds them all.
+pub fn yaml11_to_json_within(text: &str, budget: &Budget) -> Result<Json, ReadError> {
     // yaml.v2 (not strict) lets a later duplicate key win instead of refusing it.
     let opts = ParseOptions {
         unique_keys: false,
         ..ParseOptions::default()
     };
-    let docs = parse_stream_with(text, &opts).map_err(v2_error_text)?;
+    let docs = parse_stream_with(text, &opts).map_err(|e| ReadError::Yaml(v2_error_text(e)))?;
     let Some(doc) = docs.into_iter().next() else {
         return Ok(Json::Null);
     };
@@ -30,9 +57,24 @@ pub fn yaml11_to_json(text: &str) -> Result<Json, String> {
         anchors: HashMap::new(),
         guard: AliasGuard::new(),
         depth: 0,
+        budget,
+        charged: 0,
+        exceeded: None,
     };
-    c.convert(&doc.root)
+    let json = c.convert(&doc.root).and_then(|json| {
+        c.charge_aliased()?;
+        Ok(json)
+    });
+    match (json, c.exceeded) {
+        (_, Some(e)) => Err(ReadError::Budget(e)),
+        (Ok(json), None) => Ok(json),
+        (Err(e), None) => Err(ReadError::Yaml(e)),
+    }
 }
+
+/// Alias expansions counted before they are charged to the run's budget, which is shared
+/// between threads and so charged in chunks.
+const ALIASED_CHUNK: u64 = 4096;
 
 /// yaml.v2 names a different line than go-yaml v3 for libyaml's errors: the problem's before
 /// the context's (see [`crate::Error::yaml_v2_line`]).
@@ -51,11 +93,31 @@ struct Converter<'n> {
     /// yaml.v2 (since 2.2.8) has go-yaml v3's limit on alias expansion and cycles.
     guard: AliasGuard<'n>,
     depth: usize,
+    /// The run's budget, which spends a step per node visited through an alias.
+    budget: &'n Budget,
+    /// Visits through aliases charged to the budget so far.
+    charged: u64,
+    /// The budget ran out (the error that unwinds the conversion is its text).
+    exceeded: Option<Exceeded>,
 }
 
 impl<'n> Converter<'n> {
+    /// Charges the visits through aliases not charged yet.
+    fn charge_aliased(&mut self) -> Result<(), String> {
+        let aliased = self.guard.counts().1 as u64;
+        let due = aliased - self.charged;
+        self.charged = aliased;
+        self.budget.charge_steps(due).map_err(|e| {
+            self.exceeded = Some(e);
+            e.to_string()
+        })
+    }
+
     fn convert(&mut self, node: &'n Node) -> Result<Json, String> {
         self.guard.visit(self.depth).map_err(|e| e.to_string())?;
+        if self.guard.counts().1 as u64 - self.charged >= ALIASED_CHUNK {
+            self.charge_aliased()?;
+        }
         if let Some(a) = node.anchor() {
             self.anchors.insert(a, node);
         }
@@ -229,6 +291,28 @@ mod tests {
         // YAML 1.1: the key `y` is the boolean true.
         assert_eq!(j["true"], json!(1));
         assert_eq!(j["k"], json!(2));
+    }
+
+    #[test]
+    fn nodes_expanded_from_aliases_spend_the_run_budget() {
+        // 50 aliases to a list of 100 scalars: 5,050 visits through aliases, under go-yaml's
+        // ratio; the budget is charged in chunks and once more at the end.
+        let items = vec!["x"; 100].join(", ");
+        let refs = vec!["*a"; 50].join(", ");
+        let text = format!("a: &a [{items}]\nb: [{refs}]\n");
+        let enough = Budget::new(u64::MAX, 5_050);
+        assert!(yaml11_to_json_within(&text, &enough).is_ok());
+        assert!(enough.charge_steps(1).is_err(), "all 5,050 were charged");
+        let e = yaml11_to_json_within(&text, &Budget::new(u64::MAX, 5_049)).unwrap_err();
+        assert!(matches!(e, ReadError::Budget(_)), "{e:?}");
+        assert!(
+            e.to_string().contains("spec.limits.maxRunEvaluationSteps"),
+            "{e}"
+        );
+        // Without aliases nothing is spent.
+        let none = Budget::new(u64::MAX, 1);
+        assert!(yaml11_to_json_within("a: [x, y]\nb: {c: d}\n", &none).is_ok());
+        assert!(none.charge_steps(1).is_ok());
     }
 
     #[test]
