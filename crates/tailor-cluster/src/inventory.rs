@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::model::{merge_groups, Cluster, ClusterGroup, ClusterSpec, FleetObject};
+use crate::model::{merge_groups, Cluster, ClusterGroup, ClusterSpec, InventoryObject};
 use crate::properties::collect as collect_properties;
 use tailor_go::unicode::is_identifier as is_go_identifier;
 use tailor_kube::json;
@@ -388,7 +388,7 @@ impl Inventory {
                 .strict_match_labels
                 .or(entry.strict_match_labels)
                 .unwrap_or(false),
-            fleet: entry.fleet_namespace.as_ref().map(|ns| FleetObject {
+            inventory: entry.fleet_namespace.as_ref().map(|ns| InventoryObject {
                 namespace: ns.clone(),
                 template_values: entry.template_values.clone(),
             }),

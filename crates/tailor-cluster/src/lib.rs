@@ -34,7 +34,7 @@ pub mod properties;
 pub use tailor_kube::{FieldError, StringMap};
 
 pub use inventory::{inventory_kind, inventory_kind_of, is_inventory, Inventory, InventoryKind};
-pub use model::{Cluster, ClusterGroup, ClusterSpec, FleetObject, CLUSTER_FIELDS};
+pub use model::{Cluster, ClusterGroup, ClusterSpec, InventoryObject, CLUSTER_FIELDS};
 pub use tailor_kube::labels::{self as selector, LabelSelector, Operator, Requirement};
 
 /// No input may panic: every parser is fed pseudo-random JSON and selector strings.

@@ -40,20 +40,21 @@ pub struct Cluster {
     pub properties: StringMap,
     /// Kratix `spec.strictMatchLabels` of the Destination (false when unknown).
     pub strict_match_labels: bool,
-    /// The Fleet `Cluster` inventory object's namespace and `spec.templateValues`, when there
-    /// is one: Fleet's `${ }` Helm values templating reads them. Not part of the cluster's
-    /// printed form.
+    /// The inventory object the cluster was resolved with, when it carries a namespace and
+    /// template values: a Fleet `Cluster` object (whose `${ }` Helm values templating reads
+    /// them as `.ClusterNamespace` and `.ClusterValues`). Not part of the cluster's printed form.
     #[serde(skip)]
-    pub fleet: Option<FleetObject>,
+    pub inventory: Option<InventoryObject>,
 }
 
-/// What Fleet's Helm values templating reads from a Fleet `Cluster` object besides its labels
-/// and annotations.
+/// What a cluster's inventory object says besides its labels and annotations: its namespace
+/// and template values (for Fleet, a `Cluster` object's `metadata.namespace` and
+/// `spec.templateValues`, read by Fleet's Helm values templating).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct FleetObject {
-    /// `metadata.namespace` (`.ClusterNamespace`).
+pub struct InventoryObject {
+    /// `metadata.namespace` (Fleet: `.ClusterNamespace`).
     pub namespace: String,
-    /// `spec.templateValues` (`.ClusterValues`).
+    /// Template values (Fleet: `spec.templateValues`, `.ClusterValues`).
     pub template_values: serde_json::Map<String, Value>,
 }
 
@@ -176,7 +177,7 @@ impl ClusterSpec {
             annotations: self.annotations.clone(),
             groups,
             strict_match_labels: self.strict_match_labels.unwrap_or(false),
-            fleet: None,
+            inventory: None,
         }
     }
 }

@@ -45,7 +45,7 @@ pub struct FleetCluster {
 impl FleetCluster {
     /// From the Fleet `Cluster` inventory object `cluster` was resolved with, if any.
     pub fn of(cluster: &Cluster) -> Option<FleetCluster> {
-        cluster.fleet.as_ref().map(|f| FleetCluster {
+        cluster.inventory.as_ref().map(|f| FleetCluster {
             namespace: f.namespace.clone(),
             template_values: f.template_values.clone(),
         })

@@ -6,7 +6,7 @@
 //! `# tailor.dev/cluster: NAME` comment, so a run over the output of an in-place fan-out (a
 //! second `kpt fn render`) recognises tailored copies instead of tailoring them again.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use tailor_cluster::Cluster;
 
@@ -313,21 +313,26 @@ fn render<J: Job>(
 
 /// A result produced while tailoring one destination names it (`cluster "dev": ...`); the
 /// same result for several destinations (a postBuild error in a shared object) is reported
-/// once, naming all of them in destination order (`clusters "dev", "prod": ...`).
+/// once, naming them in destination order (`clusters "dev", "prod": ...`): all of them up to
+/// [`NAMED_IN_FULL`], past that the first [`NAMED_FIRST`] and how many more, so a result shared
+/// by 20,000 destinations stays one short line. Linear in the number of results.
 pub(super) fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
     let mut merged: Vec<(Vec<&str>, KrmResult)> = Vec::new();
-    let mut seen: std::collections::HashMap<KrmResult, usize> = std::collections::HashMap::new();
+    let mut seen: HashMap<KrmResult, usize> = HashMap::new();
+    // (result, cluster) pairs already counted: a destination that reports a result twice is
+    // named once.
+    let mut named: HashSet<(usize, &str)> = HashSet::new();
     for (cluster, result) in results {
-        match seen.get(&result) {
-            Some(&k) => {
-                if !merged[k].0.contains(&cluster) {
-                    merged[k].0.push(cluster);
-                }
-            }
+        let k = match seen.get(&result) {
+            Some(&k) => k,
             None => {
                 seen.insert(result.clone(), merged.len());
-                merged.push((vec![cluster], result));
+                merged.push((Vec::new(), result));
+                merged.len() - 1
             }
+        };
+        if named.insert((k, cluster)) {
+            merged[k].0.push(cluster);
         }
     }
     merged
@@ -341,15 +346,46 @@ pub(super) fn name_clusters(results: Vec<(&str, KrmResult)>) -> Vec<KrmResult> {
             {
                 return result;
             }
-            let names: Vec<String> = clusters.iter().map(|c| format!("{c:?}")).collect();
-            let prefix = match names.as_slice() {
-                [one] => format!("cluster {one}: "),
-                many => format!("clusters {}: ", many.join(", ")),
-            };
-            result.message.insert_str(0, &prefix);
+            result.message.insert_str(0, &cluster_prefix(&clusters));
             result
         })
         .collect()
+}
+
+/// Results shared by at most this many destinations name every one of them.
+const NAMED_IN_FULL: usize = 10;
+/// How many destinations a result shared by more than [`NAMED_IN_FULL`] names before the count.
+const NAMED_FIRST: usize = 5;
+
+/// `cluster "dev": `, `clusters "dev", "prod": `, or for many
+/// `clusters "c1", "c2", "c3", "c4", "c5" and 19,995 more: `.
+fn cluster_prefix(clusters: &[&str]) -> String {
+    let quoted = |names: &[&str]| {
+        let names: Vec<String> = names.iter().map(|c| format!("{c:?}")).collect();
+        names.join(", ")
+    };
+    match clusters {
+        [one] => format!("cluster {one:?}: "),
+        few if few.len() <= NAMED_IN_FULL => format!("clusters {}: ", quoted(few)),
+        many => format!(
+            "clusters {} and {} more: ",
+            quoted(&many[..NAMED_FIRST]),
+            thousands(many.len() - NAMED_FIRST)
+        ),
+    }
+}
+
+/// `19995` as `19,995`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// Each copy lives under `<cluster>/` so kpt and `--output-dir` keep them apart. A path kpt
@@ -366,5 +402,60 @@ fn prefix_path(item: &mut Resource, cluster: &str) {
         if let Some(p) = item.annotation(key).map(str::to_string) {
             item.set_annotation(key, &format!("{cluster}/{p}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(results: &[(&'static str, &str)]) -> Vec<String> {
+        let results = results
+            .iter()
+            .map(|&(c, m)| (c, KrmResult::warning(m.to_string())))
+            .collect();
+        name_clusters(results)
+            .into_iter()
+            .map(|r| r.message)
+            .collect()
+    }
+
+    #[test]
+    fn a_shared_result_names_its_destinations_once_in_order() {
+        let got = named(&[("dev", "x"), ("dev", "x"), ("prod", "y"), ("prod", "x")]);
+        assert_eq!(
+            got,
+            ["clusters \"dev\", \"prod\": x", "cluster \"prod\": y"]
+        );
+        assert_eq!(
+            named(&[("dev", "cluster \"dev\" is odd")]),
+            ["cluster \"dev\" is odd"]
+        );
+    }
+
+    #[test]
+    fn many_destinations_are_named_by_the_first_few_and_a_count() {
+        let names: Vec<&'static str> = (0..20_000)
+            .map(|i| &*Box::leak(format!("c{i}").into_boxed_str()))
+            .collect();
+        let all: Vec<(&str, &str)> = names.iter().map(|&c| (c, "same")).collect();
+        assert_eq!(
+            named(&all),
+            ["clusters \"c0\", \"c1\", \"c2\", \"c3\", \"c4\" and 19,995 more: same"]
+        );
+        let ten: Vec<(&str, &str)> = all[..NAMED_IN_FULL].to_vec();
+        assert!(named(&ten)[0].starts_with("clusters \"c0\", \"c1\""));
+        assert!(named(&ten)[0].contains("\"c9\": same"));
+        let eleven: Vec<(&str, &str)> = all[..NAMED_IN_FULL + 1].to_vec();
+        assert!(named(&eleven)[0].ends_with("\"c4\" and 6 more: same"));
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(19_995), "19,995");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }
