@@ -143,7 +143,7 @@ fn small_sizes() -> Vec<usize> {
 
 /// The pass that changes nothing over ordinary small manifests (a Deployment and a Service per
 /// app, ~430 bytes each) in every shape a ResourceList comes in: block items, flow items, one
-/// line of JSON, indented JSON. `scripts/bench-shapes.sh` measures the same with peak memory
+/// line of JSON, indented JSON, and the objects as the API server serves them written by PyYAML. `scripts/bench-shapes.sh` measures the same with peak memory
 /// and kpt beside it.
 fn small_objects(c: &mut Criterion) {
     let mut g = c.benchmark_group("small_objects");
@@ -153,6 +153,7 @@ fn small_objects(c: &mut Criterion) {
         ("flow", Shape::Flow),
         ("json_line", Shape::JsonLine),
         ("json_pretty", Shape::JsonPretty),
+        ("pyyaml", Shape::PyYaml),
     ] {
         for n in small_sizes() {
             let text = small_list(shape, n);

@@ -31,8 +31,10 @@ impl Parser<'_> {
         // carries properties is indented from there, not from the key's text.
         let mut props_col = self.col();
         if inline {
-            self.props(&mut props, stray)?;
-            self.skip_blanks();
+            if matches!(self.peek(), b'&' | b'!') {
+                self.props(&mut props, stray)?;
+                self.skip_blanks();
+            }
             if self.peek() == b'#' {
                 line_comment = self.read_comment();
             }
@@ -272,12 +274,12 @@ impl Parser<'_> {
             .map_or(self.pos, |k| k.span.start as usize);
         let base = self.pair_stack.len();
         let mut first_key = first_key;
-        let head_for_first = self.take_pending();
+        let mut head_for_first = self.take_pending();
         loop {
             // Taken before the key is parsed: an explicit key's collection would otherwise
             // take the comments above its `?` as its first entry's.
             let head = if self.pair_stack.len() == base {
-                head_for_first.clone()
+                std::mem::take(&mut head_for_first)
             } else {
                 self.close_prior_entry(Prior::Pair);
                 self.take_pending()
@@ -356,7 +358,9 @@ impl Parser<'_> {
         self.open.pop();
         let next = (!self.at_end() && !self.at_document_break()).then(|| self.col());
         let foot = self.take_pending_foot(col, col, next);
-        let mut pairs: Vec<Pair> = self.pair_stack.drain(base..).collect();
+        // `split_off` moves the entries with one copy into a Vec of exactly their number;
+        // `drain(..).collect()` moved them one by one.
+        let mut pairs: Vec<Pair> = self.pair_stack.split_off(base);
         self.check_unique_keys(&pairs)?;
         if !foot.is_empty() {
             if let Some(last) = pairs.last_mut() {
@@ -491,7 +495,7 @@ impl Parser<'_> {
             break;
         }
         self.open.pop();
-        let items: Vec<Node> = self.item_stack.drain(base..).collect();
+        let items: Vec<Node> = self.item_stack.split_off(base);
         let end = items.last().map_or(start, |n: &Node| n.span.end as usize);
         self.leave();
         Ok(Node {

@@ -113,6 +113,14 @@ pub(super) fn first_duplicate_key(pairs: &[Pair]) -> Option<(usize, usize)> {
     if pairs.len() < 2 {
         return None;
     }
+    // Keys in strictly increasing order hold no duplicate: one comparison per key settles the
+    // sorted mappings PyYAML and `kubectl get -o yaml` write.
+    if pairs
+        .windows(2)
+        .all(|w| key_id(&w[0].key) < key_id(&w[1].key))
+    {
+        return None;
+    }
     if pairs.len() <= LINEAR_KEY_CHECK {
         for (i, p) in pairs.iter().enumerate() {
             let id = key_id(&p.key);

@@ -324,6 +324,29 @@ fn spanned(mut n: Node, start: usize, end: usize) -> Node {
     n
 }
 
+/// The number of spaces at `b[at..]`, counted eight bytes at a time: every line's
+/// indentation is read so, and a byte loop that stops after a different count on each line
+/// mispredicts its exit once a line.
+fn count_spaces(b: &[u8], at: usize) -> usize {
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    let mut n = 0;
+    while let Some(chunk) = b.get(at + n..at + n + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        // Little-endian: the first byte that is not a space is the lowest one set.
+        let other = u64::from_le_bytes(word) ^ SPACES;
+        if other != 0 {
+            return n + (other.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    while b.get(at + n) == Some(&b' ') {
+        n += 1;
+    }
+    n
+}
+
 fn is_break(c: u8) -> bool {
     c == b'\n' || c == b'\r'
 }
@@ -629,9 +652,7 @@ impl<'a> Parser<'a> {
         let mut crossed = false;
         loop {
             let line_start = self.col() == 0;
-            while self.peek() == b' ' {
-                self.pos += 1;
-            }
+            self.pos += count_spaces(self.b, self.pos);
             if self.peek() == b'\t' {
                 // At the start of a line in block context an implicit key may start, and there
                 // libyaml does not skip tabs: one is refused even on a line of its own or

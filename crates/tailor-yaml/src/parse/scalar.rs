@@ -1,7 +1,7 @@
 //! Scalars: plain, single- and double-quoted, and `|`/`>` block scalars, with YAML's line
 //! folding and libyaml's error texts.
 
-use super::{is_blank, is_break, spanned, Mark, Parser, R};
+use super::{count_spaces, is_blank, is_break, spanned, Mark, Parser, R};
 use crate::node::{Node, Style, Text};
 
 impl Parser<'_> {
@@ -73,6 +73,9 @@ impl Parser<'_> {
             return Ok((spanned(Node::plain(text), start, end), true));
         }
         self.pos = end;
+        // Where the next token starts when the scalar ends at a single line break: the run over
+        // the break found it, and nothing between needs reading again (see below).
+        let mut next_token = None;
         // Continuation lines, folded as YAML folds them.
         loop {
             let save = self.mark();
@@ -83,6 +86,9 @@ impl Parser<'_> {
             let stop =
                 self.at_end() || self.at_boundary() || c == b'#' || (self.col() as isize) <= indent;
             if stop {
+                if breaks == 1 && c != b'#' {
+                    next_token = Some(self.mark());
+                }
                 self.reset(save);
                 break;
             }
@@ -103,6 +109,14 @@ impl Parser<'_> {
             self.pos = save2;
         }
         let mut n = spanned(Node::plain(text), start, end);
+        if let Some(next) = next_token {
+            // Only blanks and one line break follow the scalar, up to a token that is not a
+            // comment: no line comment, no comment to collect, no blank line to note, no tab
+            // at the start of a line, so the cursor goes where `skip_to_next_token` would
+            // take it (and that call finds itself there).
+            self.reset(next);
+            return Ok((n, false));
+        }
         self.pos = end;
         self.skip_blanks();
         if self.peek() == b'#' {
@@ -130,6 +144,8 @@ impl Parser<'_> {
             if is_break(c) {
                 self.newline();
                 breaks += 1;
+            } else if c == b' ' {
+                self.pos += count_spaces(self.b, self.pos);
             } else if is_blank(c) {
                 if c == b'\t' && (self.col() as isize) <= indent {
                     return self.scan_err("found a tab character that violates indentation", start);

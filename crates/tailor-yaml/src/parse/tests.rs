@@ -106,6 +106,28 @@ fn duplicate_in_large_mapping_reports_go_yamls_first() {
 }
 
 #[test]
+fn sorted_keys_still_meet_their_duplicates() {
+    // Sorted up to the repetition, which the in-order check must not pass over.
+    let e = err("a: 1\nb: 2\nb: 3\nc: 4\n");
+    assert_eq!(e.message, "mapping key \"b\" already defined at line 2");
+    // The same key quoted and plain is one key, wherever the order breaks.
+    let e = err("a: 1\nb: 2\nc: 3\n\"a\": 4\n");
+    assert_eq!(e.message, "mapping key \"a\" already defined at line 1");
+    assert!(parse_stream("a: 1\nb: 2\nc: 3\n").is_ok());
+}
+
+#[test]
+fn spaces_are_counted_past_every_word_boundary() {
+    for n in 0..20 {
+        for tail in ["", "x", "\t", "\n"] {
+            let text = format!("ab{}{tail}", " ".repeat(n));
+            assert_eq!(count_spaces(text.as_bytes(), 2), n, "{text:?}");
+        }
+    }
+    assert_eq!(count_spaces(b"  ", 2), 0);
+}
+
+#[test]
 fn control_characters_are_refused_where_libyaml_refuses_them() {
     for bad in [
         "\u{0}", "\u{1}", "\u{1b}", "\u{7f}", "\u{80}", "\u{9f}", "\u{fffe}", "\u{ffff}",
