@@ -276,7 +276,7 @@ fn templating_and_aliases_spend_the_run_budget() {
     .unwrap();
     let c = labelled();
     let fleet = FleetCluster::default();
-    let values = |budget: &Budget| match cluster_values(&config, &c, &fleet, budget) {
+    let values = |budget: &Budget| match cluster_values(&config, &c, &fleet, &[], budget) {
         Ok(ClusterValues::Values { values, .. }) => Ok(values.unwrap()),
         Ok(ClusterValues::NotDeployed(why)) => panic!("{why}"),
         Err(e) => Err(e),
