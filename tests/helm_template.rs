@@ -104,6 +104,52 @@ fn required_fails_with_helms_wording_and_nothing_on_stdout() {
     );
 }
 
+/// A chart's `kubeVersion` is checked against `--kube-version` (else Helm's default,
+/// v1.20.0) before anything renders, as Helm's `renderResources` checks it; the version is
+/// named as Helm prints it (`1.22` is `v1.22.0`), prereleases by Masterminds' rules.
+#[test]
+fn a_chart_whose_kube_version_does_not_admit_the_cluster_is_refused() {
+    let dir = chart(
+        "helm-kube-version",
+        &[
+            (
+                "Chart.yaml",
+                "apiVersion: v2\nname: c\nversion: 0.1.0\nkubeVersion: '>=1.21.0-0'\n",
+            ),
+            (
+                "templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+            ),
+        ],
+    );
+    let path = dir.to_str().unwrap();
+    let run = common::run_tailor(&["helm", "template", "r", path], "");
+    assert_eq!((run.code, run.stdout.as_str()), (1, ""));
+    assert_eq!(
+        run.stderr,
+        "Error: chart requires kubeVersion: >=1.21.0-0 which is incompatible with Kubernetes v1.20.0\n\nUse --debug flag to render out invalid YAML\n"
+    );
+    for admitted in ["1.22", "v1.21.0", "1.30.2-gke.1"] {
+        let run = common::run_tailor(
+            &["helm", "template", "r", path, "--kube-version", admitted],
+            "",
+        );
+        assert_eq!(run.code, 0, "{admitted}: {}", run.stderr);
+        assert!(run.stdout.contains("kind: ConfigMap"), "{}", run.stdout);
+    }
+    let run = common::run_tailor(
+        &["helm", "template", "r", path, "--kube-version", "1.20.15"],
+        "",
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("incompatible with Kubernetes v1.20.15\n"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn skip_schema_validation_renders_values_the_schema_refuses() {
     let dir = repo_root()

@@ -150,6 +150,8 @@ impl FleetHelm {
             skip_tests: true,
             no_hooks: flag(helm, "disableHooks"),
             budget: self.budget.clone(),
+            // The cluster's Kubernetes version is not known offline (see the field).
+            check_kube_version: false,
             ..tailor_helm::Options::default()
         };
         let rendered = engine.render(&values, &opts).map_err(|e| {

@@ -29,6 +29,10 @@ pub struct Options {
     pub no_hooks: bool,
     /// `--skip-schema-validation`.
     pub skip_schema_validation: bool,
+    /// Refuse a chart whose `kubeVersion` does not admit the Kubernetes version, as Helm's
+    /// `renderResources` does. Fleet's agent checks the cluster's own version, which is not
+    /// known offline, so a Fleet bundle's chart is rendered without the check.
+    pub check_kube_version: bool,
     /// The run's budget, which the templates' output and evaluation steps spend (a chart
     /// rendered for every destination of a fan-out spends it once per destination). The
     /// default never runs out.
@@ -47,6 +51,7 @@ impl Default for Options {
             skip_tests: false,
             no_hooks: false,
             skip_schema_validation: false,
+            check_kube_version: true,
             budget: tailor_go::Budget::unlimited(),
         }
     }
@@ -238,6 +243,10 @@ impl Engine {
             crate::schema::validate(&self.chart, &coalesced.values, &resolved.enabled)
                 .map_err(Error)?;
         }
+        if opts.check_kube_version {
+            check_kube_version(&self.chart, opts)
+                .map_err(|e| Failure::rendering(e, debug_text(&BTreeMap::new(), &[], opts)))?;
+        }
         // One shared map for the whole render: a template's `set` on `.Values` shows in the
         // templates rendered after it, and a subchart's `.Values` is its parent's table.
         let values = crate::funcs::from_json_shared(&Json::Object(coalesced.values));
@@ -404,6 +413,29 @@ pub fn render(
     let engine = prepare(chart)
         .map_err(|e| Failure::rendering(e, debug_text(&BTreeMap::new(), &[], opts)))?;
     engine.render_release(values, opts)
+}
+
+/// `renderResources`' first check: the chart's `kubeVersion` constraint
+/// (`chartutil.IsCompatibleRange`) against the Kubernetes version (`--kube-version`, else
+/// Helm's default), named as `Capabilities.KubeVersion.String()` prints it.
+fn check_kube_version(chart: &Chart, opts: &Options) -> Result<(), Error> {
+    let Some(wanted) = chart.metadata.get("kubeVersion").and_then(Json::as_str) else {
+        return Ok(());
+    };
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let given = opts.kube_version.as_deref().unwrap_or(DEFAULT_KUBE_VERSION);
+    let kube = crate::semver::Version::parse(given)
+        .map(|v| format!("v{}", v.canonical()))
+        .unwrap_or_else(|_| given.to_string());
+    if crate::semver::is_compatible_range(wanted, &kube) {
+        Ok(())
+    } else {
+        Err(Error(format!(
+            "chart requires kubeVersion: {wanted} which is incompatible with Kubernetes {kube}"
+        )))
+    }
 }
 
 /// What `helm template --debug` prints before the error of a failed rendering: every file

@@ -60,6 +60,18 @@ impl Version {
         })
     }
 
+    /// `Version.String`: the version without the `v` it may have been written with.
+    pub fn canonical(&self) -> String {
+        let mut text = format!("{}.{}.{}", self.major, self.minor, self.patch);
+        if !self.pre.is_empty() {
+            text.push_str(&format!("-{}", self.pre));
+        }
+        if !self.metadata.is_empty() {
+            text.push_str(&format!("+{}", self.metadata));
+        }
+        text
+    }
+
     /// `Version.Compare`: metadata ignored, a prerelease below its release.
     pub fn compare(&self, o: &Version) -> Ordering {
         let core = (self.major, self.minor, self.patch).cmp(&(o.major, o.minor, o.patch));
