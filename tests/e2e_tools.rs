@@ -235,19 +235,6 @@ fn output_dir_leaves_unchanged_files_identical() {
     }
 }
 
-fn kustomize_v4() -> Option<PathBuf> {
-    let k = tool("kustomize")?;
-    let v = Command::new(&k).arg("version").output().ok()?;
-    let text = String::from_utf8_lossy(&v.stdout).to_string() + &String::from_utf8_lossy(&v.stderr);
-    if !text.contains("v4.5.4") {
-        eprintln!(
-            "!!! SKIPPED: kustomize is not v4.5.4 ({text}); run scripts/install-tools.sh !!!"
-        );
-        return None;
-    }
-    Some(k)
-}
-
 fn write_kustomization(dir: &Path, with_transformer: bool) {
     copy_dir(&repo_root().join("tests/fixtures/pkg"), dir);
     let mut k = String::from("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamePrefix: pre-\nresources:\n- deploy.yaml\n- svc.yaml\n");

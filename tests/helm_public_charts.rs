@@ -4,23 +4,9 @@
 //! upstream's own pipeline and compared byte for byte with the published file.
 mod common;
 
-use common::{copy_dir, repo_root, run_command, run_ok, temp_dir, tool};
-use std::path::{Path, PathBuf};
+use common::{copy_dir, kustomize_v4, repo_root, run_command, run_ok, temp_dir};
+use std::path::Path;
 use std::process::Command;
-
-/// kustomize as upstream ran it (ingress-nginx's `hack/.tool-versions`: 4.5.4).
-fn kustomize_v4() -> Option<PathBuf> {
-    let k = tool("kustomize")?;
-    let v = Command::new(&k).arg("version").output().ok()?;
-    let text = String::from_utf8_lossy(&v.stdout).to_string() + &String::from_utf8_lossy(&v.stderr);
-    if !text.contains("v4.5.4") {
-        eprintln!(
-            "!!! SKIPPED: kustomize is not v4.5.4 ({text}); run scripts/install-tools.sh !!!"
-        );
-        return None;
-    }
-    Some(k)
-}
 
 /// The provider targets: every directory under `provider/` holding a `values.yaml`.
 fn targets(provider: &Path) -> Vec<String> {

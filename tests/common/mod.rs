@@ -98,6 +98,21 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     found
 }
 
+/// kustomize v4.5.4, the version kustomize's exec functions and ingress-nginx's
+/// `hack/.tool-versions` use; `None` (with a note why) when PATH has another.
+pub fn kustomize_v4() -> Option<PathBuf> {
+    let k = tool("kustomize")?;
+    let v = Command::new(&k).arg("version").output().ok()?;
+    let text = String::from_utf8_lossy(&v.stdout).to_string() + &String::from_utf8_lossy(&v.stderr);
+    if !text.contains("v4.5.4") {
+        eprintln!(
+            "!!! SKIPPED: kustomize is not v4.5.4 ({text}); run scripts/install-tools.sh !!!"
+        );
+        return None;
+    }
+    Some(k)
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("read_dir") {
