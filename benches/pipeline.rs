@@ -178,20 +178,23 @@ fn standalone_dir(c: &mut Criterion) {
         small_dir(n, &dir, false).expect("write the package");
         let (config, manifests) = (dir.join("tailor.yaml"), dir.join("manifests"));
         g.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                let status = Command::new(exe)
-                    .arg(&config)
-                    .arg(&manifests)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status()
-                    .expect("tailor runs");
-                assert!(status.success());
-            })
+            b.iter(|| run_quiet(exe, &config, &manifests))
         });
         let _ = std::fs::remove_dir_all(&dir);
     }
     g.finish();
+}
+
+/// One standalone run of `exe` on `config` and `input`, its output discarded; it must succeed.
+fn run_quiet(exe: &str, config: &std::path::Path, input: &std::path::Path) {
+    let status = Command::new(exe)
+        .arg(config)
+        .arg(input)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("tailor runs");
+    assert!(status.success());
 }
 
 /// A Fleet Helm bundle (issue 28): a 50-template chart rendered per cluster through the binary,
@@ -210,16 +213,7 @@ fn fleet_helm(c: &mut Criterion) {
         let (config, bundle) = (dir.join("tailor.yaml"), dir.join("bundle"));
         g.throughput(Throughput::Elements(clusters as u64));
         g.bench_function(BenchmarkId::from_parameter(clusters), |b| {
-            b.iter(|| {
-                let status = Command::new(exe)
-                    .arg(&config)
-                    .arg(&bundle)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status()
-                    .expect("tailor runs");
-                assert!(status.success());
-            })
+            b.iter(|| run_quiet(exe, &config, &bundle))
         });
         let _ = std::fs::remove_dir_all(&dir);
     }
