@@ -23,7 +23,7 @@ pub const DEFAULT_COVERS_DESTINATIONS: u64 = 256;
 ///
 /// A fleet renders its charts once for each destination, so a fixed budget would cap the size
 /// of a fleet rather than the cost of a hostile input (the 50-template benchmark chart spends
-/// some 47 KB and 1,600 steps a destination: 256 MiB runs out at about 5,600 destinations).
+/// some 58 KB and 1,600 steps a destination: 256 MiB runs out at about 4,600 destinations).
 /// Past [`DEFAULT_COVERS_DESTINATIONS`] the defaults grow in proportion: 1 MiB and 390,625
 /// steps a destination, which a hostile template burns in some 10-20 ms, about what one
 /// destination of that chart costs to render anyway. The budget bounds time, not memory
