@@ -51,7 +51,8 @@ fn run_container(args: &[String], env: &[(String, String)], out: &Path) {
 
 /// The unsharded render of `examples/ci`, as path under a cluster directory → bytes.
 fn whole_fleet() -> BTreeMap<String, Vec<u8>> {
-    let out = temp_dir("fleet-whole").join("out");
+    let tmp = temp_dir("fleet-whole");
+    let out = tmp.join("out");
     let ci = repo_root().join("examples/ci");
     let r = Command::new(common::tailor_bin())
         .arg(ci.join("tailor.yaml"))
@@ -88,7 +89,8 @@ fn the_indexed_job_renders_the_whole_fleet() {
     let completions = job["spec"]["completions"].as_u64().expect("completions");
     let container = &job["spec"]["template"]["spec"]["containers"][0];
     let args = strings(&container["args"]);
-    let out = temp_dir("indexed-job").join("rendered");
+    let tmp = temp_dir("indexed-job");
+    let out = tmp.join("rendered");
     std::fs::create_dir_all(&out).unwrap();
     for index in 0..completions {
         let index = index.to_string();
@@ -119,7 +121,8 @@ fn the_argo_workflow_fan_out_renders_the_whole_fleet() {
         .find(|t| t["name"] == step["template"])
         .expect("the step's template");
     let container = &render["container"];
-    let out = temp_dir("argo-workflow").join("rendered");
+    let tmp = temp_dir("argo-workflow");
+    let out = tmp.join("rendered");
     std::fs::create_dir_all(&out).unwrap();
     for item in 0..count {
         let item = item.to_string();

@@ -6,7 +6,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::*;
@@ -17,7 +17,7 @@ const LOCAL: &str = "  annotations:\n    config.kubernetes.io/local-config: \"tr
 const ELSEWHERE: &str = "tailor the sources into another place: kpt fn source SRC | tailor ... | kpt fn sink OUT, or tailor CONFIG SRC --output-dir OUT; to stdout: kpt fn source SRC | tailor ..., or tailor CONFIG SRC (kpt fn render -o stdout and kpt fn eval -o stdout hand tailor what an in-place render does, and are refused alike)";
 
 /// A package of `files` whose Kptfile runs tailor with the config at `config_path`.
-fn package(tag: &str, config_path: &str, files: &[(&str, &str)]) -> PathBuf {
+fn package(tag: &str, config_path: &str, files: &[(&str, &str)]) -> common::TempDir {
     let dir = temp_dir(tag);
     common::write_files(&dir, files);
     std::fs::write(
@@ -271,7 +271,8 @@ fn a_pipe_into_another_directory_tailors_with_any_rule() {
     );
     let tailored = run_tailor(&[], &list);
     assert_eq!(tailored.code, 0, "{}", tailored.stderr);
-    let out = temp_dir("kpt-guest-pipe-out").join("out");
+    let tmp = temp_dir("kpt-guest-pipe-out");
+    let out = tmp.join("out");
     let sink = run_command(
         Command::new(&kpt).args(["fn", "sink"]).arg(&out),
         &tailored.stdout,
@@ -500,7 +501,8 @@ fn a_run_that_would_remove_package_objects_is_refused_in_place() {
     );
     let tailored = run_tailor(&[], &list);
     assert_eq!(tailored.code, 0, "{}", tailored.stderr);
-    let out = temp_dir("kpt-guest-remove-out").join("out");
+    let tmp = temp_dir("kpt-guest-remove-out");
+    let out = tmp.join("out");
     let sink = run_command(
         Command::new(&kpt).args(["fn", "sink"]).arg(&out),
         &tailored.stdout,

@@ -200,6 +200,8 @@ fn output_dir_leaves_unchanged_files_identical() {
                 .expect("spawn")
         };
         let mut pkg = original_pkg.clone();
+        // The manifests' copy, when the package holds a kustomization: kept to the end.
+        let mut _manifests = None;
         if let Some(k) = kustomizations.first() {
             // A kustomization is built, not read as manifests: the run refuses it and writes
             // nothing. The manifests alone are then the package.
@@ -211,7 +213,9 @@ fn output_dir_leaves_unchanged_files_identical() {
                 "{name}: {stderr}"
             );
             assert!(read_tree(&out).is_empty(), "{name}: wrote output");
-            pkg = temp_dir(&format!("manifests-{name}"));
+            let manifests = temp_dir(&format!("manifests-{name}"));
+            pkg = manifests.to_path_buf();
+            _manifests = Some(manifests);
             copy_dir(&original_pkg, &pkg);
             for k in &kustomizations {
                 std::fs::remove_file(pkg.join(k)).expect("rm kustomization");

@@ -138,13 +138,16 @@ fn update() -> bool {
 fn check(example: &Example, step: &Step, env: &[(&str, &str)]) -> Vec<String> {
     let what = format!("examples/{}: `{}` {env:?}", example.name, step.line);
     let expected = example.dir.join(&step.expected);
-    let (line, out_dir) = if step.is_dir() {
+    let tmp = step
+        .is_dir()
+        .then(|| temp_dir(&format!("example-{}", example.name)));
+    let (line, out_dir) = if let Some(tmp) = &tmp {
         assert!(
             step.line.contains(" out/"),
             "{what}: an output directory is compared, so the command must write to out/"
         );
         // Not created: `kpt fn sink` refuses a directory that exists.
-        let out = temp_dir(&format!("example-{}", example.name)).join("out");
+        let out = tmp.join("out");
         (
             step.line.replace(" out/", &format!(" {}/", out.display())),
             Some(out),
@@ -329,7 +332,8 @@ fn every_kpt_example_renders_twice_in_place_to_the_same_package() {
             let Some((package, line)) = in_place_command(step) else {
                 continue;
             };
-            let dir = temp_dir(&format!("twice-{}", example.name)).join("package");
+            let tmp = temp_dir(&format!("twice-{}", example.name));
+            let dir = tmp.join("package");
             common::copy_dir(&repo_root().join(&package), &dir);
             let line = line.replace("{dir}", &dir.display().to_string());
             let before = read_tree(&dir);

@@ -87,7 +87,7 @@ const FROM_PROPERTY: &str = "  replacements:
 /// The package: CONFIG and manifests/ in a fresh directory; the Deployment's template
 /// annotation is `{{ .region }}`, or [`TEMPLATE`]'s text from the config when it has it (the
 /// Deployment asks for template expansion only when that text holds a template).
-fn package(tag: &str, config: &str) -> std::path::PathBuf {
+fn package(tag: &str, config: &str) -> common::TempDir {
     let dir = temp_dir(tag);
     std::fs::write(dir.join("tailor.yaml"), config).unwrap();
     std::fs::create_dir_all(dir.join("manifests")).unwrap();

@@ -24,7 +24,7 @@ const KPTFILE: &str = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name:
 
 /// A package fanned out to `n` clusters; the one at `without_zone` lacks the property the
 /// template reads (its destination fails).
-fn package(tag: &str, n: usize, without_zone: Option<usize>) -> std::path::PathBuf {
+fn package(tag: &str, n: usize, without_zone: Option<usize>) -> common::TempDir {
     let dir = temp_dir(tag);
     let mut cfg = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: fan-out\nspec:\n  clusters:\n".to_string();
     for i in 0..n {

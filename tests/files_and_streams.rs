@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::{read_tree, tailor_bin, temp_dir};
@@ -17,7 +17,7 @@ fn config_map(name: &str) -> String {
 }
 
 /// A work directory holding `cfg.yaml` (CONFIG) and a package `pkg/` of one ConfigMap.
-fn workspace(tag: &str) -> PathBuf {
+fn workspace(tag: &str) -> common::TempDir {
     let dir = temp_dir(tag);
     std::fs::write(dir.join("cfg.yaml"), CONFIG).unwrap();
     write(&dir, "pkg/a.yaml", &config_map("a"));

@@ -27,8 +27,7 @@ fn multi_cluster_bundle_as_fleet_deploys_it() {
         parse_all(&std::fs::read_to_string(data.join("multi-cluster-expected.yaml")).unwrap());
     let cases = expected[0]["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 4);
-    let dir = std::env::temp_dir().join(format!("tailor-fleet-bundle-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("fleet-bundle");
     for case in cases {
         let cluster = &case["cluster"];
         let name = cluster["name"].as_str().unwrap();
@@ -101,7 +100,6 @@ fn multi_cluster_bundle_as_fleet_deploys_it() {
             String::from_utf8_lossy(&stream.stdout)
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -7,7 +7,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{run_tailor, run_tailor_env, write_tree};
 
@@ -18,7 +18,7 @@ const CHART_VALUES: &str = "tier: base\nsize: small\n";
 const CHART_CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\ndata:\n  ns: {{ .Release.Namespace | quote }}\n  tier: {{ .Values.tier | quote }}\n  size: {{ .Values.size | quote }}\n";
 
 /// A bundle (`bundle/`, its chart in `bundle/chart/`) with `fleet_yaml`, and the config.
-fn bundle(tag: &str, fleet_yaml: &str) -> PathBuf {
+fn bundle(tag: &str, fleet_yaml: &str) -> common::TempDir {
     write_tree(
         tag,
         &[

@@ -10,8 +10,9 @@ use common::{run_tailor, temp_dir};
 
 const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: ns}\n";
 
-/// A bundle directory with `files`, and a Tailor config for cluster `c` (labels `env: dev`).
-fn bundle(tag: &str, files: &[(&str, &str)]) -> (PathBuf, PathBuf) {
+/// A bundle directory with `files`, and a Tailor config for cluster `c` (labels `env: dev`),
+/// with the guard of the directory that holds them.
+fn bundle(tag: &str, files: &[(&str, &str)]) -> (common::TempDir, PathBuf, PathBuf) {
     let dir = temp_dir(tag);
     let b = dir.join("bundle");
     common::write_files(&b, files);
@@ -22,7 +23,7 @@ fn bundle(tag: &str, files: &[(&str, &str)]) -> (PathBuf, PathBuf) {
         "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  cluster: {name: c, labels: {env: dev}}\n  strip: {builtin: false}\n",
     )
     .unwrap();
-    (config, b)
+    (dir, config, b)
 }
 
 fn run(config: &Path, dir: &Path, extra: &[&str]) -> common::Run {
@@ -33,7 +34,7 @@ fn run(config: &Path, dir: &Path, extra: &[&str]) -> common::Run {
 
 #[test]
 fn unknown_and_unmodeled_fleet_yaml_fields_are_warnings_that_reach_the_user() {
-    let (config, dir) = bundle(
+    let (_tmp, config, dir) = bundle(
         "fleet-warn",
         &[
             (
@@ -68,7 +69,7 @@ fn unknown_and_unmodeled_fleet_yaml_fields_are_warnings_that_reach_the_user() {
 
 #[test]
 fn a_flux_field_in_fleet_yaml_is_an_error_naming_file_field_and_where_it_belongs() {
-    let (config, dir) = bundle(
+    let (_tmp, config, dir) = bundle(
         "fleet-flux-field",
         &[("fleet.yaml", "namePrefix: p-\n"), ("cm.yaml", CM)],
     );
@@ -97,7 +98,7 @@ fn errors_come_before_warnings_on_stderr() {
     let mut files = vec![("kustomization.yaml", "resources: []\n")];
     let fleet = "helm: {values: {a: 1}}\ntargetCustomizations:\n- {name: a, clusterName: a, diff: {comparePatches: [{kind: X}]}}\n- {name: b, clusterName: b, keepResources: true}\n- {name: c, clusterName: c, serviceAccount: s}\n";
     files.push(("fleet.yaml", fleet));
-    let (config, dir) = bundle("fleet-order", &files);
+    let (_tmp, config, dir) = bundle("fleet-order", &files);
     let r = run(&config, &dir, &[]);
     assert_eq!(r.code, 1);
     let first = r.stderr.lines().next().unwrap_or_default();
@@ -112,7 +113,7 @@ fn errors_come_before_warnings_on_stderr() {
 
 #[test]
 fn a_kustomize_dir_of_the_matching_customization_names_that_entry_and_the_build() {
-    let (config, dir) = bundle(
+    let (_tmp, config, dir) = bundle(
         "fleet-kustomize",
         &[
             (
@@ -165,7 +166,7 @@ fn a_plain_directory_holding_a_chart_is_refused() {
 
 #[test]
 fn kind_less_files_are_skipped_with_a_note_and_a_mixed_one_with_a_warning() {
-    let (config, dir) = bundle(
+    let (_tmp, config, dir) = bundle(
         "fleet-kindless",
         &[
             ("fleet.yaml", ""),
@@ -209,7 +210,7 @@ fn kind_less_files_are_skipped_with_a_note_and_a_mixed_one_with_a_warning() {
 fn a_bundle_gets_the_agents_keep_policy_on_crds_unless_delete_crd_resources() {
     let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: foos.example.com}\n";
     for (fleet, keep) in [("", true), ("deleteCRDResources: true\n", false)] {
-        let (config, dir) = bundle("fleet-crd", &[("fleet.yaml", fleet), ("crd.yaml", crd)]);
+        let (_tmp, config, dir) = bundle("fleet-crd", &[("fleet.yaml", fleet), ("crd.yaml", crd)]);
         let r = run(&config, &dir, &[]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         assert_eq!(
@@ -223,7 +224,7 @@ fn a_bundle_gets_the_agents_keep_policy_on_crds_unless_delete_crd_resources() {
 
 #[test]
 fn override_targets_skip_unselected_clusters_with_an_info_result() {
-    let (config, dir) = bundle(
+    let (_tmp, config, dir) = bundle(
         "fleet-override",
         &[
             (
@@ -266,7 +267,7 @@ fn a_helm_chart_in_a_tailor_spec_customization_is_refused_in_krm_mode() {
 fn overlaid_files_are_read_as_raw_yaml_again() {
     // A strategic merge `$patch: delete` leaves `{}` (gone), a replacement without kind drops
     // its file with a warning, as Fleet's rawyaml reading after patch.Process does.
-    let (config, dir) = bundle(
+    let (_tmp, config, dir) = bundle(
         "fleet-overlay-raw",
         &[
             ("fleet.yaml", "yaml: {overlays: [o]}\n"),

@@ -360,8 +360,11 @@ fn have_tools() -> bool {
     ["jq", "curl", "git"].iter().all(|t| tool(t).is_some())
 }
 
+/// Each setup holds a git workspace and copies of the binary (about 300 MB with the release
+/// assets) in `root`: removed when the test ends, passed or failed, so runs do not fill the
+/// disk.
 struct Setup {
-    root: PathBuf,
+    root: common::TempDir,
     workspace: PathBuf,
     base: String,
     argv: PathBuf,
@@ -381,14 +384,6 @@ fn setup(tag: &str, exit: i32) -> Setup {
         base,
         argv,
         bin,
-    }
-}
-
-/// Each setup holds a git workspace and copies of the binary (about 300 MB with the release
-/// assets): removed when the test ends, passed or failed, so runs do not fill the disk.
-impl Drop for Setup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 

@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{run_command, run_tailor_env, tailor_bin, temp_dir};
 
@@ -25,7 +25,7 @@ data:
 
 /// A package (a ConfigMap and a Kptfile) and a CONFIG fanning it out to `n` clusters; the one
 /// at `without_zone` lacks the property the template reads (its destination fails).
-fn package(tag: &str, n: usize, without_zone: Option<usize>, limits: &str) -> PathBuf {
+fn package(tag: &str, n: usize, without_zone: Option<usize>, limits: &str) -> common::TempDir {
     let dir = temp_dir(tag);
     let mut cfg = format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: fan-out\nspec:\n{limits}  clusters:\n");
     for i in 0..n {

@@ -24,8 +24,9 @@ fn cases() -> Vec<Value> {
     doc["cases"].as_array().unwrap().clone()
 }
 
-/// A copy of the case's chart with a template printing the root's `.Values` as JSON.
-fn probed_chart(case: &Value) -> PathBuf {
+/// A copy of the case's chart with a template printing the root's `.Values` as JSON: the
+/// directory's guard and the chart's path.
+fn probed_chart(case: &Value) -> (common::TempDir, PathBuf) {
     let name = case["name"].as_str().unwrap().replace(' ', "-");
     let dir = common::temp_dir(&format!("helm-deps-{}", &name[..name.len().min(20)]));
     let chart = dir.join("chart");
@@ -39,7 +40,7 @@ fn probed_chart(case: &Value) -> PathBuf {
         "{{ toJson .Values }}\n",
     )
     .unwrap();
-    chart
+    (dir, chart)
 }
 
 /// Every `templates/` directory under `dir` removed.
@@ -153,7 +154,7 @@ fn import_values_tables_through_the_binary() {
     let mut wrong = Vec::new();
     let mut ran = 0;
     for case in cases().iter().filter(|c| c.get("paths").is_some()) {
-        let values = probed_values(&render(&probed_chart(case), case));
+        let values = probed_values(&render(&probed_chart(case).1, case));
         wrong.extend(check_paths(case, &values, "paths"));
         if case["chart"] == "subpop" {
             // helm template merges: the chart's own null stays a null.
@@ -169,7 +170,7 @@ fn import_values_tables_through_the_binary() {
 fn aliases_and_unlisted_subcharts_through_the_binary() {
     let mut ran = 0;
     for case in cases().iter().filter(|c| c.get("dependencies").is_some()) {
-        let values = probed_values(&render(&probed_chart(case), case));
+        let values = probed_values(&render(&probed_chart(case).1, case));
         for dep in case["dependencies"].as_array().unwrap() {
             let dep = dep.as_str().unwrap();
             assert!(
@@ -190,10 +191,10 @@ fn dependencies_switched_off_or_replaced_leave_no_values() {
     // The original of an aliased chart, and a subchart a tag switches off, are no
     // dependencies any more: their defaults do not show in the parent's values.
     let alias = json!({"name": "alias", "chart": "dependent-chart-alias", "values": {}});
-    let values = probed_values(&render(&probed_chart(&alias), &alias));
+    let values = probed_values(&render(&probed_chart(&alias).1, &alias));
     assert!(!values.contains_key("mariner"), "{values:?}");
     let prod = json!({"name": "envs", "chart": "import-values-from-enabled-subchart/parent-chart", "values": {}});
-    let out = render(&probed_chart(&prod), &prod);
+    let out = render(&probed_chart(&prod).1, &prod);
     let values = probed_values(&out);
     assert!(!values.contains_key("dev"), "{values:?}");
     // The parent's own values win over what it imports from prod's exports. (The probe
@@ -204,7 +205,8 @@ fn dependencies_switched_off_or_replaced_leave_no_values() {
 
 #[test]
 fn requirements_yaml_lists_the_dependencies_of_a_v1_chart() {
-    let dir = common::temp_dir("helm-requirements").join("c");
+    let tmp = common::temp_dir("helm-requirements");
+    let dir = tmp.join("c");
     let files = [
         ("Chart.yaml", "apiVersion: v1\nname: c\nversion: 0.1.0\n"),
         (
@@ -238,7 +240,8 @@ fn requirements_yaml_lists_the_dependencies_of_a_v1_chart() {
 
 #[test]
 fn a_listed_dependency_missing_from_charts_is_helms_error() {
-    let dir = common::temp_dir("helm-missing-dep").join("c");
+    let tmp = common::temp_dir("helm-missing-dep");
+    let dir = tmp.join("c");
     std::fs::create_dir_all(dir.join("templates")).unwrap();
     std::fs::write(
         dir.join("Chart.yaml"),

@@ -8,7 +8,7 @@ use common::{repo_root, run_command, write_tree};
 use serde_json::Value;
 use std::process::Command;
 
-fn chart(cases: &[Value]) -> std::path::PathBuf {
+fn chart(cases: &[Value]) -> common::TempDir {
     let mut helpers = String::new();
     let mut files: Vec<(String, String)> = vec![(
         "Chart.yaml".into(),

@@ -57,18 +57,20 @@ fn helm_template_goldens() {
     eprintln!("helm template goldens: {passed} identical");
 }
 
-/// Writes a chart of `files` under a fresh directory; returns the chart's path.
-fn chart(tag: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = common::temp_dir(tag).join("c");
+/// Writes a chart of `files` under a fresh directory; returns the directory's guard and the
+/// chart's path.
+fn chart(tag: &str, files: &[(&str, &str)]) -> (common::TempDir, std::path::PathBuf) {
+    let tmp = common::temp_dir(tag);
+    let dir = tmp.join("c");
     common::write_files(&dir, files);
-    dir
+    (tmp, dir)
 }
 
 const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"c.name\" . }}\ndata:\n  a: {{ .Values.a | quote }}\n  b: {{ required \"b is required\" .Values.b }}\n";
 
 #[test]
 fn required_fails_with_helms_wording_and_nothing_on_stdout() {
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-required",
         &[
             ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
@@ -109,7 +111,7 @@ fn required_fails_with_helms_wording_and_nothing_on_stdout() {
 /// named as Helm prints it (`1.22` is `v1.22.0`), prereleases by Masterminds' rules.
 #[test]
 fn a_chart_whose_kube_version_does_not_admit_the_cluster_is_refused() {
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-kube-version",
         &[
             (
@@ -180,7 +182,7 @@ fn dicts_are_shared_as_go_shares_maps() {
     // the `$_ := set $d ...` idiom, `.Values` changed for the templates rendered after (Helm
     // renders deeper paths first, then names in reverse order: sub, z, b, a), and a
     // subchart's `.Values` being its parent's table.
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-shared-dicts",
         &[
             ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
@@ -217,7 +219,7 @@ fn dicts_are_shared_as_go_shares_maps() {
         assert!(run.stdout.contains(want), "{want:?} in\n{}", run.stdout);
     }
     // A map that would hold itself is refused, not printed forever.
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-dict-cycle",
         &[
             ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
@@ -237,7 +239,7 @@ fn the_top_level_object_is_one_map_per_chart_as_in_helm() {
     // Helm's recAllTpls: one map per chart shared by its templates (only `.Template` set
     // anew before each), one `.Release` map for every chart, `.Subcharts` holding the
     // subcharts' maps. Render order: the subchart's template, then z, b, a.
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-shared-top",
         &[
             ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
@@ -274,7 +276,7 @@ fn the_top_level_object_is_one_map_per_chart_as_in_helm() {
 fn debug_prints_the_rendered_files_and_the_hooks_before_the_bad_document() {
     // pkg/action/action.go renderResources: the non-blank rendered files (NOTES.txt left
     // out) as one blob, then the hooks sorted before the document that is not YAML.
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-debug",
         &[
             ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
@@ -328,7 +330,7 @@ fn debug_prints_the_rendered_files_and_the_hooks_before_the_bad_document() {
 #[test]
 fn files_methods_read_the_charts_files() {
     // pkg/engine/files.go: Get, Lines, Glob, AsConfig, AsSecrets.
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-files",
         &[
             ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
@@ -364,7 +366,7 @@ split: {{ (split "." "a.b.c")._1 }} {{ splitn "." 2 "a.b.c" | toJson }} {{ subst
 toml: {{ toToml (dict "name" "x" "mast" (dict "sail" "white")) | quote }}
 must: {{ mustFirst (list 1 2) }} {{ tuple 1 2 | len }} {{ all 1 "a" true }} {{ any 0 "" false }}
 "#;
-    let dir = chart(
+    let (_tmp, dir) = chart(
         "helm-more-funcs",
         &[
             ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),
@@ -388,7 +390,7 @@ must: 1 2 true false
         ("now", "reads the clock"),
         ("randAlphaNum 8", "random data"),
     ] {
-        let dir = chart(
+        let (_tmp, dir) = chart(
             "helm-refused-func",
             &[
                 ("Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n"),

@@ -97,8 +97,7 @@ fn thread_count_is_capped() {
 #[cfg(target_os = "linux")]
 #[test]
 fn memory_short_of_the_limit_is_an_error_naming_it() {
-    let dir = std::env::temp_dir().join(format!("tailor-limit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("input-limit-memory");
     let big = dir.join("big.yaml");
     let mut text = String::from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n");
     text.push_str(&"  k: v\n".repeat(50_000_000));
@@ -123,7 +122,6 @@ fn memory_short_of_the_limit_is_an_error_naming_it() {
             .env("TAILOR_MAX_INPUT_BYTES", "1073741824"),
         "",
     );
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains("TAILOR_MAX_INPUT_BYTES"),

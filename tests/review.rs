@@ -185,7 +185,7 @@ fn json_follows_its_documented_schema() {
 
 /// A git repository holding the fixture's `before/` under `pkg/`, committed, with `after/`
 /// in its work tree (not committed).
-fn repo_with_change() -> PathBuf {
+fn repo_with_change() -> common::TempDir {
     let repo = temp_dir("review-git");
     let git = |args: &[&str]| {
         let out = Command::new("git")

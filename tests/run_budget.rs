@@ -131,3 +131,99 @@ fn aliases_in_substituted_text_spend_the_same_budget() {
     );
     assert_eq!(ok.code, 0, "{}", ok.stdout);
 }
+
+/// `objects` ConfigMaps, each with one value of `template`, expanded for cluster virgo.
+fn objects_with(template: &str, objects: usize, limits: &str) -> String {
+    let items: String = (0..objects)
+        .map(|i| format!("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c{i}\n    annotations:\n      control.kubestellar.io/expand-templates: \"true\"\n  data:\n    k: '{template}'\n"))
+        .collect();
+    format!("{HEADER}{items}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata:\n    name: t\n  spec:\n    cluster:\n      name: virgo\n{limits}")
+}
+
+#[test]
+fn an_exhausted_budget_is_reported_once_within_a_destination() {
+    // 40 objects of one destination, each stopped by the same budget: one error, about the
+    // first of them, saying how many like it were left out.
+    let input = objects_with("{{range $}}{{range $}}{{end}}{{end}}", 40, "");
+    let run = run_tailor_env(&[], &[("TAILOR_MAX_RUN_STEPS", "20")], &input);
+    assert_refused(&run, "maxRunEvaluationSteps", "TAILOR_MAX_RUN_STEPS");
+    assert_eq!(
+        run.stdout.matches("exceeds its budget").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stderr.matches("exceeds its budget").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("more results like this one left out"),
+        "{}",
+        run.stdout
+    );
+    // postBuild's substitution in 20 objects: the same.
+    let big = "x".repeat(10_000);
+    let items: String = (0..20)
+        .map(|i| format!("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: p{i}\n  data:\n    k: '${{big}}${{big}}'\n"))
+        .collect();
+    let input = format!("{HEADER}{items}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata:\n    name: t\n  spec:\n    limits:\n      maxRunOutputBytes: 100000\n    postBuild:\n      substitute:\n        big: {big}\n");
+    let run = run_tailor_env(&[], &[], &input);
+    assert_refused(&run, "maxRunOutputBytes", "TAILOR_MAX_RUN_OUTPUT_BYTES");
+    assert_eq!(
+        run.stdout.matches("exceeds its budget").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+}
+
+/// A ConfigMap whose template prints 100 KB `times` times into a variable (generated text,
+/// not output) for each of `clusters` destinations.
+fn printed_per_destination(times: usize, clusters: usize) -> String {
+    let literal = "x".repeat(100_000);
+    let template = format!(
+        "{{{{$s := \"{literal}\"}}}}{{{{$x := print{}}}}}",
+        " $s".repeat(times)
+    );
+    let clusters: String = (0..clusters)
+        .map(|i| format!("      - {{name: c{i}}}\n"))
+        .collect();
+    format!("{HEADER}- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    annotations:\n      control.kubestellar.io/expand-templates: \"true\"\n  data:\n    k: '{template}'\nfunctionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata:\n    name: t\n  spec:\n    clusters:\n{clusters}")
+}
+
+#[test]
+fn the_default_budget_grows_with_the_destinations() {
+    // Past the 256 destinations the defaults cover, each adds 1 MiB: 300 destinations of
+    // 1 MB each (300 MB) pass, although that is more than the 256 MiB of a smaller run.
+    let run = run_tailor_env(&[], &[], &printed_per_destination(10, 300));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches("kind: ConfigMap").count(), 300);
+    // 2 MB each stop at 300 MiB, in one error, with nothing written after it.
+    let run = run_tailor_env(&[], &[], &printed_per_destination(20, 300));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the run exceeds its budget of 314572800 bytes"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr.matches("exceeds its budget").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    // 256 destinations or fewer keep the 256 MiB: 200 of 2 MB each stop there.
+    let run = run_tailor_env(&[], &[], &printed_per_destination(20, 200));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the run exceeds its budget of 268435456 bytes"),
+        "{}",
+        run.stderr
+    );
+}

@@ -5,7 +5,7 @@
 //! cluster ends in one error result naming the limit and how to raise it, exit 1, no abort.
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{run_command, run_tailor_env, tailor_bin, write_tree};
 
@@ -17,7 +17,13 @@ const LENGTH_TEMPLATE: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  nam
 /// A config of `clusters` destinations with labels of their own (so that Fleet templates the
 /// values of each), `limits` under its spec, and a bundle of `fleet_yaml` whose chart has
 /// `template`.
-fn bundle(tag: &str, clusters: usize, limits: &str, fleet_yaml: &str, template: &str) -> PathBuf {
+fn bundle(
+    tag: &str,
+    clusters: usize,
+    limits: &str,
+    fleet_yaml: &str,
+    template: &str,
+) -> common::TempDir {
     let destinations: String = (0..clusters)
         .map(|i| format!("  - {{name: c{i:02}, labels: {{env: e{i}}}}}\n"))
         .collect();

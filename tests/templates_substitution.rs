@@ -192,8 +192,7 @@ fn envsubst_tool_is_flux_envsubst() {
 
 #[test]
 fn expand_tool_is_go_text_template() {
-    let dir = std::env::temp_dir().join(format!("tailor-expand-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("expand");
     let props = dir.join("props.yaml");
     std::fs::write(&props, "clusterName: virgo\nclusterHash: 1001-dead-beef\n").unwrap();
     let props = props.to_str().unwrap();
@@ -227,5 +226,4 @@ fn expand_tool_is_go_text_template() {
     );
     let r = run_tool(&["expand", "--property", "novalue"], &[], "");
     assert_eq!(r.code, 2);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -690,7 +690,8 @@ fn surrogates() -> Result<(), String> {
 
 /// `tailor expand --properties FILE` reads a JSON file too.
 fn surrogate_properties() -> Result<(), String> {
-    let file = common::temp_dir("surrogate-props").join("props.json");
+    let tmp = common::temp_dir("surrogate-props");
+    let file = tmp.join("props.json");
     std::fs::write(&file, r#"{"clusterName": "\ud83c\udf0d-\u00e9"}"#).expect("write");
     let run = tailor(
         &["expand", "--properties", path_str(&file)],

@@ -29,6 +29,9 @@ Flags:
       --debug              when a rendered document is not YAML (or a template fails),
                            print the rendered files before the error (on stderr)
   -s, --show-only PATH     only the documents of these templates (repeatable)
+
+Environment: TAILOR_MAX_RUN_OUTPUT_BYTES (default 256 MiB) and TAILOR_MAX_RUN_STEPS (default
+100 million) bound the text all the chart's templates generate and the steps they take.
 ";
 
 /// Runs `tailor helm ARGS`; the exit code.
@@ -153,6 +156,10 @@ fn template(args: &[String]) -> Result<String, Failed> {
         }
         _ => name.to_string(),
     };
+    // The templates of one chart spend the run's budget as a fan-out's would: each within
+    // its own limits, together within TAILOR_MAX_RUN_OUTPUT_BYTES and TAILOR_MAX_RUN_STEPS.
+    opts.budget =
+        crate::config::budget::run_budget(Default::default(), 1).map_err(|d| d.message)?;
     let values = merge_value_flags(&cmd.values)?;
     let chart = load_dir(Path::new(chart))?;
     match tailor_helm::render(chart, &values, &opts) {

@@ -2,7 +2,7 @@
 //! that evaluates templates or substitutions (`tailor_go::Budget`). `spec.limits` sets it; the
 //! environment variables set it for configs that do not; the defaults otherwise.
 
-use tailor_go::budget::{DEFAULT_MAX_RUN_OUTPUT_BYTES, DEFAULT_MAX_RUN_STEPS};
+use tailor_go::budget::default_limits;
 use tailor_go::Budget;
 use tailor_kube::Diagnostic;
 
@@ -15,19 +15,18 @@ pub struct BudgetLimits {
     pub steps: Option<u64>,
 }
 
-/// The run's budget: `limits` where given, then `TAILOR_MAX_RUN_OUTPUT_BYTES` and
-/// `TAILOR_MAX_RUN_STEPS`, then the defaults. An invalid variable is an error even when
-/// `spec.limits` overrides it, so a typo never goes unnoticed.
-pub fn run_budget(limits: BudgetLimits) -> Result<Budget, Diagnostic> {
+/// The budget of a run for `destinations` destinations: `limits` where given, then
+/// `TAILOR_MAX_RUN_OUTPUT_BYTES` and `TAILOR_MAX_RUN_STEPS`, then the defaults, which grow with
+/// the number of destinations (`tailor_go::budget::default_limits`). An invalid variable is an
+/// error even when `spec.limits` overrides it, so a typo never goes unnoticed.
+pub fn run_budget(limits: BudgetLimits, destinations: usize) -> Result<Budget, Diagnostic> {
     let env_error = |message: String| Diagnostic::new("", message);
     let output = tailor_kio::env::max_run_output_bytes().map_err(env_error)?;
     let steps = tailor_kio::env::max_run_steps().map_err(env_error)?;
+    let (default_output, default_steps) = default_limits(destinations);
     Ok(Budget::new(
-        limits
-            .output_bytes
-            .or(output)
-            .unwrap_or(DEFAULT_MAX_RUN_OUTPUT_BYTES),
-        limits.steps.or(steps).unwrap_or(DEFAULT_MAX_RUN_STEPS),
+        limits.output_bytes.or(output).unwrap_or(default_output),
+        limits.steps.or(steps).unwrap_or(default_steps),
     ))
 }
 

@@ -18,7 +18,7 @@ fn at_field(field: String, message: String) -> Diagnostic {
 /// `kpt fn eval --exec tailor -- clusterName=virgo env=prod`: `clusterName` names the cluster,
 /// every other key is a property and a label. An empty ConfigMap means "no config".
 pub fn parse(fc: &Node) -> Result<Plan, Diagnostic> {
-    let budget = super::budget::run_budget(Default::default())?;
+    let budget = super::budget::run_budget(Default::default(), 1)?;
     let mut p = Plan::new(
         "ConfigMap",
         vec![

@@ -12,7 +12,7 @@ use crate::stages::substitution::Substitution;
 
 pub fn parse(json: &Json) -> Result<Plan, Vec<Diagnostic>> {
     let k = Kustomization::read(json)?;
-    let budget = super::budget::run_budget(Default::default()).map_err(|e| vec![e])?;
+    let budget = super::budget::run_budget(Default::default(), 1).map_err(|e| vec![e])?;
     let targets = Targets::Fixed(Box::new(Tailoring {
         extra: TargetFields(k.overlay),
         ..Tailoring::default()

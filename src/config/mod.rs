@@ -6,7 +6,7 @@
 //! plan: how items are read, what runs once before a fan-out, and what a deferred object keeps
 //! are derived from what the stages declare.
 
-mod budget;
+pub(crate) mod budget;
 mod choices;
 mod config_map;
 mod flux;
@@ -186,7 +186,7 @@ impl Plan {
         if let Some(budget) = &self.budget {
             return Ok(budget.clone());
         }
-        let budget = budget::run_budget(budget::BudgetLimits::default())?;
+        let budget = budget::run_budget(budget::BudgetLimits::default(), self.clusters.len())?;
         self.budget = Some(budget.clone());
         Ok(budget)
     }

@@ -139,7 +139,7 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
     };
     let spec = match json.get("spec") {
         None | Some(Json::Null) => {
-            return Ok(p.plan(run_budget(BudgetLimits::default()).map_err(|e| vec![e])?))
+            return Ok(p.plan(run_budget(BudgetLimits::default(), 1).map_err(|e| vec![e])?))
         }
         Some(Json::Object(m)) => m,
         Some(_) => {
@@ -156,7 +156,9 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
     p.read_templates(spec, &mut errors);
     p.read_sources(json, spec, &mut errors);
     p.read_options(spec, &mut errors);
-    let budget = run_budget(p.budget_limits).map_err(|e| errors.push(e)).ok();
+    let budget = run_budget(p.budget_limits, p.clusters.len())
+        .map_err(|e| errors.push(e))
+        .ok();
     if let (true, Some(budget)) = (errors.is_empty(), budget) {
         Ok(p.plan(budget))
     } else {

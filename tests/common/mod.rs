@@ -130,8 +130,52 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-pub fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
+/// A fresh directory under the system's temporary directory, removed with everything in it
+/// when the guard is dropped, so test runs leave nothing behind; set `TAILOR_KEEP_TEST_DIRS` to
+/// keep it for looking into after a failure. It dereferences to its path.
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// A command's argument (`Command::arg(&dir)`), as a path is.
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::env::var_os("TAILOR_KEEP_TEST_DIRS").is_none() {
+            // Best effort: a directory a test made unreadable is left as it is.
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// A fresh `tailor-test-TAG-…` directory, removed when the guard is dropped: keep the guard
+/// for as long as the directory is used (`let dir = temp_dir(..)`, not `temp_dir(..).join(..)`).
+pub fn temp_dir(tag: &str) -> TempDir {
+    let path = std::env::temp_dir().join(format!(
         "tailor-test-{tag}-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()
@@ -139,8 +183,8 @@ pub fn temp_dir(tag: &str) -> PathBuf {
             .map(|d| d.as_nanos())
             .unwrap_or(0)
     ));
-    std::fs::create_dir_all(&d).expect("mkdir temp");
-    d
+    std::fs::create_dir_all(&path).expect("mkdir temp");
+    TempDir { path }
 }
 
 /// Writes each `(relative path, text)` of `files` under `dir`, making directories as needed.
@@ -152,8 +196,8 @@ pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// `files` written under a fresh directory ([`temp_dir`]); returns it.
-pub fn write_tree(tag: &str, files: &[(&str, &str)]) -> PathBuf {
+/// `files` written under a fresh directory ([`temp_dir`]); returns its guard.
+pub fn write_tree(tag: &str, files: &[(&str, &str)]) -> TempDir {
     let dir = temp_dir(tag);
     write_files(&dir, files);
     dir

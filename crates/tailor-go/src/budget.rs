@@ -9,10 +9,35 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Default for [`Budget`]'s output bytes: 256 MiB of generated text per run.
+/// Default for [`Budget`]'s output bytes: 256 MiB of generated text per run of up to
+/// [`DEFAULT_COVERS_DESTINATIONS`] destinations (see [`default_limits`]).
 pub const DEFAULT_MAX_RUN_OUTPUT_BYTES: u64 = 256 << 20;
-/// Default for [`Budget`]'s evaluation steps: 100 million per run (a few seconds).
+/// Default for [`Budget`]'s evaluation steps: 100 million per run (a few seconds) of up to
+/// [`DEFAULT_COVERS_DESTINATIONS`] destinations.
 pub const DEFAULT_MAX_RUN_STEPS: u64 = 100_000_000;
+/// How many destinations the default limits cover; a run with more gets as much again for
+/// each one (1 MiB and 390,625 steps).
+pub const DEFAULT_COVERS_DESTINATIONS: u64 = 256;
+
+/// The default limits (output bytes, steps) of a run for `destinations` destinations.
+///
+/// A fleet renders its charts once for each destination, so a fixed budget would cap the size
+/// of a fleet rather than the cost of a hostile input (the 50-template benchmark chart spends
+/// some 58 KB and 1,600 steps a destination: 256 MiB runs out at about 4,600 destinations).
+/// Past [`DEFAULT_COVERS_DESTINATIONS`] the defaults grow in proportion: 1 MiB and 390,625
+/// steps a destination, which a hostile template burns in some 10-20 ms, about what one
+/// destination of that chart costs to render anyway. The budget bounds time, not memory
+/// (held output has its own limit), so the run's cost stays in proportion to its fleet.
+pub fn default_limits(destinations: usize) -> (u64, u64) {
+    let n = u64::try_from(destinations)
+        .unwrap_or(u64::MAX)
+        .max(DEFAULT_COVERS_DESTINATIONS);
+    let per = |total: u64| (total / DEFAULT_COVERS_DESTINATIONS).saturating_mul(n);
+    (
+        per(DEFAULT_MAX_RUN_OUTPUT_BYTES),
+        per(DEFAULT_MAX_RUN_STEPS),
+    )
+}
 
 /// Which of the run's limits ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,6 +217,16 @@ mod tests {
         assert_eq!(e.resource, Resource::Steps);
         assert!(e.to_string().contains("spec.limits.maxRunEvaluationSteps"));
         assert!(e.to_string().contains("TAILOR_MAX_RUN_STEPS"));
+    }
+
+    #[test]
+    fn the_defaults_grow_with_the_destinations_past_those_they_cover() {
+        let floor = (DEFAULT_MAX_RUN_OUTPUT_BYTES, DEFAULT_MAX_RUN_STEPS);
+        assert_eq!(default_limits(0), floor);
+        assert_eq!(default_limits(256), floor);
+        assert_eq!(default_limits(257), (257 << 20, 257 * 390_625));
+        assert_eq!(default_limits(20_000), (20_000 << 20, 7_812_500_000));
+        assert_eq!(default_limits(usize::MAX).0, u64::MAX);
     }
 
     #[test]

@@ -6,9 +6,10 @@ use crate::dicts;
 use serde_json::Value as Json;
 use tailor_go::template::ParamType;
 use tailor_go::template::{Funcs, Host};
+use tailor_go::Budget;
 use tailor_go::{Dict, Value};
 use tailor_yaml::sigs::v2print::to_yaml_v2;
-use tailor_yaml::sigs::v2read::yaml11_to_json;
+use tailor_yaml::sigs::v2read::{yaml11_to_json_within, ReadError};
 
 /// Helm wraps `fail` and `required` messages so its error cleanup can find them.
 pub const WARN_START: &str = "HELM[";
@@ -107,8 +108,8 @@ impl Funcs for HelmFuncs {
             "fail" => Err(format!("{WARN_START}{}{WARN_END}", string(next()))),
             "toYaml" => Ok(Value::String(to_yaml(&next()))),
             "toJson" => Ok(Value::String(crate::encode::to_json_text(&next()))),
-            "fromYaml" => Ok(from_yaml(&string(next()), false)),
-            "fromYamlArray" => Ok(from_yaml(&string(next()), true)),
+            "fromYaml" => from_yaml(&string(next()), false, host.budget()),
+            "fromYamlArray" => from_yaml(&string(next()), true, host.budget()),
             "fromJson" => Ok(from_json(&string(next()), false)),
             "fromJsonArray" => Ok(from_json(&string(next()), true)),
             "lookup" => Ok(Value::Dict(Dict::default())),
@@ -293,14 +294,17 @@ fn error_map(e: String) -> Value {
 
 /// Helm's `fromYAML`/`fromYAMLArray`: errors come back in the result (`Error` key or item).
 /// sigs.k8s.io/yaml words a type mismatch after its JSON conversion.
-fn from_yaml(text: &str, array: bool) -> Value {
-    let parsed = yaml11_to_json(text).map(crate::strvals::numbers_as_float);
+/// Helm's `fromYaml`: text that is not YAML is an `Error` entry, as Helm returns it; the run's
+/// `budget` running out on the nodes aliases expand to (go-yaml's limit bounds one document,
+/// not a loop that decodes it again and again) is an error of the execution.
+fn from_yaml(text: &str, array: bool, budget: &Budget) -> Result<Value, String> {
+    let parsed = match yaml11_to_json_within(text, budget) {
+        Ok(json) => Ok(crate::strvals::numbers_as_float(json)),
+        Err(ReadError::Budget(e)) => return Err(e.to_string()),
+        Err(e) => Err(format!("error converting YAML to JSON: {e}")),
+    };
     let prefix = "error unmarshaling JSON: while decoding JSON: ";
-    decoded(
-        parsed.map_err(|e| format!("error converting YAML to JSON: {e}")),
-        array,
-        prefix,
-    )
+    Ok(decoded(parsed, array, prefix))
 }
 
 fn from_json(text: &str, array: bool) -> Value {

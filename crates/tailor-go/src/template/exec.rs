@@ -158,6 +158,10 @@ impl Host for State<'_, '_> {
         )?;
         Ok(buf)
     }
+
+    fn budget(&self) -> &crate::Budget {
+        &self.opts.budget
+    }
 }
 
 impl<'a, 'o> State<'a, 'o> {
@@ -913,8 +917,17 @@ impl<'a, 'o> State<'a, 'o> {
         let Some(funcs) = self.funcs else {
             return Err(CallError::Msg(format!("function {name} not defined")));
         };
-        let args = argv.iter().map(Val::to_value).collect();
+        let args: Vec<Value> = argv.iter().map(Val::to_value).collect();
+        // The text a host function reads (`tpl` parses it, `fromYaml` decodes it) and the
+        // text it returns spend the run's budget, as the builtins' text does: a loop cannot
+        // repeat that work for free. Not the template's own limit: one `toYaml` of large values
+        // is no more than the values.
+        self.spend_bytes(text_len(&args))
+            .map_err(CallError::Fatal)?;
         let v = funcs.call(self, name, args).map_err(CallError::Msg)?;
+        if let Value::String(s) = &v {
+            self.spend_bytes(s.len()).map_err(CallError::Fatal)?;
+        }
         if v == Value::Nil {
             return Ok(Val::Iface(None));
         }
@@ -1028,4 +1041,14 @@ impl From<Error> for CallError {
     fn from(e: Error) -> Self {
         CallError::Fatal(e)
     }
+}
+
+/// The bytes of the string arguments of a call.
+fn text_len(args: &[Value]) -> usize {
+    args.iter()
+        .map(|a| match a {
+            Value::String(s) => s.len(),
+            _ => 0,
+        })
+        .sum()
 }

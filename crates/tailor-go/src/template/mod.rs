@@ -71,12 +71,15 @@ pub trait Funcs {
 pub const METHOD_TYPE_KEY: &str = "\u{0}type";
 
 /// What a host function may ask of the running execution: to run another template of the
-/// set (Helm's `include`) or new template text against the set (Helm's `tpl`).
+/// set (Helm's `include`) or new template text against the set (Helm's `tpl`), and the run's
+/// budget for work of its own (the YAML aliases Helm's `fromYaml` expands).
 pub trait Host {
     /// Executes the template `name` of the set with `data` as dot (`ExecuteTemplate`).
     fn execute_template(&mut self, name: &str, data: Value) -> Result<Vec<u8>, Error>;
     /// Parses `text` as a template named `name` into a copy of the set and executes it.
     fn execute_text(&mut self, name: &str, text: &str, data: Value) -> Result<Vec<u8>, Error>;
+    /// The run's budget the execution spends ([`ExecOptions::budget`]).
+    fn budget(&self) -> &crate::Budget;
 }
 
 /// Where a tree was parsed from: errors name this file and count lines in its text.

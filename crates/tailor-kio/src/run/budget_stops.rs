@@ -1,6 +1,7 @@
 //! The run's budget is shared by every destination: once it runs out, each destination still
-//! being tailored fails with the same error, for each value it was evaluating. A fan-out
-//! reports it once, with the number of destinations it stopped and of results left out.
+//! being tailored fails with the same error, for each value it was evaluating. A run reports
+//! it once, about the first object that ran it out, with the number of destinations it
+//! stopped (in a fan-out) and of results left out.
 
 use crate::KrmResult;
 
@@ -10,6 +11,37 @@ pub const BUDGET_MARK: &str = "the run exceeds its budget of ";
 
 /// Destinations named in the kept error before the rest are only counted.
 const NAMED: usize = 3;
+
+/// Whether `result` is the error of an exhausted budget.
+fn exhausted(result: &KrmResult) -> bool {
+    result.is_error() && result.message.contains(BUDGET_MARK)
+}
+
+/// Keeps the first error of an exhausted budget in `results` (those of one destination, or of
+/// a run without any) and drops the others, saying in the kept one how many results like it
+/// were left out.
+pub(super) fn report_once_within(results: &mut Vec<KrmResult>) {
+    let mut first: Option<usize> = None;
+    let mut dropped = 0usize;
+    let mut at = 0usize;
+    results.retain(|result| {
+        at += 1;
+        if !exhausted(result) {
+            return true;
+        }
+        if first.is_none() {
+            first = Some(at - 1);
+            return true;
+        }
+        dropped += 1;
+        false
+    });
+    if let (Some(k), true) = (first, dropped > 0) {
+        results[k]
+            .message
+            .push_str(&format!(" ({dropped} more results like this one left out)"));
+    }
+}
 
 /// Keeps the first result of an exhausted budget among `named` (results with their
 /// destination) and drops the others, saying in the kept one how many destinations the
@@ -21,7 +53,7 @@ pub(super) fn report_once(named: &mut Vec<(&str, KrmResult)>) {
     let mut at = 0usize;
     named.retain(|(destination, result)| {
         at += 1;
-        if !result.is_error() || !result.message.contains(BUDGET_MARK) {
+        if !exhausted(result) {
             return true;
         }
         if !stopped.contains(destination) {
@@ -91,6 +123,33 @@ mod tests {
             messages[1]
         );
         assert_eq!(messages[2], "other");
+    }
+
+    #[test]
+    fn an_exhausted_budget_is_reported_once_within_a_destination() {
+        let mut results = vec![
+            KrmResult::info("i"),
+            exceeded("k1"),
+            KrmResult::error("other"),
+            exceeded("k2"),
+            exceeded("k3"),
+        ];
+        report_once_within(&mut results);
+        let messages: Vec<&str> = results.iter().map(|r| r.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "i",
+                "k1: the run exceeds its budget of 100 bytes of generated text (2 more results like this one left out)",
+                "other"
+            ]
+        );
+        let mut one = vec![exceeded("k1")];
+        report_once_within(&mut one);
+        assert_eq!(
+            one[0].message,
+            "k1: the run exceeds its budget of 100 bytes of generated text"
+        );
     }
 
     #[test]

@@ -172,7 +172,9 @@ fn copies<J: Job>(
     };
     let (items, results) = tailor_all(run, stages, work, clusters, alike, threads);
     // A thread that could not start or ended outside any destination: no cluster to name.
-    let (unnamed, named): (Vec<_>, Vec<_>) = results.into_iter().partition(|(c, _)| c.is_empty());
+    let (unnamed, mut named): (Vec<_>, Vec<_>) =
+        results.into_iter().partition(|(c, _)| c.is_empty());
+    super::budget_stops::report_once(&mut named);
     let mut results = name_clusters(named);
     results.extend(unnamed.into_iter().map(|(_, r)| r));
     (items, results)

@@ -275,7 +275,11 @@ impl<'a, J: Job> Run<'a, J> {
             }
         };
         let mut items = work;
+        let from = results.len();
         self.for_destination(forked, &mut items, one, results, None);
+        let mut own = results.split_off(from);
+        budget_stops::report_once_within(&mut own);
+        results.extend(own);
         Some(items)
     }
 
