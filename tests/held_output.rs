@@ -145,11 +145,11 @@ fn a_large_fan_out_under_a_memory_cap_ends_in_the_error_result() {
     let clusters: String = (0..3000)
         .map(|i| format!("    - name: c{i:04}\n"))
         .collect();
-    let objects: String = (0..20)
+    let objects: String = (0..40)
         .map(|i| format!("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm{i}\n  data:\n    text: '{}'\n", "x".repeat(2000)))
         .collect();
     let input = format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{objects}functionConfig:\n  apiVersion: tailor.dev/v1alpha1\n  kind: Tailor\n  metadata:\n    name: t\n  spec:\n    clusters:\n{clusters}");
-    // 3,000 × 20 × 2 KB: 120 MB of output, 600 MB held, under a 500 MB address space.
+    // 3,000 × 40 × 2 KB: 240 MB of output, 530 MB held as text, under a 500 MB address space.
     let mut cmd = std::process::Command::new("sh");
     cmd.args(["-c", "ulimit -v 500000 && exec \"$0\"", tailor_bin()]);
     let run = run_command(&mut cmd, &input);

@@ -542,6 +542,10 @@ impl Resource {
         rendered.dirty = true;
         rendered.place = self.place;
         rendered.read_results = self.read_results;
+        rendered.cluster = self.cluster;
+        rendered.placed = self.placed;
+        rendered.list = self.list;
+        rendered.earlier_ids = self.earlier_ids;
         rendered
     }
 

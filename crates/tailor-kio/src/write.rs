@@ -41,7 +41,8 @@ pub enum Rendering {
 }
 
 /// The text `item` is written as in `rendering`'s output: what the writer of that output
-/// writes for it, byte for byte.
+/// writes for it, byte for byte, but for a fanned-out copy's `# tailor.dev/cluster` comment,
+/// which the writer puts before it (so a tree parsed from the text is the copy's own).
 pub fn rendered_text(item: &Resource, rendering: Rendering) -> String {
     let mut out = String::new();
     match rendering {
@@ -50,7 +51,29 @@ pub fn rendered_text(item: &Resource, rendering: Rendering) -> String {
         Rendering::Stream => push_document_text(&mut out, item, Framing::Stream),
         Rendering::File => push_file_document(&mut out, item),
     }
+    let mark = cluster_mark_len(item, rendering);
+    out.drain(..mark);
+    // Held until the end, possibly by the hundred thousand: no spare capacity.
+    out.shrink_to_fit();
     out
+}
+
+/// The bytes the writer of `rendering`'s output writes for a rendered object: its cluster
+/// comment and its text.
+pub fn rendered_len(item: &Resource) -> usize {
+    item.rendered().map_or(0, |(rendering, text)| {
+        cluster_mark_len(item, rendering) + text.len()
+    })
+}
+
+/// The length of the `# tailor.dev/cluster` line `rendering`'s writer puts before `item`.
+fn cluster_mark_len(item: &Resource, rendering: Rendering) -> usize {
+    match (rendering, item.cluster()) {
+        (Rendering::Item(ListSyntax::Yaml) | Rendering::Stream, Some(cluster)) => {
+            super::annotations::CLUSTER_MARK.len() + cluster.len() + 1
+        }
+        _ => 0,
+    }
 }
 
 /// Collects output text and hands it to a writer whenever a chunk is full.
@@ -238,11 +261,11 @@ fn push_json(out: &mut String, node: &Node) {
 }
 
 fn write_item(out: &mut String, item: &Resource) {
+    push_cluster_mark(out, item);
     if let Some((Rendering::Item(_), text)) = item.rendered() {
         out.push_str(text);
         return;
     }
-    push_cluster_mark(out, item);
     if let (false, Origin::SeqItem { source, start, end }) = (item.is_dirty(), item.origin()) {
         if let Some(head) = item.head_comment() {
             for line in head.split('\n') {
@@ -329,6 +352,9 @@ pub(super) fn push_document_text(out: &mut String, item: &Resource, framing: Fra
     };
     if let Some((rendering, text)) = item.rendered() {
         if rendering == held {
+            if framing == Framing::Stream {
+                push_cluster_mark(out, item);
+            }
             out.push_str(text);
             return;
         }

@@ -8,10 +8,10 @@ use crate::job::Job;
 use crate::reading::{
     keeps_trees, original_items, read_ahead, read_items, reading_holds, Ahead, Parse, Reading,
 };
-use crate::write::{write_resource_list, write_resource_list_to, ListSyntax};
+use crate::write::{write_resource_list, write_resource_list_to, ListSyntax, Rendering};
 use crate::{KrmResult, Resource};
 
-use super::{process, Tailored};
+use super::{process_into, HeldForm, Tailored};
 
 /// The KRM function's answer to `text`, its ResourceList streamed to `out`, with the items
 /// read as the job read ahead allows (`TAILOR_KEEP_TREES=1` keeps every tree); `parse` makes
@@ -93,7 +93,12 @@ fn respond_ahead<J: Job>(
                 // read them again, as they were.
                 items = original_items(&source);
             }
-            process(items, &job, &guest)
+            // The copies of a fan-out are held as the items this answer writes.
+            let held = HeldForm::Text {
+                rendering: Rendering::Item(syntax),
+                ready: Resource::record_output_path,
+            };
+            process_into(items, &job, &guest, None, held)
         }
         Err(results) => Tailored::new(Vec::new(), results, true),
     };

@@ -26,7 +26,10 @@ use crate::{explain as notes, lists, KrmResult, Resource, Severity};
 pub use answer::{answer, respond, Answer};
 pub use budget_stops::BUDGET_MARK;
 pub use contained::contained;
-pub use held::{default_limit as default_max_held_output_bytes, DEFAULT_MAX_HELD_OUTPUT_BYTES};
+pub use held::{
+    default_limit as default_max_held_output_bytes, HeldForm, DEFAULT_MAX_HELD_OUTPUT_BYTES,
+    DEFAULT_MAX_HELD_TEXT_BYTES,
+};
 pub use sink::FanOutSink;
 
 /// What a run produced: the list to print and the exit code.
@@ -62,17 +65,20 @@ fn failed(results: Vec<KrmResult>) -> Tailored {
 /// Runs `job` over `items` for a host as `guest` found it; the job is final (the binary built
 /// the command line and a Fleet bundle into it).
 pub fn process<J: Job>(items: Vec<Resource>, job: &J, guest: &Guest) -> Tailored {
-    process_into(items, job, guest, None)
+    process_into(items, job, guest, None, HeldForm::Trees)
 }
 
 /// [`process`], a fan-out's copies handed to `sink` as each destination is finished when it
 /// takes them ([`FanOutSink::begin`]; never when the host renders in place, whose answer must
-/// hold every item): the answer then holds only what is written once.
+/// hold every item): the answer then holds only what is written once. Without one, the copies
+/// are held as `held` says (as trees when the host renders in place, whose answer the run
+/// checks).
 pub fn process_into<J: Job>(
     items: Vec<Resource>,
     job: &J,
     guest: &Guest,
     sink: Option<&mut dyn FanOutSink>,
+    held: HeldForm,
 ) -> Tailored {
     let settings = job.settings();
     if let Some(note) = settings.empty_shard {
@@ -125,7 +131,12 @@ pub fn process_into<J: Job>(
     }
     // Without a sink (or in place, where the answer holds every item) the copies are held,
     // their output bytes counted against a limit.
-    let mut held = held::HeldSink::new(settings.max_held_output_bytes);
+    let form = if guest.host.in_place() {
+        HeldForm::Trees
+    } else {
+        held
+    };
+    let mut held = held::HeldSink::new(settings.max_held_output_bytes, form);
     let stream = fan_out::Stream {
         sink: sink.filter(|_| !guest.host.in_place()).unwrap_or(&mut held),
         returned: returned.items().collect(),

@@ -124,7 +124,7 @@ fn write_dir<P: Plugin>(
 
 /// Records the file path, index and sequence indentation as `kpt fn source` does, for
 /// ResourceList output (`kpt fn sink` writes wide sequences compact without the last).
-fn annotate_path(item: &mut Resource) {
+pub(super) fn annotate_path(item: &mut Resource) {
     use crate::annotations::*;
     // A path kpt recorded (objects from stdin) is kept; one inside a file is replaced by the
     // file's, as `kpt fn source` replaces it.
@@ -143,9 +143,24 @@ fn annotate_path(item: &mut Resource) {
             ..
         }
     );
-    item.set_annotation(LEGACY_INDEX, &index);
-    item.set_annotation(LEGACY_PATH, &path);
-    item.set_annotation(INDEX, &index);
-    item.set_annotation(PATH, &path);
-    item.set_annotation(SEQ_INDENT, if wide { "wide" } else { "compact" });
+    let annotations = [
+        (LEGACY_INDEX, index.as_str()),
+        (LEGACY_PATH, path.as_str()),
+        (INDEX, index.as_str()),
+        (PATH, path.as_str()),
+        (SEQ_INDENT, if wide { "wide" } else { "compact" }),
+    ];
+    // A fan-out's copy held as its text was annotated before it was rendered: setting them
+    // again would build its tree back for nothing.
+    let rendered = item.rendered().is_some();
+    if rendered
+        && annotations
+            .iter()
+            .all(|(k, v)| item.annotation(k) == Some(v))
+    {
+        return;
+    }
+    for (key, value) in annotations {
+        item.set_annotation(key, value);
+    }
 }

@@ -192,7 +192,7 @@ impl<'a, P: Plugin> Opened<'a, P> {
             .map_err(Refused::Results)
             .and_then(|j| plugin.build(j, &session.overrides, bundle));
         Ok(match built {
-            Ok(job) => run::process_into(items, &job, &Guest::default(), sink),
+            Ok(job) => run::process_into(items, &job, &Guest::default(), sink, held_form(session)),
             Err(Refused::Usage(msg)) => return Err(plugin.usage(&msg)),
             Err(Refused::Results(results)) => Tailored::new(Vec::new(), results, true),
         })
@@ -209,5 +209,18 @@ impl<'a, P: Plugin> Opened<'a, P> {
                 Err(1)
             }
         }
+    }
+}
+
+/// How a fan-out's copies are held for `session`'s output: as the items of the ResourceList
+/// `-o resource-list` writes (annotated as it annotates them); as trees for a stream that is
+/// held (under `--strict`, or for `tailor diff`, which writes files of its own).
+fn held_form(session: &Session) -> run::HeldForm {
+    match session.sink {
+        Sink::ResourceList => run::HeldForm::Text {
+            rendering: Rendering::Item(crate::write::ListSyntax::Yaml),
+            ready: super::output::annotate_path,
+        },
+        _ => run::HeldForm::Trees,
     }
 }
