@@ -725,22 +725,14 @@ fn first_forbidden_char(b: &[u8]) -> Option<usize> {
     // vectorises) and only a chunk holding a suspect byte is looked at closely. `C2` and `EF`
     // are lead bytes in valid UTF-8, never continuation bytes, so a suspect is a character
     // start.
-    // Chunks of a fixed length (`chunks_exact`, the rest looked at as one short chunk): the
-    // screening loop then has a known trip count and is unrolled into vector code whole.
     const CHUNK: usize = 64;
-    let screen = |chunk: &[u8]| {
+    for (n, chunk) in b.chunks(CHUNK).enumerate() {
         let mut suspect = 0u8;
         for &c in chunk {
             let control = (c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r');
             suspect |= (control | (c == 0x7f) | (c == 0xc2) | (c == 0xef)) as u8;
         }
-        suspect != 0
-    };
-    let exact = b.chunks_exact(CHUNK);
-    let rest = exact.remainder();
-    let chunks = exact.chain(std::iter::once(rest));
-    for (n, chunk) in chunks.enumerate() {
-        if !screen(chunk) {
+        if suspect == 0 {
             continue;
         }
         let base = n * CHUNK;
