@@ -4,6 +4,19 @@
 use super::{count_spaces, is_blank, is_break, spanned, Mark, Parser, R};
 use crate::node::{Node, Style, Text};
 
+/// The bytes that may end a line of a plain scalar (`: `, ` #`, a line break), by value: one
+/// load per byte where a chain of comparisons cost five.
+const PLAIN_STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    let mut i = 0;
+    let stop_bytes = [b':', b' ', b'\t', b'\n', b'\r'];
+    while i < stop_bytes.len() {
+        stops[stop_bytes[i] as usize] = true;
+        i += 1;
+    }
+    stops
+};
+
 impl Parser<'_> {
     /// Copies the characters at the cursor up to the first byte `stop` ends the run at (at
     /// least one character). Every stop byte is ASCII, so the run ends on a character
@@ -28,7 +41,7 @@ impl Parser<'_> {
             // Up to the next character that may end the chunk, at once.
             let run = self.b[self.pos..]
                 .iter()
-                .position(|&c| matches!(c, b':' | b' ' | b'\t' | b'\n' | b'\r'))
+                .position(|&c| PLAIN_STOPS[usize::from(c)])
                 .unwrap_or(self.b.len() - self.pos);
             if run > 0 {
                 self.pos += run;
