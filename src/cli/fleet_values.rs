@@ -172,7 +172,7 @@ fn destinations(
     } else {
         plan.clusters
             .iter()
-            .map(|s| inventory.resolve_spec(s))
+            .map(|s| inventory.resolve_spec(&s.spec()))
             .collect()
     };
     Ok((items, clusters))

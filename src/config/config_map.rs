@@ -63,12 +63,15 @@ pub fn parse(fc: &Node) -> Result<Plan, Diagnostic> {
         }
     }
     match name {
-        Some(n) if !n.is_empty() => p.clusters.push(ClusterSpec {
-            name: n,
-            labels: props.clone(),
-            properties: props,
-            ..ClusterSpec::default()
-        }),
+        Some(n) if !n.is_empty() => p.clusters.push(
+            ClusterSpec {
+                name: n,
+                labels: props.clone(),
+                properties: props,
+                ..ClusterSpec::default()
+            }
+            .into(),
+        ),
         Some(_) => {
             return Err(at_field("data.clusterName".to_string(), "clusterName must not be empty".to_string()))
         }
@@ -133,12 +136,13 @@ mod tests {
             "apiVersion: v1\nkind: ConfigMap\ndata: {clusterName: virgo, tag: 1.20, on: true, none: ~}\n",
         ))
         .unwrap_or_else(|e| panic!("{e}"));
-        let props = &p.clusters[0].properties;
-        assert_eq!(p.clusters[0].name, "virgo");
+        let spec = p.clusters[0].spec();
+        let props = &spec.properties;
+        assert_eq!(spec.name, "virgo");
         assert_eq!(props["tag"], "1.20");
         assert_eq!(props["on"], "true");
         assert_eq!(props["none"], "");
-        assert_eq!(p.clusters[0].labels, *props);
+        assert_eq!(spec.labels, *props);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use tailor_cluster::Cluster;
 use tailor_fleet::{Decision, FleetConfig};
 use tailor_kio::job::{Check, Settings};
 use tailor_kio::pipeline::Stage;
+use tailor_kio::run::Destinations;
 use tailor_kio::{Job, KrmResult};
 
 use super::{in_place, resubstitution, Plan, Tailoring, TargetFields, Targets};
@@ -96,7 +97,7 @@ impl Job for Plan {
 
     /// A warning for each target customization that matches none of the destinations: it
     /// changes nothing, which for a misspelt label or cluster name is a silent wrong answer.
-    fn check_destinations(&self, clusters: &[Cluster], results: &mut Vec<KrmResult>) {
+    fn check_destinations(&self, clusters: &Destinations<'_>, results: &mut Vec<KrmResult>) {
         let Targets::Fleet(config) = &self.targets else {
             return;
         };
@@ -104,12 +105,12 @@ impl Job for Plan {
             return;
         }
         let mut used = vec![false; config.customizations.len()];
-        for cluster in clusters {
-            for i in config.matching(cluster) {
+        for cluster in clusters.iter() {
+            for i in config.matching(&cluster) {
                 used[i] = true;
             }
         }
-        let names: Vec<String> = clusters.iter().map(|c| format!("{:?}", c.name)).collect();
+        let names: Vec<String> = clusters.names().map(|c| format!("{c:?}")).collect();
         for (c, _) in config.customizations.iter().zip(used).filter(|(_, u)| !u) {
             results.push(
                 KrmResult::warning(format!(

@@ -193,24 +193,25 @@ mod fan_out {
 /// alike, unless a stage reads more of the cluster (templates after a stage that writes may
 /// read any property).
 mod renderings {
-    use tailor_cluster::Cluster;
+    use tailor_cluster::Inventory;
     use tailor_kio::renderings::same_rendering;
+    use tailor_kio::run::Destinations;
 
-    fn plan_and_clusters(extra: &str) -> (crate::config::Plan, Vec<Cluster>) {
+    fn plan(extra: &str) -> crate::config::Plan {
         let text = format!(
             "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {{name: t}}\nspec:\n  clusters:\n  - {{name: a, labels: {{env: dev}}}}\n  - {{name: b, labels: {{env: prod}}}}\n  - {{name: c, labels: {{env: dev}}}}\n  - {{name: d, labels: {{env: test}}}}\n  - {{name: e, labels: {{env: test}}}}\n  targetCustomizations:\n  - {{name: prod, clusterSelector: {{matchLabels: {{env: prod}}}}, namespace: prod}}\n  - {{name: test, clusterSelector: {{matchLabels: {{env: test}}}}, doNotDeploy: true}}\n{extra}"
         );
         let fc = tailor_yaml::parse_stream(&text).unwrap().remove(0).root;
-        let plan = crate::config::parse(Some(&fc)).unwrap_or_else(|r| panic!("{r:?}"));
-        let clusters = plan.clusters.iter().map(|c| c.to_cluster()).collect();
-        (plan, clusters)
+        crate::config::parse(Some(&fc)).unwrap_or_else(|r| panic!("{r:?}"))
     }
 
     #[test]
     fn destinations_the_customizations_treat_alike_share_a_rendering() {
-        let (plan, clusters) = plan_and_clusters("  templates: {enabled: false}\n");
+        let plan = plan("  templates: {enabled: false}\n");
+        let clusters = Destinations::new(&plan.clusters, Inventory::default());
         assert_eq!(same_rendering(&plan, &clusters, &[]), [0, 1, 0, 3, 3]);
-        let (plan, clusters) = plan_and_clusters("  templates: {enabled: true}\n");
+        let plan = self::plan("  templates: {enabled: true}\n");
+        let clusters = Destinations::new(&plan.clusters, Inventory::default());
         assert_eq!(same_rendering(&plan, &clusters, &[]), [0, 1, 2, 3, 4]);
     }
 }

@@ -6,6 +6,7 @@
 //! plan: how items are read, what runs once before a fan-out, and what a deferred object keeps
 //! are derived from what the stages declare.
 
+mod apart;
 pub(crate) mod budget;
 mod choices;
 mod config_map;
@@ -18,7 +19,7 @@ pub mod schema;
 mod tailor;
 
 use serde_json::Value as Json;
-use tailor_cluster::ClusterSpec;
+use tailor_cluster::CompactSpec;
 use tailor_fleet::{BundleFile, FleetConfig};
 use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
@@ -67,7 +68,7 @@ pub struct Plan {
     /// Which functionConfig kind asked for this (for messages).
     pub source: &'static str,
     /// Destinations: one tailored copy per entry. Empty means "no destination named".
-    pub clusters: Vec<ClusterSpec>,
+    pub clusters: Vec<CompactSpec>,
     /// `spec.clusters` was used: paths get a `<cluster>/` prefix.
     pub fan_out: bool,
     /// The stages, in order.
@@ -147,8 +148,8 @@ impl Plan {
     /// Keeps only the destination `name` of the plan's clusters (`--cluster`); its copy is
     /// laid out as in the whole fan-out.
     fn only_cluster(&mut self, name: &str) -> Result<(), String> {
-        if !self.clusters.iter().any(|c| c.name == name) {
-            let known: Vec<&str> = self.clusters.iter().map(|c| c.name.as_str()).collect();
+        if !self.clusters.iter().any(|c| c.name() == name) {
+            let known: Vec<&str> = self.clusters.iter().map(CompactSpec::name).collect();
             let near = tailor_kube::json::suggest(name, &known)
                 .map(|n| format!(" (did you mean {n:?}?)"))
                 .unwrap_or_default();
@@ -162,7 +163,7 @@ impl Plan {
             });
         }
         self.narrowed |= self.clusters.len() > 1;
-        self.clusters.retain(|c| c.name == name);
+        self.clusters.retain(|c| c.name() == name);
         Ok(())
     }
 
@@ -171,7 +172,7 @@ impl Plan {
     /// the whole set, and a destination stays in its shard when others are added or removed.
     fn shard(&mut self, k: usize, n: usize) {
         let before = self.clusters.len();
-        self.clusters.retain(|c| shard_of(&c.name, n) == k - 1);
+        self.clusters.retain(|c| shard_of(c.name(), n) == k - 1);
         self.narrowed |= self.clusters.len() < before;
         if self.clusters.is_empty() {
             self.empty_shard = Some(format!(
@@ -294,17 +295,31 @@ pub fn parse(fc: Option<&Node>) -> Result<Plan, Vec<KrmResult>> {
     parse_config(fc).map_err(|ds| ds.into_iter().map(KrmResult::from).collect())
 }
 
+/// Whether `json` is a `Tailor` functionConfig.
+fn is_tailor(json: &Json) -> bool {
+    json.get("apiVersion").and_then(Json::as_str) == Some("tailor.dev/v1alpha1")
+        && json.get("kind").and_then(Json::as_str) == Some("Tailor")
+}
+
 fn parse_config(fc: Option<&Node>) -> Result<Plan, Vec<Diagnostic>> {
     let Some(fc) = fc else {
         return Ok(strip_only("no functionConfig"));
     };
-    let json = fc
-        .to_json()
-        .map_err(|e| vec![Diagnostic::error(format!("functionConfig: {e}"))])?;
+    let to_json = |node: &Node| {
+        node.to_json()
+            .map_err(|e| vec![Diagnostic::error(format!("functionConfig: {e}"))])
+    };
+    // A Tailor's `spec.clusters` entries are read one at a time (`apart`).
+    let mut apart = apart::clusters_apart(fc);
+    let mut json = to_json(apart.as_ref().map_or(fc, |a| &a.rest))?;
+    if apart.is_some() && !is_tailor(&json) {
+        apart = None;
+        json = to_json(fc)?;
+    }
     let api_version = json.get("apiVersion").and_then(Json::as_str).unwrap_or("");
     let kind = json.get("kind").and_then(Json::as_str).unwrap_or("");
     match (api_version, kind) {
-        ("tailor.dev/v1alpha1", "Tailor") => tailor::parse(&json, fc),
+        ("tailor.dev/v1alpha1", "Tailor") => tailor::parse(&json, fc, apart.map(|a| a.clusters)),
         ("v1", "ConfigMap") => config_map::parse(fc).map_err(|e| vec![e]),
         ("fn.kpt.dev/v1alpha1", "ApplyReplacements") => {
             replacements::parse(fc, replacements::Kind::ApplyReplacements).map_err(|e| vec![e])

@@ -6,9 +6,9 @@
 //! (or fails on) is refused in place, as [`super::in_place`] refuses the other rules that
 //! tailor their own output again.
 
-use tailor_cluster::Cluster;
 use tailor_kio::host::ELSEWHERE;
 use tailor_kio::pipeline::{run_all, Destination, Forked, Log};
+use tailor_kio::run::Destinations;
 use tailor_kio::{Job, KrmResult, Resource};
 
 use super::Plan;
@@ -20,7 +20,7 @@ use crate::stages::substitution::STAGE;
 pub(super) fn substitutes_again(
     plan: &Plan,
     out: &[Resource],
-    clusters: &[Cluster],
+    clusters: &Destinations<'_>,
     claimed: &[Vec<Resource>],
 ) -> Option<KrmResult> {
     if plan.fan_out || clusters.len() > 1 {
@@ -31,6 +31,7 @@ pub(super) fn substitutes_again(
         .iter()
         .position(|s| s.declares().name == STAGE)?;
     let cluster = clusters.first();
+    let cluster = cluster.as_ref();
     let tailoring = plan.options_for(cluster, &mut Vec::new())?;
     let mut again = out.to_vec();
     let mut results = Vec::new();

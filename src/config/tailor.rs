@@ -2,7 +2,7 @@
 
 use crate::stages::Tailoring;
 use serde_json::{Map, Value as Json};
-use tailor_cluster::ClusterSpec;
+use tailor_cluster::{ClusterSpec, CompactSpec};
 use tailor_fleet::FleetConfig;
 use tailor_kube::json::concat_names;
 use tailor_kube::Diagnostic;
@@ -54,7 +54,7 @@ pub const LIMITS: &[&str] = &[
 /// What a `Tailor` spec says, decoded; [`Spec::plan`] turns it into stages.
 #[derive(Default)]
 struct Spec {
-    clusters: Vec<ClusterSpec>,
+    clusters: Vec<CompactSpec>,
     fan_out: bool,
     strip_builtin: bool,
     custom_transforms: Vec<tailor_kubestellar::strip::CustomTransform>,
@@ -86,7 +86,7 @@ impl Spec {
         let strict = self
             .clusters
             .iter()
-            .any(|c| c.strict_match_labels == Some(true));
+            .any(|c| c.strict_match_labels() == Some(true));
         if self.schedule.is_some() || strict {
             stages.push(Box::new(Schedule {
                 written: self.schedule.is_some(),
@@ -131,7 +131,9 @@ impl Spec {
     }
 }
 
-pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
+/// `clusters`: the `spec.clusters` entries when they were kept apart from `json`
+/// ([`super::apart`]).
+pub fn parse(json: &Json, fc: &Node, clusters: Option<&[Node]>) -> Result<Plan, Vec<Diagnostic>> {
     let mut p = Spec {
         strip_builtin: true,
         templates: true,
@@ -151,7 +153,8 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
     };
     let mut errors = Vec::new();
     unknown_fields(spec, &mut errors);
-    p.read_clusters(spec, &mut errors);
+    p.read_clusters(spec, clusters, &mut errors)
+        .map_err(|e| vec![e])?;
     p.read_strip(spec, fc, &mut errors);
     p.read_templates(spec, &mut errors);
     p.read_sources(json, spec, &mut errors);
@@ -163,6 +166,35 @@ pub fn parse(json: &Json, fc: &Node) -> Result<Plan, Vec<Diagnostic>> {
         Ok(p.plan(budget))
     } else {
         Err(errors)
+    }
+}
+
+/// The entries of `spec.clusters`: JSON, or YAML turned into JSON one at a time.
+enum Entries<'a> {
+    Json(&'a [Json]),
+    Yaml(&'a [Node]),
+}
+
+impl Entries<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Entries::Json(list) => list.len(),
+            Entries::Yaml(list) => list.len(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Entry `i`; a YAML entry that cannot be JSON fails the parse as the whole document would.
+    fn entry(&self, i: usize) -> Result<std::borrow::Cow<'_, Json>, Diagnostic> {
+        match self {
+            Entries::Json(list) => Ok(std::borrow::Cow::Borrowed(&list[i])),
+            Entries::Yaml(list) => super::apart::entry_json(&list[i])
+                .map(std::borrow::Cow::Owned)
+                .map_err(Diagnostic::error),
+        }
     }
 }
 
@@ -193,16 +225,26 @@ fn err(field: &str, msg: String) -> Diagnostic {
 /// order of the fields, so every problem is reported at once.
 impl Spec {
     /// `spec.cluster` and `spec.clusters`: the destinations.
-    fn read_clusters(&mut self, spec: &Map<String, Json>, errors: &mut Vec<Diagnostic>) {
+    fn read_clusters(
+        &mut self,
+        spec: &Map<String, Json>,
+        apart: Option<&[Node]>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
         if let Some(c) = spec.get("cluster").filter(|c| !c.is_null()) {
             match ClusterSpec::from_json(c, "spec.cluster") {
-                Ok(s) => self.clusters.push(s),
+                Ok(s) => self.clusters.push(s.into()),
                 Err(e) => errors.push(e),
             }
         }
-        match spec.get("clusters") {
-            None | Some(Json::Null) => {}
-            Some(Json::Array(list)) => {
+        let entries = match (apart, spec.get("clusters")) {
+            (Some(nodes), _) => Some(Entries::Yaml(nodes)),
+            (None, Some(Json::Array(list))) => Some(Entries::Json(list)),
+            _ => None,
+        };
+        match (spec.get("clusters"), entries) {
+            (None | Some(Json::Null), _) => {}
+            (_, Some(list)) => {
                 if !self.clusters.is_empty() && !list.is_empty() {
                     errors.push(err(
                         "clusters",
@@ -211,9 +253,10 @@ impl Spec {
                 }
                 // Names seen so far: a set, so 20,000 destinations are checked in linear time.
                 let mut names: std::collections::HashSet<String> =
-                    self.clusters.iter().map(|c| c.name.clone()).collect();
-                for (i, c) in list.iter().enumerate() {
-                    match ClusterSpec::from_json(c, &format!("spec.clusters[{i}]")) {
+                    self.clusters.iter().map(|c| c.name().to_string()).collect();
+                for i in 0..list.len() {
+                    let c = list.entry(i)?;
+                    match ClusterSpec::from_json(&c, &format!("spec.clusters[{i}]")) {
                         Ok(s) => {
                             if !names.insert(s.name.clone()) {
                                 errors.push(err(
@@ -221,7 +264,7 @@ impl Spec {
                                     format!("cluster {:?} is listed twice", s.name),
                                 ));
                             }
-                            self.clusters.push(s);
+                            self.clusters.push(s.into());
                         }
                         Err(e) => errors.push(e),
                     }
@@ -236,11 +279,12 @@ impl Spec {
                     );
                 }
             }
-            Some(_) => errors.push(err(
+            (Some(_), None) => errors.push(err(
                 "clusters",
                 "spec.clusters must be a list of clusters".into(),
             )),
         }
+        Ok(())
     }
 
     /// `spec.strip`, `spec.customTransforms` and the shape of `spec.replacements`.

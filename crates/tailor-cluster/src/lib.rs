@@ -27,12 +27,14 @@
 //! # Ok::<(), tailor_cluster::FieldError>(())
 //! ```
 
+pub mod compact;
 pub mod inventory;
 pub mod model;
 pub mod properties;
 
 pub use tailor_kube::{FieldError, StringMap};
 
+pub use compact::CompactSpec;
 pub use inventory::{inventory_kind, inventory_kind_of, is_inventory, Inventory, InventoryKind};
 pub use model::{Cluster, ClusterGroup, ClusterSpec, InventoryObject, CLUSTER_FIELDS};
 pub use tailor_kube::labels::{self as selector, LabelSelector, Operator, Requirement};

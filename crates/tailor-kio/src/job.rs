@@ -5,11 +5,12 @@
 //! read, which items are inputs, what runs once before a fan-out's copies are made) is derived
 //! here from what the stages declare.
 
-use tailor_cluster::{Cluster, ClusterSpec};
+use tailor_cluster::{Cluster, CompactSpec};
 use tailor_kube::Diagnostic;
 
 use crate::host::OwnConfig;
 use crate::pipeline::{Claim, Reads, Scope, Stage};
+use crate::run::Destinations;
 use crate::{KrmResult, Resource};
 
 /// How a job runs: its destinations and limits, as the functionConfig and the command line
@@ -17,7 +18,7 @@ use crate::{KrmResult, Resource};
 #[derive(Clone, Copy)]
 pub struct Settings<'a> {
     /// Destinations: one tailored copy per entry; none means "no destination named".
-    pub clusters: &'a [ClusterSpec],
+    pub clusters: &'a [CompactSpec],
     /// `spec.clusters` was used: each copy carries its destination's name.
     pub fan_out: bool,
     /// Largest number of tailored copies (destinations × items) one run may produce.
@@ -43,7 +44,7 @@ pub enum Check<'a> {
     /// render would tailor again.
     Output {
         items: &'a [Resource],
-        clusters: &'a [Cluster],
+        clusters: &'a Destinations<'a>,
         /// What each stage claimed as its inputs, by its place in the job.
         claimed: &'a [Vec<Resource>],
     },
@@ -74,7 +75,7 @@ pub trait Job: Sync {
         None
     }
     /// Warnings about the destinations as a whole (a rule that matches none of them).
-    fn check_destinations(&self, clusters: &[Cluster], results: &mut Vec<KrmResult>);
+    fn check_destinations(&self, clusters: &Destinations<'_>, results: &mut Vec<KrmResult>);
     /// What `--explain` says of how `cluster`'s options were chosen; `false` when nothing is
     /// deployed there.
     fn explain_choice(&self, cluster: &Cluster, out: &mut String) -> bool;

@@ -11,12 +11,14 @@
 //! says which names its configuration and objects read ([`PropertyReads`]), or reads them all.
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
 
 use tailor_cluster::{Cluster, ClusterGroup};
 use tailor_kube::StringMap;
 
 use crate::job::{shared_stages, Job};
 use crate::pipeline::{Declaration, Reads, Scope};
+use crate::run::Destinations;
 use crate::Resource;
 
 /// The fields of a destination a stage reads (a set of them).
@@ -260,25 +262,61 @@ fn writes_nothing(declared: &Declaration, items: &[Resource]) -> bool {
 /// before it has), the copies starting from `items`.
 pub fn same_rendering<J: Job + ?Sized>(
     job: &J,
-    clusters: &[Cluster],
+    clusters: &Destinations<'_>,
     items: &[Resource],
 ) -> Vec<usize> {
-    group(clusters, &seen_by_copies(job, items), |c| {
-        job.options_key(c)
-    })
+    group(
+        clusters.len(),
+        |at| clusters.cluster(at),
+        &seen_by_copies(job, items),
+        |c| job.options_key(c),
+    )
 }
 
+/// For each of `count` destinations (`cluster_at` resolves one), the first with the same key.
+/// The groups are found by the hash of their key, so a fan-out to 20,000 clusters keeps a
+/// number or two per group, not 20,000 resolved clusters; a destination whose hash a group has
+/// is compared key by key with that group's first, resolved again (equal hashes of unequal keys
+/// cost time, never a shared rendering).
 fn group(
-    clusters: &[Cluster],
+    count: usize,
+    cluster_at: impl Fn(usize) -> Cluster,
     seen: &Seen,
     options_key: impl Fn(&Cluster) -> Option<Vec<usize>>,
 ) -> Vec<usize> {
-    let mut first: HashMap<Key<'_>, usize> = HashMap::new();
-    clusters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| *first.entry(Key::of(c, seen, options_key(c))).or_insert(i))
-        .collect()
+    // The first destination of each hash; more firsts with the same hash, when keys collide.
+    let mut first: HashMap<u64, usize> = HashMap::new();
+    let mut colliding: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut same = Vec::with_capacity(count);
+    for at in 0..count {
+        let cluster = cluster_at(at);
+        let key = Key::of(&cluster, seen, options_key(&cluster));
+        let hash = hash_of(&key);
+        let alike = |f: &usize| {
+            let other = cluster_at(*f);
+            Key::of(&other, seen, options_key(&other)) == key
+        };
+        let Some(&f) = first.get(&hash) else {
+            first.insert(hash, at);
+            same.push(at);
+            continue;
+        };
+        let more = colliding.entry(hash).or_default();
+        let found = std::iter::once(f)
+            .chain(more.iter().copied())
+            .find(|f| alike(f));
+        same.push(found.unwrap_or_else(|| {
+            more.push(at);
+            at
+        }));
+    }
+    same
+}
+
+fn hash_of(key: &Key<'_>) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// How many distinct renderings `same_rendering` asks for.

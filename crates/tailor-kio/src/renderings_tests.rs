@@ -2,6 +2,15 @@ use serde_json::json;
 
 use super::*;
 
+/// [`super::group`] over the clusters of a list.
+fn group(
+    all: &[Cluster],
+    seen: &Seen,
+    options_key: impl Fn(&Cluster) -> Option<Vec<usize>>,
+) -> Vec<usize> {
+    super::group(all.len(), |at| all[at].clone(), seen, options_key)
+}
+
 fn cluster(spec: serde_json::Value) -> Cluster {
     Cluster::from_json(&spec, "spec.cluster").unwrap()
 }

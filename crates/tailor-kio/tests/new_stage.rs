@@ -8,7 +8,7 @@ use tailor_cluster::Cluster;
 use tailor_kio::job::{Check, Settings};
 use tailor_kio::pipeline::{Applied, Apply, Context, Declaration, Scope, Stage};
 use tailor_kio::reading::{item_reading, read_ahead, read_items, Reading};
-use tailor_kio::run::respond;
+use tailor_kio::run::{respond, Destinations};
 use tailor_kio::{Job, KrmResult, Resource};
 use tailor_yaml::Node;
 
@@ -77,7 +77,7 @@ impl Job for MarkAll {
     fn options_for(&self, _: Option<&Cluster>, _: &mut Vec<KrmResult>) -> Option<()> {
         Some(())
     }
-    fn check_destinations(&self, _: &[Cluster], _: &mut Vec<KrmResult>) {}
+    fn check_destinations(&self, _: &Destinations<'_>, _: &mut Vec<KrmResult>) {}
     fn explain_choice(&self, _: &Cluster, _: &mut String) -> bool {
         true
     }

@@ -7,8 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use tailor_cluster::Cluster;
-
+use super::Destinations;
 use crate::job::Job;
 use crate::{renderings, KrmResult, Resource};
 
@@ -39,7 +38,7 @@ impl Alike {
     /// own when `TAILOR_FAN_OUT_DEDUP=0`.
     pub(super) fn plan<J: Job>(
         job: &J,
-        clusters: &[Cluster],
+        clusters: &Destinations<'_>,
         items: &[Resource],
     ) -> Result<Alike, String> {
         let same = if crate::env::fan_out_dedup()? {

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::alike::Alike;
-use super::Run;
+use super::{Destinations, Run};
 use crate::explain::{objects, Notes};
 use crate::job::{shared_stages, Job};
 use crate::pipeline::{run_all, Destination, Forked, Log};
@@ -14,15 +14,19 @@ use crate::{KrmResult, Resource};
 use tailor_cluster::Cluster;
 
 /// The report of a run over `work` for `clusters` (none: one run without a destination).
-pub(super) fn report<J: Job>(run: &Run<'_, J>, work: &[Resource], clusters: &[Cluster]) -> String {
+pub(super) fn report<J: Job>(
+    run: &Run<'_, J>,
+    work: &[Resource],
+    clusters: &Destinations<'_>,
+) -> String {
     let mut out = String::new();
     if clusters.is_empty() {
         out.push_str("no destination cluster:\n");
         destination(run, work, None, &mut out);
     }
-    for cluster in clusters {
-        let _ = writeln!(out, "cluster {:?}{}:", cluster.name, labels(cluster));
-        destination(run, work, Some(cluster), &mut out);
+    for cluster in clusters.iter() {
+        let _ = writeln!(out, "cluster {:?}{}:", cluster.name, labels(&cluster));
+        destination(run, work, Some(&cluster), &mut out);
     }
     if clusters.len() > 1 {
         fan_out(run, work, clusters, &mut out);
@@ -32,7 +36,12 @@ pub(super) fn report<J: Job>(run: &Run<'_, J>, work: &[Resource], clusters: &[Cl
 
 /// How many renderings the fan-out needs: destinations that render alike share one. The
 /// copies start from `work` as the stages run once before them leave it, as in the run.
-fn fan_out<J: Job>(run: &Run<'_, J>, work: &[Resource], clusters: &[Cluster], out: &mut String) {
+fn fan_out<J: Job>(
+    run: &Run<'_, J>,
+    work: &[Resource],
+    clusters: &Destinations<'_>,
+    out: &mut String,
+) {
     let mut items = work.to_vec();
     let mut before: Vec<Forked<'_, J::Options>> = run
         .fork(&mut Vec::new())

@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use tailor_cluster::Cluster;
 
 use super::alike::{Alike, Rendering};
-use super::Run;
+use super::{Destinations, Run};
 use crate::job::{shared_stages, Job};
 use crate::pipeline::{run_all, Destination, Forked, Log, Seed};
 use crate::{annotations, KrmResult, Resource};
@@ -34,13 +34,12 @@ pub(super) fn tailor_each<'p, J: Job>(
     run: &Run<'p, J>,
     forked: Vec<Forked<'p, J::Options>>,
     work: Vec<Resource>,
-    clusters: &[Cluster],
+    clusters: &Destinations<'_>,
     results: &mut Vec<KrmResult>,
     stream: Stream<'_>,
 ) -> Option<Vec<Resource>> {
     // Each copy goes under `<cluster>/`: checked before any object is tailored or written.
-    let names = clusters.iter().map(|c| c.name.as_str());
-    if let Err(msg) = crate::safe_paths::check_directory_names(names) {
+    if let Err(msg) = crate::safe_paths::check_directory_names(clusters.names()) {
         results.push(KrmResult::error(msg));
         return None;
     }
@@ -73,7 +72,7 @@ pub(super) fn tailor_each<'p, J: Job>(
         }
     };
     let staying: Vec<&Resource> = kept.iter().chain(stream.returned.iter().copied()).collect();
-    let names: Vec<&str> = clusters.iter().map(|c| c.name.as_str()).collect();
+    let names: Vec<&str> = clusters.names().collect();
     match stream.sink.begin(&names, &staying) {
         Err(message) => {
             results.push(KrmResult::error(message));
@@ -100,7 +99,7 @@ pub(super) fn tailor_each<'p, J: Job>(
 /// would tailor copies), `None` when there are no copies.
 fn already_fanned_out(
     work: &[Resource],
-    clusters: &[Cluster],
+    clusters: &Destinations<'_>,
     results: &mut Vec<KrmResult>,
 ) -> Option<bool> {
     let objects: Vec<&Resource> = work.iter().filter(|r| !r.is_left_alone()).collect();
@@ -123,7 +122,7 @@ fn already_fanned_out(
         )));
         return Some(false);
     }
-    let destinations: BTreeSet<&str> = clusters.iter().map(|c| c.name.as_str()).collect();
+    let destinations: BTreeSet<&str> = clusters.names().collect();
     let seen: BTreeSet<&str> = marked.iter().filter_map(|r| r.fanned_out_for()).collect();
     let gone: Vec<&str> = seen.difference(&destinations).copied().collect();
     let mut message = format!(
@@ -163,7 +162,7 @@ fn copies<J: Job>(
     run: &Run<'_, J>,
     stages: &[Seed<'_, J::Options>],
     work: &[Resource],
-    clusters: &[Cluster],
+    clusters: &Destinations<'_>,
     alike: &Alike,
 ) -> (Vec<Resource>, Vec<KrmResult>) {
     let threads = match crate::env::threads() {
@@ -185,38 +184,39 @@ fn tailor_all<'c, J: Job>(
     run: &Run<'_, J>,
     stages: &[Seed<'_, J::Options>],
     work: &[Resource],
-    clusters: &'c [Cluster],
+    clusters: &Destinations<'c>,
     alike: &Alike,
     threads: usize,
 ) -> (Vec<Resource>, Vec<(&'c str, KrmResult)>) {
     let per_thread = clusters.len().div_ceil(threads);
-    // The destinations `start..` of `chunk` are `clusters[start..]`.
-    let tailor_chunk = |(start, chunk): (usize, &'c [Cluster])| {
+    // The destinations `range` of one thread.
+    let tailor_chunk = |range: std::ops::Range<usize>| {
         // This thread's workers of the stages (their inputs were checked before the copies).
         let mut forked: Vec<Forked<'_, J::Options>> = stages
             .iter()
             .map(|&seed| Forked::new(seed, &mut Vec::new()))
             .collect();
-        let mut out = Vec::with_capacity(work.len() * chunk.len());
+        let mut out = Vec::with_capacity(work.len() * range.len());
         let mut results = Vec::new();
-        for (i, cluster) in chunk.iter().enumerate() {
-            let more = i + 1 < chunk.len();
-            let (items, own) = tailor_one(run, &mut forked, work, clusters, start + i, alike, more);
-            results.extend(own.into_iter().map(|r| (cluster.name.as_str(), r)));
+        let end = range.end;
+        for at in range {
+            let more = at + 1 < end;
+            let (items, own) = tailor_one(run, &mut forked, work, clusters, at, alike, more);
+            results.extend(own.into_iter().map(|r| (clusters.name(at), r)));
             out.extend(items);
         }
         (out, results)
     };
     if threads == 1 {
-        return tailor_chunk((0, clusters));
+        return tailor_chunk(0..clusters.len());
     }
     std::thread::scope(|scope| {
-        let spawned: Result<Vec<_>, _> = clusters
-            .chunks(per_thread)
-            .enumerate()
-            .map(|(n, chunk)| {
+        let spawned: Result<Vec<_>, _> = (0..clusters.len())
+            .step_by(per_thread.max(1))
+            .map(|start| {
+                let range = start..(start + per_thread).min(clusters.len());
                 let thread = std::thread::Builder::new();
-                thread.spawn_scoped(scope, move || tailor_chunk((n * per_thread, chunk)))
+                thread.spawn_scoped(scope, move || tailor_chunk(range))
             })
             .collect();
         let mut out = Vec::with_capacity(work.len() * clusters.len());
@@ -244,20 +244,22 @@ fn tailor_all<'c, J: Job>(
     })
 }
 
-/// The copies of `work` tailored for `clusters[at]` with this thread's `forked` stages, each
-/// under the cluster's directory, and the destination's results; `more` when the thread
+/// The copies of `work` tailored for destination `at` with this thread's `forked` stages,
+/// each under the cluster's directory, and the destination's results; `more` when the thread
 /// tailors another destination after it. Destinations that render alike share one rendering
 /// (`alike`); choosing the options and the cluster's directory are each destination's own.
+/// The cluster is resolved here and dropped when the destination is done.
 pub(super) fn tailor_one<J: Job>(
     run: &Run<'_, J>,
     forked: &mut [Forked<'_, J::Options>],
     work: &[Resource],
-    clusters: &[Cluster],
+    clusters: &Destinations<'_>,
     at: usize,
     alike: &Alike,
     more: bool,
 ) -> (Vec<Resource>, Vec<KrmResult>) {
-    let cluster = &clusters[at];
+    let cluster = clusters.cluster(at);
+    let cluster = &cluster;
     let mut own = Vec::new();
     let mut options = None;
     let chosen = super::contained::contained(|| {

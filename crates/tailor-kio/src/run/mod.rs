@@ -16,8 +16,6 @@ mod returned;
 mod sink;
 mod streamed;
 
-use tailor_cluster::Cluster;
-
 use crate::host::Guest;
 use crate::job::{Check, Job};
 use crate::pipeline::{run_all, Destination, Forked, Log};
@@ -26,6 +24,7 @@ use crate::{explain as notes, lists, KrmResult, Resource, Severity};
 pub use answer::{answer, respond, Answer};
 pub use budget_stops::BUDGET_MARK;
 pub use contained::contained;
+pub use destinations::Destinations;
 pub use held::{
     default_limit as default_max_held_output_bytes, HeldForm, DEFAULT_MAX_HELD_OUTPUT_BYTES,
     DEFAULT_MAX_HELD_TEXT_BYTES,
@@ -159,7 +158,7 @@ pub fn process_into<J: Job>(
 struct Ran<'a> {
     out: Vec<Resource>,
     results: Vec<KrmResult>,
-    clusters: &'a [Cluster],
+    clusters: &'a Destinations<'a>,
     claimed: &'a [Vec<Resource>],
 }
 
@@ -196,7 +195,7 @@ fn finish<J: Job>(
     }
     returned.put_back(&mut out, !settings.fan_out);
     let out = lists::repack(out);
-    let destinations: Vec<String> = clusters.iter().map(|c| c.name.clone()).collect();
+    let destinations: Vec<String> = clusters.names().map(str::to_string).collect();
     if let Some(refusal) = package.and_then(|p| p.dropped(&out, &destinations)) {
         results.push(refusal);
         return failed(results);
@@ -270,24 +269,22 @@ impl<'a, J: Job> Run<'a, J> {
         &self,
         forked: &mut Vec<Forked<'a, J::Options>>,
         work: Vec<Resource>,
-        clusters: &[Cluster],
+        clusters: &Destinations<'_>,
         results: &mut Vec<KrmResult>,
         stream: fan_out::Stream<'_>,
     ) -> Option<Vec<Resource>> {
-        let one = match clusters {
-            [] => None,
-            [one] if !self.job.settings().fan_out => Some(Destination {
-                cluster: one,
-                more: false,
-            }),
-            many => {
-                let forked = std::mem::take(forked);
-                return fan_out::tailor_each(self, forked, work, many, results, stream);
-            }
-        };
+        if clusters.len() > 1 || clusters.len() == 1 && self.job.settings().fan_out {
+            let forked = std::mem::take(forked);
+            return fan_out::tailor_each(self, forked, work, clusters, results, stream);
+        }
+        let one = clusters.first();
+        let destination = one.as_ref().map(|cluster| Destination {
+            cluster,
+            more: false,
+        });
         let mut items = work;
         let from = results.len();
-        self.for_destination(forked, &mut items, one, results, None);
+        self.for_destination(forked, &mut items, destination, results, None);
         let mut own = results.split_off(from);
         budget_stops::report_once_within(&mut own);
         results.extend(own);

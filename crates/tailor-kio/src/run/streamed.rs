@@ -1,12 +1,10 @@
 //! A fan-out whose copies go to a [`FanOutSink`] as each destination is finished, in
 //! destination order, with a bounded number of destinations in flight ([`crate::ordered`]).
 
-use tailor_cluster::Cluster;
-
 use super::alike::Alike;
 use super::fan_out::{name_clusters, tailor_one};
 use super::sink::FanOutSink;
-use super::Run;
+use super::{Destinations, Run};
 use crate::job::Job;
 use crate::ordered::{in_order, Stopped};
 use crate::pipeline::Forked;
@@ -25,7 +23,7 @@ pub(super) fn stream_copies<J: Job>(
     run: &Run<'_, J>,
     stages: &[Seed<'_, J::Options>],
     work: &[Resource],
-    clusters: &[Cluster],
+    clusters: &Destinations<'_>,
     alike: &Alike,
     sink: &mut dyn FanOutSink,
 ) -> Vec<KrmResult> {
@@ -51,7 +49,7 @@ pub(super) fn stream_copies<J: Job>(
         threads * IN_FLIGHT_PER_THREAD,
         worker,
         |i, (copies, own): (Vec<Resource>, Vec<KrmResult>)| {
-            let name = clusters[i].name.as_str();
+            let name = clusters.name(i);
             failed |= own.iter().any(KrmResult::is_error);
             named.extend(own.into_iter().map(|r| (name, r)));
             if failed {
