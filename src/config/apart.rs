@@ -18,7 +18,7 @@ pub(super) struct Apart<'n> {
 pub(super) fn clusters_apart(fc: &Node) -> Option<Apart<'_>> {
     let list = fc.get("spec")?.get("clusters")?;
     let clusters = list.items()?;
-    if has_alias(fc) {
+    if fc.has_alias() {
         return None;
     }
     Some(Apart {
@@ -31,17 +31,6 @@ pub(super) fn clusters_apart(fc: &Node) -> Option<Apart<'_>> {
 /// functionConfig reports it.
 pub(super) fn entry_json(entry: &Node) -> Result<Json, String> {
     entry.to_json().map_err(|e| format!("functionConfig: {e}"))
-}
-
-fn has_alias(node: &Node) -> bool {
-    match &node.value {
-        Value::Alias(_) => true,
-        Value::Scalar(_) => false,
-        Value::Sequence(items) => items.iter().any(has_alias),
-        Value::Mapping(pairs) => pairs
-            .iter()
-            .any(|p| has_alias(&p.key) || has_alias(&p.value)),
-    }
 }
 
 /// A copy of `node` with the list `skip` (found by address) emptied.

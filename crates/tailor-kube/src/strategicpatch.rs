@@ -86,17 +86,7 @@ pub fn strategic_merge_patch(
 /// `node` with aliases expanded (the merge compares and moves values, which an alias would
 /// make ambiguous); untouched when it has none.
 fn plain(node: &Node) -> Result<Node, String> {
-    fn has_alias(n: &Node) -> bool {
-        match &n.value {
-            Value::Alias(_) => true,
-            Value::Scalar(_) => false,
-            Value::Sequence(items) => items.iter().any(has_alias),
-            Value::Mapping(pairs) => pairs
-                .iter()
-                .any(|p| has_alias(&p.key) || has_alias(&p.value)),
-        }
-    }
-    if has_alias(node) {
+    if node.has_alias() {
         let json = node.to_json().map_err(|e| e.to_string())?;
         Ok(tailor_yaml::from_json(&json))
     } else {

@@ -257,6 +257,20 @@ impl Node {
         }
     }
 
+    /// Whether an alias occurs anywhere in the node: a reader that compares, moves or splits
+    /// values must expand them first (or keep the tree whole), since an alias may refer to an
+    /// anchor outside the part it reads.
+    pub fn has_alias(&self) -> bool {
+        match &self.value {
+            Value::Alias(_) => true,
+            Value::Scalar(_) => false,
+            Value::Sequence(items) => items.iter().any(Node::has_alias),
+            Value::Mapping(pairs) => pairs
+                .iter()
+                .any(|p| p.key.has_alias() || p.value.has_alias()),
+        }
+    }
+
     pub fn items(&self) -> Option<&[Node]> {
         match &self.value {
             Value::Sequence(i) => Some(i),
@@ -430,6 +444,16 @@ mod tests {
             .collect();
         assert_eq!(keys, ["a", "b"]);
         assert_eq!(m.get_str("a"), Some("3"));
+    }
+
+    #[test]
+    fn an_alias_is_found_at_any_depth_in_keys_and_values() {
+        let doc = |text: &str| crate::parse_stream(text).unwrap().remove(0).root;
+        assert!(!doc("a: [1, {b: c}]\n").has_alias());
+        assert!(doc("x: &v 1\na: [1, {b: *v}]\n").has_alias());
+        assert!(doc("k: &k a\n? *k\n: 1\n").has_alias());
+        // An anchor alone is not an alias.
+        assert!(!doc("a: &v 1\n").has_alias());
     }
 
     #[test]
