@@ -158,8 +158,7 @@ fn template(args: &[String]) -> Result<String, Failed> {
     };
     // The templates of one chart spend the run's budget as a fan-out's would: each within
     // its own limits, together within TAILOR_MAX_RUN_OUTPUT_BYTES and TAILOR_MAX_RUN_STEPS.
-    opts.budget =
-        crate::config::budget::run_budget(Default::default(), 1).map_err(|d| d.message)?;
+    opts.budget = crate::config::budget::env_budget(1).map_err(|d| d.message)?;
     let values = merge_value_flags(&cmd.values)?;
     let chart = load_dir(Path::new(chart))?;
     match tailor_helm::render(chart, &values, &opts) {

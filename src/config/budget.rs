@@ -20,13 +20,25 @@ pub struct BudgetLimits {
 /// the number of destinations (`tailor_go::budget::default_limits`). An invalid variable is an
 /// error even when `spec.limits` overrides it, so a typo never goes unnoticed.
 pub fn run_budget(limits: BudgetLimits, destinations: usize) -> Result<Budget, Diagnostic> {
+    budget(Some(limits), destinations)
+}
+
+/// The budget of a run without a functionConfig (`tailor helm template`): the environment
+/// variables, then the defaults; its errors name only the variables.
+pub fn env_budget(destinations: usize) -> Result<Budget, Diagnostic> {
+    budget(None, destinations)
+}
+
+fn budget(limits: Option<BudgetLimits>, destinations: usize) -> Result<Budget, Diagnostic> {
     let env_error = |message: String| Diagnostic::new("", message);
     let output = tailor_kio::env::max_run_output_bytes().map_err(env_error)?;
     let steps = tailor_kio::env::max_run_steps().map_err(env_error)?;
     let (default_output, default_steps) = default_limits(destinations);
-    Ok(Budget::new(
-        limits.output_bytes.or(output).unwrap_or(default_output),
-        limits.steps.or(steps).unwrap_or(default_steps),
+    let spec = limits.unwrap_or_default();
+    Ok(Budget::raised_by(
+        limits.is_some(),
+        spec.output_bytes.or(output).unwrap_or(default_output),
+        spec.steps.or(steps).unwrap_or(default_steps),
     ))
 }
 
@@ -38,6 +50,7 @@ mod tests {
         let exceeded = tailor_go::budget::Exceeded {
             resource: tailor_go::budget::Resource::Steps,
             limit: 5,
+            spec_limits: true,
         };
         assert!(exceeded
             .to_string()

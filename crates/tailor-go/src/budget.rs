@@ -72,6 +72,9 @@ impl Resource {
 pub struct Exceeded {
     pub resource: Resource,
     pub limit: u64,
+    /// Whether the run has a functionConfig whose `spec.limits` can raise the limit (not so
+    /// for `tailor helm template`, which only reads the environment variables).
+    pub spec_limits: bool,
 }
 
 impl fmt::Display for Exceeded {
@@ -80,14 +83,13 @@ impl fmt::Display for Exceeded {
             Resource::OutputBytes => "bytes of generated text",
             Resource::Steps => "evaluation steps (template actions, YAML alias expansions)",
         };
-        write!(
-            f,
-            "the run exceeds its budget of {} {what} (spec.limits.{}); raise it with spec.limits.{} or the environment variable {}",
-            self.limit,
-            self.resource.field(),
-            self.resource.field(),
-            self.resource.variable()
-        )
+        let (field, variable) = (self.resource.field(), self.resource.variable());
+        write!(f, "the run exceeds its budget of {} {what}", self.limit)?;
+        if self.spec_limits {
+            write!(f, " (spec.limits.{field}); raise it with spec.limits.{field} or the environment variable {variable}")
+        } else {
+            write!(f, "; raise it with the environment variable {variable}")
+        }
     }
 }
 
@@ -95,6 +97,7 @@ impl std::error::Error for Exceeded {}
 
 #[derive(Debug)]
 struct Counters {
+    spec_limits: bool,
     max_output_bytes: u64,
     max_steps: u64,
     output_bytes: AtomicU64,
@@ -123,7 +126,14 @@ impl Default for Budget {
 
 impl Budget {
     pub fn new(max_output_bytes: u64, max_steps: u64) -> Budget {
+        Budget::raised_by(true, max_output_bytes, max_steps)
+    }
+
+    /// A budget whose errors name `spec.limits` as a way to raise it only when
+    /// `spec_limits` (a run without a functionConfig has only the environment variables).
+    pub fn raised_by(spec_limits: bool, max_output_bytes: u64, max_steps: u64) -> Budget {
         Budget(Arc::new(Counters {
+            spec_limits,
             max_output_bytes,
             max_steps,
             output_bytes: AtomicU64::new(0),
@@ -153,6 +163,7 @@ impl Budget {
         charge(&self.0.output_bytes, self.0.max_output_bytes, n).map_err(|limit| Exceeded {
             resource: Resource::OutputBytes,
             limit,
+            spec_limits: self.0.spec_limits,
         })
     }
 
@@ -161,6 +172,7 @@ impl Budget {
         charge(&self.0.steps, self.0.max_steps, n).map_err(|limit| Exceeded {
             resource: Resource::Steps,
             limit,
+            spec_limits: self.0.spec_limits,
         })
     }
 
@@ -176,6 +188,7 @@ impl Budget {
             return Err(Exceeded {
                 resource: Resource::OutputBytes,
                 limit: self.0.max_output_bytes,
+                spec_limits: self.0.spec_limits,
             });
         }
         Ok(())
@@ -217,6 +230,17 @@ mod tests {
         assert_eq!(e.resource, Resource::Steps);
         assert!(e.to_string().contains("spec.limits.maxRunEvaluationSteps"));
         assert!(e.to_string().contains("TAILOR_MAX_RUN_STEPS"));
+    }
+
+    #[test]
+    fn a_budget_without_spec_limits_names_only_its_variable() {
+        let e = Budget::raised_by(false, 10, 10)
+            .charge_output(11)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the run exceeds its budget of 10 bytes of generated text; raise it with the environment variable TAILOR_MAX_RUN_OUTPUT_BYTES"
+        );
     }
 
     #[test]
