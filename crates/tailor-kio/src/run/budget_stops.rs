@@ -17,26 +17,38 @@ fn exhausted(result: &KrmResult) -> bool {
     result.is_error() && result.message.contains(BUDGET_MARK)
 }
 
-/// Keeps the first error of an exhausted budget in `results` (those of one destination, or of
-/// a run without any) and drops the others, saying in the kept one how many results like it
-/// were left out.
-pub(super) fn report_once_within(results: &mut Vec<KrmResult>) {
+/// Keeps the first error of an exhausted budget among `items` and drops the others, showing
+/// each one to `seen` (kept or not); the kept one's index and how many were dropped.
+fn keep_first<T>(
+    items: &mut Vec<T>,
+    result: impl Fn(&T) -> &KrmResult,
+    mut seen: impl FnMut(&T),
+) -> Option<(usize, usize)> {
     let mut first: Option<usize> = None;
     let mut dropped = 0usize;
     let mut at = 0usize;
-    results.retain(|result| {
+    items.retain(|item| {
         at += 1;
-        if !exhausted(result) {
+        if !exhausted(result(item)) {
             return true;
         }
+        seen(item);
         if first.is_none() {
+            // Nothing is dropped before the first, so its index stays the same.
             first = Some(at - 1);
             return true;
         }
         dropped += 1;
         false
     });
-    if let (Some(k), true) = (first, dropped > 0) {
+    first.map(|k| (k, dropped))
+}
+
+/// Keeps the first error of an exhausted budget in `results` (those of one destination, or of
+/// a run without any) and drops the others, saying in the kept one how many results like it
+/// were left out.
+pub(super) fn report_once_within(results: &mut Vec<KrmResult>) {
+    if let Some((k, dropped @ 1..)) = keep_first(results, |r| r, |_| {}) {
         results[k]
             .message
             .push_str(&format!(" ({dropped} more results like this one left out)"));
@@ -47,36 +59,22 @@ pub(super) fn report_once_within(results: &mut Vec<KrmResult>) {
 /// destination) and drops the others, saying in the kept one how many destinations the
 /// budget stopped and how many results like it were left out.
 pub(super) fn report_once(named: &mut Vec<(&str, KrmResult)>) {
-    let mut first: Option<usize> = None;
-    let mut stopped: Vec<&str> = Vec::new();
-    let mut dropped = 0usize;
-    let mut at = 0usize;
-    named.retain(|(destination, result)| {
-        at += 1;
-        if !exhausted(result) {
-            return true;
-        }
-        if !stopped.contains(destination) {
-            stopped.push(destination);
-        }
-        if first.is_none() {
-            first = Some(at - 1);
-            return true;
-        }
-        dropped += 1;
-        false
-    });
-    let Some(k) = first else {
+    // Destinations in the order the budget stopped them: a set for membership, so that a
+    // budget running out in 20,000 destinations costs no quadratic scan; the first few named.
+    let mut stopped: std::collections::HashSet<&str> = Default::default();
+    let mut names: Vec<String> = Vec::new();
+    let kept = keep_first(
+        named,
+        |(_, result)| result,
+        |(destination, _)| {
+            if stopped.insert(destination) && names.len() < NAMED {
+                names.push(format!("{destination:?}"));
+            }
+        },
+    );
+    let Some((k, dropped @ 1..)) = kept else {
         return;
     };
-    if dropped == 0 {
-        return;
-    }
-    let mut names: Vec<String> = stopped
-        .iter()
-        .take(NAMED)
-        .map(|d| format!("{d:?}"))
-        .collect();
     if stopped.len() > NAMED {
         names.push(format!("{} more", stopped.len() - NAMED));
     }
