@@ -513,3 +513,84 @@ fn cluster_values_without_the_fleet_cluster_object_are_refused() {
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(r.stderr.contains("nope"), "{}", r.stderr);
 }
+
+/// A chart that needs Kubernetes 1.27 or later and prints the version it renders for.
+const VERSIONED_CHART: &str =
+    "apiVersion: v2\nname: web\nversion: 1.2.0\nkubeVersion: \">=1.27.0-0\"\n";
+const VERSION_CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube\ndata:\n  version: {{ .Capabilities.KubeVersion.Version | quote }}\n  minor: {{ .Capabilities.KubeVersion.Minor | quote }}\n  pdb: {{ if semverCompare \">=1.21-0\" .Capabilities.KubeVersion.Version }}policy/v1{{ else }}policy/v1beta1{{ end }}\n";
+
+fn versioned_bundle(tag: &str, clusters: &str, chart_yaml: &str) -> common::TempDir {
+    write_tree(
+        tag,
+        &[
+            ("tailor.yaml", clusters),
+            (
+                "bundle/fleet.yaml",
+                "helm:\n  chart: chart\n  releaseName: web\n",
+            ),
+            ("bundle/chart/Chart.yaml", chart_yaml),
+            ("bundle/chart/templates/cm.yaml", VERSION_CM),
+        ],
+    )
+}
+
+#[test]
+fn each_cluster_renders_for_its_own_kube_version_else_fleets_dry_run_default() {
+    let clusters = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: old}\n  - {name: new, kubeVersion: v1.30.2}\n";
+    let dir = versioned_bundle("helm-kube-version", clusters, CHART_YAML);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = by_cluster(&r.stdout);
+    assert!(
+        out["old"].contains("version: \"v1.25.0\"\n  minor: \"25\"\n  pdb: policy/v1\n"),
+        "{}",
+        out["old"]
+    );
+    assert!(
+        out["new"].contains("version: \"v1.30.2\"\n  minor: \"30\"\n"),
+        "{}",
+        out["new"]
+    );
+}
+
+#[test]
+fn a_chart_whose_kube_version_constraint_refuses_the_cluster_is_an_error() {
+    let clusters = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: assumed}\n  - {name: given, kubeVersion: \"1.26\"}\n  - {name: fits, kubeVersion: v1.29.1}\n";
+    let dir = versioned_bundle("helm-kube-refused", clusters, VERSIONED_CHART);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    // Assumed: the error says which version and how to give the cluster's own.
+    assert!(
+        r.stderr.contains("cluster \"assumed\": the chart of ")
+            && r.stderr.contains("chart requires kubeVersion: >=1.27.0-0 which is incompatible with Kubernetes v1.25.0 (the cluster's kubeVersion is not given, so v1.25.0 is assumed"),
+        "{}",
+        r.stderr
+    );
+    // Given: Helm's refusal alone.
+    let given = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("cluster \"given\""))
+        .unwrap_or_else(|| panic!("{}", r.stderr));
+    assert!(
+        given.ends_with("which is incompatible with Kubernetes v1.26.0"),
+        "{given}"
+    );
+    assert!(!r.stderr.contains("\"fits\""), "{}", r.stderr);
+}
+
+#[test]
+fn a_cluster_kube_version_that_is_not_a_version_is_a_config_error() {
+    let clusters = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: a, kubeVersion: latest}\n";
+    let dir = versioned_bundle("helm-kube-bad", clusters, CHART_YAML);
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "spec.clusters[0].kubeVersion: invalid kube version 'latest': Invalid Semantic Version"
+        ),
+        "{}",
+        r.stderr
+    );
+}

@@ -20,7 +20,12 @@
 //! - dependencies: one missing from `charts/` is an error unless
 //!   `helm.disableDependencyUpdate` (Fleet downloads it; tailor is offline);
 //! - what Helm installs: CRDs from `crds/` first, no test hooks, no hooks at all with
-//!   `helm.disableHooks`.
+//!   `helm.disableHooks`;
+//! - the Kubernetes version (`.Capabilities.KubeVersion`, and the chart's `kubeVersion`
+//!   constraint, which the agent's install refuses to break): the cluster's own, as given by
+//!   its `kubeVersion`, else `v1.25.0`, what `fleet deploy --dry-run` assumes without
+//!   `--kube-version` (`internal/helmdeployer/template.go` at commit
+//!   3b2c622ce176b11644abc7fb768f87c3ffb5a3ab).
 //!
 //! The rendered objects replace the bundle's own manifests (a Helm bundle deploys its chart);
 //! the post-render labels Fleet's namespace and CRD keep policy follow in the stages after this
@@ -45,6 +50,10 @@ use tailor_kio::{files, KrmResult, Resource};
 
 /// The environment variable naming the chart directory when `--chart-dir` does not.
 pub const CHART_DIR_ENV: &str = "TAILOR_HELM_CHART_DIR";
+
+/// The Kubernetes version Fleet's own offline rendering (`fleet deploy --dry-run`) assumes
+/// when it is not told one, used for a cluster whose `kubeVersion` is not given.
+pub const FLEET_DRY_RUN_KUBE_VERSION: &str = "v1.25.0";
 
 /// Helm's limit on release names (`pkg/action/install.go`), which Fleet applies to the
 /// bundle's name.
@@ -150,13 +159,21 @@ impl FleetHelm {
             skip_tests: true,
             no_hooks: flag(helm, "disableHooks"),
             budget: self.budget.clone(),
-            // The cluster's Kubernetes version is not known offline (see the field).
-            check_kube_version: false,
+            kube_version: Some(kube_version(cluster).to_string()),
+            // As the agent's install checks it, after the values.
+            check_kube_version: true,
             ..tailor_helm::Options::default()
         };
         let rendered = engine.render(&values, &opts).map_err(|e| {
+            // A refusal of the version assumed says how to give the cluster's own.
+            let assumed = cluster.kube_version.is_none() && engine.admits_kube_version(&opts).is_err();
+            let hint = if assumed {
+                format!(" (the cluster's kubeVersion is not given, so {FLEET_DRY_RUN_KUBE_VERSION} is assumed, as `fleet deploy --dry-run` assumes it: give the cluster entry its kubeVersion)")
+            } else {
+                String::new()
+            };
             format!(
-                "cluster {:?}: the chart of {} ({}): {e}",
+                "cluster {:?}: the chart of {} ({}): {e}{hint}",
                 cluster.name,
                 source.named_by(),
                 dir.display()
@@ -168,6 +185,14 @@ impl FleetHelm {
         };
         to_objects(rendered, &prefix)
     }
+}
+
+/// The Kubernetes version a chart renders for on `cluster`: its own when given.
+fn kube_version(cluster: &Cluster) -> &str {
+    cluster
+        .kube_version
+        .as_deref()
+        .unwrap_or(FLEET_DRY_RUN_KUBE_VERSION)
 }
 
 /// The values Helm renders with for `cluster`: Fleet's merged `helm.values` after its `${ }`

@@ -20,6 +20,7 @@ pub struct CompactSpec {
     groups: Box<[(Box<str>, Pairs)]>,
     properties: Pairs,
     strict_match_labels: Option<bool>,
+    kube_version: Option<Box<str>>,
 }
 
 impl From<ClusterSpec> for CompactSpec {
@@ -35,6 +36,7 @@ impl From<ClusterSpec> for CompactSpec {
                 .collect(),
             properties: pairs(spec.properties),
             strict_match_labels: spec.strict_match_labels,
+            kube_version: spec.kube_version.map(String::into_boxed_str),
         }
     }
 }
@@ -66,6 +68,7 @@ impl CompactSpec {
                 .collect(),
             properties: map(&self.properties),
             strict_match_labels: self.strict_match_labels,
+            kube_version: self.kube_version.as_deref().map(str::to_string),
         }
     }
 }
@@ -97,7 +100,8 @@ mod tests {
                 "annotations": {"owner": "team-a"},
                 "groups": [{"name": "prod", "labels": {"tier": "gold"}}, {"name": "eu"}],
                 "properties": {"clusterHash": "1001-dead-beef"},
-                "strictMatchLabels": false
+                "strictMatchLabels": false,
+                "kubeVersion": "v1.30.2"
             }),
             "spec.cluster",
         )

@@ -343,7 +343,8 @@ impl Inventory {
     ///   exactly as it beats an inventory label in KubeStellar);
     /// - groups: Fleet groups whose selector matches the *merged* labels, then inline groups
     ///   (a same-named inline group replaces the inventory one);
-    /// - strictMatchLabels: inline when given, else the Destination's.
+    /// - strictMatchLabels: inline when given, else the Destination's;
+    /// - kubeVersion: inline only (no inventory kind says it).
     ///
     /// Without an inventory entry this is [`ClusterSpec::to_cluster`].
     pub fn resolve_spec(&self, spec: &ClusterSpec) -> Cluster {
@@ -388,6 +389,7 @@ impl Inventory {
                 .strict_match_labels
                 .or(entry.strict_match_labels)
                 .unwrap_or(false),
+            kube_version: spec.kube_version.clone(),
             inventory: entry.fleet_namespace.as_ref().map(|ns| InventoryObject {
                 namespace: ns.clone(),
                 template_values: entry.template_values.clone(),

@@ -40,6 +40,11 @@ pub struct Cluster {
     pub properties: StringMap,
     /// Kratix `spec.strictMatchLabels` of the Destination (false when unknown).
     pub strict_match_labels: bool,
+    /// The cluster's Kubernetes version (`v1.29.3`), when the functionConfig gives it: a Helm
+    /// chart rendered for the cluster sees it as `.Capabilities.KubeVersion`, as Fleet's agent
+    /// renders with the version of the cluster it runs in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kube_version: Option<String>,
     /// The inventory object the cluster was resolved with, when it carries a namespace and
     /// template values: a Fleet `Cluster` object (whose `${ }` Helm values templating reads
     /// them as `.ClusterNamespace` and `.ClusterValues`). Not part of the cluster's printed form.
@@ -92,6 +97,9 @@ pub struct ClusterSpec {
     pub properties: StringMap,
     /// Kratix strictMatchLabels, when given.
     pub strict_match_labels: Option<bool>,
+    /// The cluster's Kubernetes version, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kube_version: Option<String>,
 }
 
 /// The fields of `spec.cluster` (and of a `spec.clusters` entry).
@@ -102,6 +110,7 @@ pub const CLUSTER_FIELDS: &[&str] = &[
     "groups",
     "properties",
     "strictMatchLabels",
+    "kubeVersion",
 ];
 const GROUP_FIELDS: &[&str] = &["name", "labels"];
 
@@ -150,6 +159,7 @@ impl ClusterSpec {
             map.get("strictMatchLabels"),
             &json::join(field_path, "strictMatchLabels"),
         )?;
+        let kube_version = kube_version(map, field_path)?;
         Ok(ClusterSpec {
             name,
             labels,
@@ -157,6 +167,7 @@ impl ClusterSpec {
             groups,
             properties,
             strict_match_labels,
+            kube_version,
         })
     }
 
@@ -177,9 +188,29 @@ impl ClusterSpec {
             annotations: self.annotations.clone(),
             groups,
             strict_match_labels: self.strict_match_labels.unwrap_or(false),
+            kube_version: self.kube_version.clone(),
             inventory: None,
         }
     }
+}
+
+/// `kubeVersion`: a version as Helm's `--kube-version` takes it (`v1.29.3`, `1.29`), checked
+/// as [`tailor_kube::kube_version`] checks it.
+fn kube_version(
+    map: &serde_json::Map<String, Value>,
+    field_path: &str,
+) -> Result<Option<String>, FieldError> {
+    let path = json::join(field_path, "kubeVersion");
+    let Some(v) = json::string(map.get("kubeVersion"), &path)? else {
+        return Ok(None);
+    };
+    tailor_kube::kube_version::parse(v).map_err(|e| {
+        FieldError::new(
+            path,
+            format!("invalid kube version '{v}': {e} (give a version as `v1.29.3` or `1.29`)"),
+        )
+    })?;
+    Ok(Some(v.to_string()))
 }
 
 fn parse_groups(
@@ -309,7 +340,15 @@ mod tests {
         );
         assert_eq!(
             e(json!({"name": "v", "label": {}})),
-            "spec.cluster.label: unknown field (did you mean \"labels\"?); accepted fields: annotations, groups, labels, name, properties, strictMatchLabels"
+            "spec.cluster.label: unknown field (did you mean \"labels\"?); accepted fields: annotations, groups, kubeVersion, labels, name, properties, strictMatchLabels"
+        );
+        assert_eq!(
+            e(json!({"name": "v", "kubeVersion": "1"})),
+            "spec.cluster.kubeVersion: invalid kube version '1': Invalid Semantic Version (give a version as `v1.29.3` or `1.29`)"
+        );
+        assert_eq!(
+            e(json!({"name": "v", "kubeVersion": 1.29})),
+            "spec.cluster.kubeVersion: expected a string, got number (quote the value)"
         );
         assert_eq!(
             e(json!({"name": "v", "labels": {"tier": 1}})),

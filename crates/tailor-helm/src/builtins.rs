@@ -245,22 +245,15 @@ pub const DEFAULT_API_VERSIONS: &[&str] = &[
 
 fn capabilities(opts: &Options) -> Result<Value, Error> {
     let v = opts.kube_version.as_deref().unwrap_or(DEFAULT_KUBE_VERSION);
-    let bare = v.strip_prefix('v').unwrap_or(v);
-    let mut parts = bare.split('.');
-    let (major, minor) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    if major.parse::<u64>().is_err() || minor.parse::<u64>().is_err() {
-        return Err(Error(format!(
-            "invalid kube version '{v}': Invalid Semantic Version"
-        )));
-    }
-    let version = format!("v{bare}");
+    let parsed = tailor_kube::kube_version::parse(v)
+        .map_err(|e| Error(format!("invalid kube version '{v}': {e}")))?;
     let kube = crate::funcs::object(
         "KubeVersion",
         Value::Nil,
         vec![
-            ("Version", Value::String(version)),
-            ("Major", Value::String(major.into())),
-            ("Minor", Value::String(minor.into())),
+            ("Version", Value::String(parsed.version)),
+            ("Major", Value::String(parsed.major)),
+            ("Minor", Value::String(parsed.minor)),
         ],
     );
     let mut apis: Vec<Value> = DEFAULT_API_VERSIONS

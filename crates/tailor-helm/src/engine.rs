@@ -226,6 +226,13 @@ impl Engine {
         self.render_release(values, opts).map_err(|f| f.error)
     }
 
+    /// Whether the chart's `kubeVersion` constraint admits the Kubernetes version of `opts`,
+    /// as [`Engine::render`] checks it with `check_kube_version` (the error is Helm's), for a
+    /// caller that explains a refusal in its own terms before rendering.
+    pub fn admits_kube_version(&self, opts: &Options) -> Result<(), Error> {
+        check_kube_version(&self.chart, opts)
+    }
+
     /// [`Engine::render`], telling a failure of the release's rendering from the errors
     /// before it, as `helm template` does.
     pub fn render_release(

@@ -39,8 +39,10 @@ impl Sees {
     pub const PROPERTIES: Sees = Sees(1 << 4);
     /// Kratix `strictMatchLabels`.
     pub const STRICT_MATCH_LABELS: Sees = Sees(1 << 5);
+    /// Its Kubernetes version (a Helm chart's `.Capabilities.KubeVersion`).
+    pub const KUBE_VERSION: Sees = Sees(1 << 6);
     /// All of it: what a stage that does not say reads.
-    pub const EVERYTHING: Sees = Sees(0b11_1111);
+    pub const EVERYTHING: Sees = Sees(0b111_1111);
 
     /// Both sets.
     pub const fn and(self, other: Sees) -> Sees {
@@ -184,6 +186,7 @@ struct Key<'c> {
     groups: Option<Vec<(&'c str, &'c StringMap)>>,
     properties: Option<Properties<'c>>,
     strict_match_labels: Option<bool>,
+    kube_version: Option<Option<&'c str>>,
 }
 
 impl<'c> Key<'c> {
@@ -210,6 +213,9 @@ impl<'c> Key<'c> {
             strict_match_labels: sees
                 .has(Sees::STRICT_MATCH_LABELS)
                 .then_some(cluster.strict_match_labels),
+            kube_version: sees
+                .has(Sees::KUBE_VERSION)
+                .then_some(cluster.kube_version.as_deref()),
         }
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`diag`]: the one diagnostic type (severity, field path, message);
 //! - [`json`]: reading configuration with errors that name the field;
+//! - [`kube_version`]: a Kubernetes version as Helm's `--kube-version` takes it;
 //! - [`labels`]: label selectors with apimachinery's semantics (object and string forms);
 //! - [`resid`]: kustomize's resource ids (kyaml `resid`) and their printed forms;
 //! - [`tree`]: which files of a directory tree the user handed over may be read;
@@ -21,6 +22,7 @@
 
 pub mod diag;
 pub mod json;
+pub mod kube_version;
 pub mod labels;
 pub mod resid;
 pub mod schema;
