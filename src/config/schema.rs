@@ -166,6 +166,13 @@ fn cluster_spec(description: &str) -> Value {
                 false,
             ),
         ),
+        (
+            "kubeVersion",
+            string(
+                "The cluster's Kubernetes version: a Fleet Helm bundle's chart renders with it as .Capabilities.KubeVersion and its kubeVersion constraint must admit it (default v1.25.0, as fleet deploy --dry-run assumes)",
+                "v1.30.2",
+            ),
+        ),
     ];
     object(
         description,
