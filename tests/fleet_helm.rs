@@ -594,3 +594,42 @@ fn a_cluster_kube_version_that_is_not_a_version_is_a_config_error() {
         r.stderr
     );
 }
+
+#[test]
+fn a_cluster_that_lists_an_api_version_gets_what_a_chart_makes_for_it() {
+    let clusters = "apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata: {name: t}\nspec:\n  clusters:\n  - {name: plain}\n  - {name: monitored, apiVersions: [monitoring.coreos.com/v1]}\n  - {name: by-kind, apiVersions: [monitoring.coreos.com/v1/ServiceMonitor]}\n";
+    let monitor = "{{- if .Capabilities.APIVersions.Has \"monitoring.coreos.com/v1/ServiceMonitor\" }}\napiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata:\n  name: web\nspec:\n  endpoints:\n  - port: http\n{{- end }}\n";
+    let dir = write_tree(
+        "helm-api-versions",
+        &[
+            ("tailor.yaml", clusters),
+            (
+                "bundle/fleet.yaml",
+                "helm:\n  chart: chart\n  releaseName: web\n",
+            ),
+            ("bundle/chart/Chart.yaml", CHART_YAML),
+            ("bundle/chart/templates/monitor.yaml", monitor),
+            ("bundle/chart/templates/cm.yaml", VERSION_CM),
+        ],
+    );
+    let r = render(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = by_cluster(&r.stdout);
+    // Helm's Has: a group/version/Kind entry answers for its kind, and a group/version one
+    // does not (Helm's VersionSet holds the strings given).
+    assert!(
+        !out["plain"].contains("kind: ServiceMonitor"),
+        "{}",
+        out["plain"]
+    );
+    assert!(
+        !out["monitored"].contains("kind: ServiceMonitor"),
+        "{}",
+        out["monitored"]
+    );
+    assert!(
+        out["by-kind"].contains("kind: ServiceMonitor"),
+        "{}",
+        out["by-kind"]
+    );
+}

@@ -173,6 +173,13 @@ fn cluster_spec(description: &str) -> Value {
                 "v1.30.2",
             ),
         ),
+        (
+            "apiVersions",
+            list(
+                "API versions the cluster serves beyond Helm's default set: a Fleet Helm bundle's chart sees them in .Capabilities.APIVersions (group/version or group/version/Kind)",
+                string("An API version", "monitoring.coreos.com/v1"),
+            ),
+        ),
     ];
     object(
         description,

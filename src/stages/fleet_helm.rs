@@ -25,7 +25,8 @@
 //!   constraint, which the agent's install refuses to break): the cluster's own, as given by
 //!   its `kubeVersion`, else `v1.25.0`, what `fleet deploy --dry-run` assumes without
 //!   `--kube-version` (`internal/helmdeployer/template.go` at commit
-//!   3b2c622ce176b11644abc7fb768f87c3ffb5a3ab).
+//!   3b2c622ce176b11644abc7fb768f87c3ffb5a3ab); `.Capabilities.APIVersions`: Helm's default
+//!   set and the cluster's `apiVersions` (the agent asks the cluster's discovery).
 //!
 //! The rendered objects replace the bundle's own manifests (a Helm bundle deploys its chart);
 //! the post-render labels Fleet's namespace and CRD keep policy follow in the stages after this
@@ -160,6 +161,7 @@ impl FleetHelm {
             no_hooks: flag(helm, "disableHooks"),
             budget: self.budget.clone(),
             kube_version: Some(kube_version(cluster).to_string()),
+            api_versions: cluster.api_versions.clone(),
             // As the agent's install checks it, after the values.
             check_kube_version: true,
             ..tailor_helm::Options::default()

@@ -21,6 +21,7 @@ pub struct CompactSpec {
     properties: Pairs,
     strict_match_labels: Option<bool>,
     kube_version: Option<Box<str>>,
+    api_versions: Box<[Box<str>]>,
 }
 
 impl From<ClusterSpec> for CompactSpec {
@@ -37,6 +38,11 @@ impl From<ClusterSpec> for CompactSpec {
             properties: pairs(spec.properties),
             strict_match_labels: spec.strict_match_labels,
             kube_version: spec.kube_version.map(String::into_boxed_str),
+            api_versions: spec
+                .api_versions
+                .into_iter()
+                .map(String::into_boxed_str)
+                .collect(),
         }
     }
 }
@@ -69,6 +75,7 @@ impl CompactSpec {
             properties: map(&self.properties),
             strict_match_labels: self.strict_match_labels,
             kube_version: self.kube_version.as_deref().map(str::to_string),
+            api_versions: self.api_versions.iter().map(|v| v.to_string()).collect(),
         }
     }
 }
@@ -101,7 +108,8 @@ mod tests {
                 "groups": [{"name": "prod", "labels": {"tier": "gold"}}, {"name": "eu"}],
                 "properties": {"clusterHash": "1001-dead-beef"},
                 "strictMatchLabels": false,
-                "kubeVersion": "v1.30.2"
+                "kubeVersion": "v1.30.2",
+                "apiVersions": ["monitoring.coreos.com/v1"]
             }),
             "spec.cluster",
         )

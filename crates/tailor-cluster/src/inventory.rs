@@ -344,7 +344,7 @@ impl Inventory {
     /// - groups: Fleet groups whose selector matches the *merged* labels, then inline groups
     ///   (a same-named inline group replaces the inventory one);
     /// - strictMatchLabels: inline when given, else the Destination's;
-    /// - kubeVersion: inline only (no inventory kind says it).
+    /// - kubeVersion, apiVersions: inline only (no inventory kind says them).
     ///
     /// Without an inventory entry this is [`ClusterSpec::to_cluster`].
     pub fn resolve_spec(&self, spec: &ClusterSpec) -> Cluster {
@@ -390,6 +390,7 @@ impl Inventory {
                 .or(entry.strict_match_labels)
                 .unwrap_or(false),
             kube_version: spec.kube_version.clone(),
+            api_versions: spec.api_versions.clone(),
             inventory: entry.fleet_namespace.as_ref().map(|ns| InventoryObject {
                 namespace: ns.clone(),
                 template_values: entry.template_values.clone(),

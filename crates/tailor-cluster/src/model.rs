@@ -45,6 +45,11 @@ pub struct Cluster {
     /// renders with the version of the cluster it runs in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kube_version: Option<String>,
+    /// API versions the cluster serves beyond Helm's default set (`monitoring.coreos.com/v1`,
+    /// `monitoring.coreos.com/v1/ServiceMonitor`): a chart sees them in
+    /// `.Capabilities.APIVersions`, as on a cluster with those CRDs installed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub api_versions: Vec<String>,
     /// The inventory object the cluster was resolved with, when it carries a namespace and
     /// template values: a Fleet `Cluster` object (whose `${ }` Helm values templating reads
     /// them as `.ClusterNamespace` and `.ClusterValues`). Not part of the cluster's printed form.
@@ -100,6 +105,9 @@ pub struct ClusterSpec {
     /// The cluster's Kubernetes version, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kube_version: Option<String>,
+    /// API versions it serves beyond Helm's defaults, as written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub api_versions: Vec<String>,
 }
 
 /// The fields of `spec.cluster` (and of a `spec.clusters` entry).
@@ -111,6 +119,7 @@ pub const CLUSTER_FIELDS: &[&str] = &[
     "properties",
     "strictMatchLabels",
     "kubeVersion",
+    "apiVersions",
 ];
 const GROUP_FIELDS: &[&str] = &["name", "labels"];
 
@@ -160,6 +169,7 @@ impl ClusterSpec {
             &json::join(field_path, "strictMatchLabels"),
         )?;
         let kube_version = kube_version(map, field_path)?;
+        let api_versions = api_versions(map, field_path)?;
         Ok(ClusterSpec {
             name,
             labels,
@@ -168,6 +178,7 @@ impl ClusterSpec {
             properties,
             strict_match_labels,
             kube_version,
+            api_versions,
         })
     }
 
@@ -189,6 +200,7 @@ impl ClusterSpec {
             groups,
             strict_match_labels: self.strict_match_labels.unwrap_or(false),
             kube_version: self.kube_version.clone(),
+            api_versions: self.api_versions.clone(),
             inventory: None,
         }
     }
@@ -211,6 +223,22 @@ fn kube_version(
         )
     })?;
     Ok(Some(v.to_string()))
+}
+
+/// `apiVersions`: non-empty strings, as Helm's `--api-versions` takes them.
+fn api_versions(
+    map: &serde_json::Map<String, Value>,
+    field_path: &str,
+) -> Result<Vec<String>, FieldError> {
+    let path = json::join(field_path, "apiVersions");
+    let versions = json::string_list(map.get("apiVersions"), &path)?;
+    if let Some(at) = versions.iter().position(String::is_empty) {
+        return Err(FieldError::new(
+            json::index(&path, at),
+            "an API version must not be empty (write `group/version` or `group/version/Kind`)",
+        ));
+    }
+    Ok(versions)
 }
 
 fn parse_groups(
@@ -340,11 +368,15 @@ mod tests {
         );
         assert_eq!(
             e(json!({"name": "v", "label": {}})),
-            "spec.cluster.label: unknown field (did you mean \"labels\"?); accepted fields: annotations, groups, kubeVersion, labels, name, properties, strictMatchLabels"
+            "spec.cluster.label: unknown field (did you mean \"labels\"?); accepted fields: annotations, apiVersions, groups, kubeVersion, labels, name, properties, strictMatchLabels"
         );
         assert_eq!(
             e(json!({"name": "v", "kubeVersion": "1"})),
             "spec.cluster.kubeVersion: invalid kube version '1': Invalid Semantic Version (give a version as `v1.29.3` or `1.29`)"
+        );
+        assert_eq!(
+            e(json!({"name": "v", "apiVersions": ["monitoring.coreos.com/v1", ""]})),
+            "spec.cluster.apiVersions[1]: an API version must not be empty (write `group/version` or `group/version/Kind`)"
         );
         assert_eq!(
             e(json!({"name": "v", "kubeVersion": 1.29})),

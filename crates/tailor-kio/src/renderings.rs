@@ -39,8 +39,9 @@ impl Sees {
     pub const PROPERTIES: Sees = Sees(1 << 4);
     /// Kratix `strictMatchLabels`.
     pub const STRICT_MATCH_LABELS: Sees = Sees(1 << 5);
-    /// Its Kubernetes version (a Helm chart's `.Capabilities.KubeVersion`).
-    pub const KUBE_VERSION: Sees = Sees(1 << 6);
+    /// What a Helm chart sees of it in `.Capabilities`: its Kubernetes version and the API
+    /// versions it serves.
+    pub const CAPABILITIES: Sees = Sees(1 << 6);
     /// All of it: what a stage that does not say reads.
     pub const EVERYTHING: Sees = Sees(0b111_1111);
 
@@ -186,7 +187,7 @@ struct Key<'c> {
     groups: Option<Vec<(&'c str, &'c StringMap)>>,
     properties: Option<Properties<'c>>,
     strict_match_labels: Option<bool>,
-    kube_version: Option<Option<&'c str>>,
+    capabilities: Option<(Option<&'c str>, &'c [String])>,
 }
 
 impl<'c> Key<'c> {
@@ -213,9 +214,9 @@ impl<'c> Key<'c> {
             strict_match_labels: sees
                 .has(Sees::STRICT_MATCH_LABELS)
                 .then_some(cluster.strict_match_labels),
-            kube_version: sees
-                .has(Sees::KUBE_VERSION)
-                .then_some(cluster.kube_version.as_deref()),
+            capabilities: sees
+                .has(Sees::CAPABILITIES)
+                .then_some((cluster.kube_version.as_deref(), &cluster.api_versions[..])),
         }
     }
 }

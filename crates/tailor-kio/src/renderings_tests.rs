@@ -17,7 +17,7 @@ fn cluster(spec: serde_json::Value) -> Cluster {
 
 /// dev-a and dev-b share everything but their names (and so `clusterName`); prod differs in a
 /// label, eu in an annotation, grouped in a group, strict in strictMatchLabels, newer in its
-/// Kubernetes version.
+/// Kubernetes version, monitored in its API versions.
 fn clusters() -> Vec<Cluster> {
     vec![
         cluster(json!({"name": "dev-a", "labels": {"env": "dev"}})),
@@ -29,6 +29,9 @@ fn clusters() -> Vec<Cluster> {
         ),
         cluster(json!({"name": "strict", "labels": {"env": "dev"}, "strictMatchLabels": true})),
         cluster(json!({"name": "newer", "labels": {"env": "dev"}, "kubeVersion": "v1.31.0"})),
+        cluster(
+            json!({"name": "monitored", "labels": {"env": "dev"}, "apiVersions": ["monitoring.coreos.com/v1"]}),
+        ),
     ]
 }
 
@@ -60,11 +63,11 @@ fn destinations_that_agree_on_what_is_read_share_a_rendering() {
     let all = clusters();
     assert_eq!(
         group(&all, &seen(Sees::NOTHING), same_options),
-        [0, 0, 0, 0, 0, 0, 0]
+        [0, 0, 0, 0, 0, 0, 0, 0]
     );
     assert_eq!(
         group(&all, &seen(Sees::LABELS), same_options),
-        [0, 0, 2, 0, 0, 0, 0]
+        [0, 0, 2, 0, 0, 0, 0, 0]
     );
     assert_eq!(
         group(
@@ -72,21 +75,21 @@ fn destinations_that_agree_on_what_is_read_share_a_rendering() {
             &seen(Sees::LABELS.and(Sees::ANNOTATIONS)),
             same_options
         ),
-        [0, 0, 2, 3, 0, 0, 0]
+        [0, 0, 2, 3, 0, 0, 0, 0]
     );
     assert_eq!(
         group(&all, &seen(Sees::GROUPS), same_options),
-        [0, 0, 0, 0, 4, 0, 0]
+        [0, 0, 0, 0, 4, 0, 0, 0]
     );
     assert_eq!(
         group(&all, &seen(Sees::STRICT_MATCH_LABELS), same_options),
-        [0, 0, 0, 0, 0, 5, 0]
+        [0, 0, 0, 0, 0, 5, 0, 0]
     );
     assert_eq!(
-        group(&all, &seen(Sees::KUBE_VERSION), same_options),
-        [0, 0, 0, 0, 0, 0, 6]
+        group(&all, &seen(Sees::CAPABILITIES), same_options),
+        [0, 0, 0, 0, 0, 0, 6, 7]
     );
-    let each = [0, 1, 2, 3, 4, 5, 6];
+    let each = [0, 1, 2, 3, 4, 5, 6, 7];
     assert_eq!(group(&all, &seen(Sees::NAME), same_options), each);
     // Properties hold `clusterName`: no two destinations share them.
     assert_eq!(group(&all, &seen(Sees::PROPERTIES), same_options), each);
@@ -100,12 +103,12 @@ fn the_options_chosen_are_part_of_the_key() {
     let by_env = |c: &Cluster| Some(vec![usize::from(c.labels["env"] == "prod")]);
     assert_eq!(
         group(&all, &seen(Sees::NOTHING), by_env),
-        [0, 0, 2, 0, 0, 0, 0]
+        [0, 0, 2, 0, 0, 0, 0, 0]
     );
     // A job that cannot say what chose the options: every destination on its own.
     assert_eq!(
         group(&all, &seen(Sees::NOTHING), |_| None),
-        [0, 1, 2, 3, 4, 5, 6]
+        [0, 1, 2, 3, 4, 5, 6, 7]
     );
 }
 
