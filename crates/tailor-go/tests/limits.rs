@@ -169,3 +169,19 @@ fn range_iterations_boundary() {
     let (r, _) = run("{{range .}}{{range $}}{{end}}{{end}}", &list(10), &opts);
     assert!(r.is_err(), "10 + 100 = 110 iterations");
 }
+
+#[test]
+fn an_execution_that_fails_on_a_limit_still_charges_the_run_budget() {
+    // 100 iterations write 100 bytes, less than the chunk an execution settles at; the range
+    // limit then stops it. The run's budget is charged what it spent all the same.
+    let budget = tailor_go::Budget::new(10_000, 1_000_000);
+    let opts = ExecOptions {
+        max_range_iterations: 100,
+        budget: budget.clone(),
+        ..ExecOptions::default()
+    };
+    let (r, out) = run("{{range .}}.{{end}}", &list(101), &opts);
+    assert_eq!(r.unwrap_err().kind, ErrorKind::Limit);
+    assert_eq!(out.len(), 100);
+    assert_eq!(budget.remaining_output(), 10_000 - 100);
+}

@@ -103,10 +103,15 @@ fn run<'a>(
             q(name.as_bytes())
         )));
     };
-    for n in &root.list.nodes {
-        s.walk(&dot, n)?;
-    }
-    s.settle()
+    let walked = root
+        .list
+        .nodes
+        .iter()
+        .try_for_each(|n| s.walk(&dot, n).map(drop));
+    // What a failed execution spent counts too (up to a chunk of steps and bytes); its own
+    // error comes first.
+    let settled = s.settle();
+    walked.and(settled)
 }
 
 impl Host for State<'_, '_> {
