@@ -1,6 +1,7 @@
 //! One KRM object, with what is needed to write it back exactly as it came when untouched.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use tailor_kube::resid::ResId;
@@ -124,9 +125,9 @@ pub enum Rebuild {
     Item(Resume),
     /// A document of a stream or file, from its text alone (`tailor_yaml::reparse_document`).
     Document { span: Span, opts: ParseOptions },
-    /// An object rendered as it was read: the source is its output text (see
-    /// [`Resource::into_rendered`]).
-    Rendered(Rendering),
+    /// An object rendered as it was read: its output text is this part of the source, which
+    /// may hold other objects' texts too (see [`Resource::into_rendered_at`]).
+    Rendered(Rendering, Range<usize>),
 }
 
 /// What the stages that ran as an object was read reported, by stage name. A boxed slice:
@@ -212,7 +213,7 @@ impl Deferred {
                     .ok()
                     .flatten()
             }
-            Rebuild::Rendered(_) => rendered_tree(&self.source),
+            Rebuild::Rendered(_, span) => self.source.get(span.clone()).and_then(rendered_tree),
         };
         built.unwrap_or_else(|| self.header_tree())
     }
@@ -520,7 +521,9 @@ impl Resource {
     pub fn rendered(&self) -> Option<(Rendering, &str)> {
         let d = self.deferred.as_ref()?;
         match d.rebuild {
-            Rebuild::Rendered(rendering) => Some((rendering, d.source.as_str())),
+            Rebuild::Rendered(rendering, ref span) => {
+                Some((rendering, d.source.get(span.clone())?))
+            }
             _ => None,
         }
     }
@@ -532,10 +535,24 @@ impl Resource {
     /// that edits it drops the text, and it is written from that tree.
     pub fn into_rendered(self, rendering: Rendering, keys: HeaderKeys) -> Resource {
         let text = super::write::rendered_text(&self, rendering);
+        let span = 0..text.len();
+        self.into_rendered_at(rendering, keys, Arc::new(text), span)
+    }
+
+    /// [`Resource::into_rendered`] with the text already made: `span` of `text`, which must
+    /// be what [`write::rendered_text`](super::write::rendered_text) makes for it (several
+    /// objects may share one text, [`write::rendered_texts`](super::write::rendered_texts)).
+    pub fn into_rendered_at(
+        self,
+        rendering: Rendering,
+        keys: HeaderKeys,
+        text: SourceText,
+        span: Range<usize>,
+    ) -> Resource {
         let mut rendered = Resource::deferred(
             &self.tree,
-            Arc::new(text),
-            Rebuild::Rendered(rendering),
+            text,
+            Rebuild::Rendered(rendering, span),
             self.origin,
             keys,
         );

@@ -5,6 +5,7 @@
 
 use std::borrow::Borrow;
 use std::io::{self, Write};
+use std::ops::Range;
 
 use tailor_yaml::{
     emit_mapping_entry, emit_node, emit_node_into, emit_sequence_items, EmitOptions, Node, Pair,
@@ -42,38 +43,71 @@ pub enum Rendering {
 
 /// The text `item` is written as in `rendering`'s output: what the writer of that output
 /// writes for it, byte for byte, but for a fanned-out copy's `# tailor.dev/cluster` comment,
-/// which the writer puts before it (so a tree parsed from the text is the copy's own).
+/// which the writer puts before it (so a tree parsed from the text is the copy's own). Held
+/// until the end, possibly by the hundred thousand, it has no spare capacity.
 pub fn rendered_text(item: &Resource, rendering: Rendering) -> String {
-    let mut out = String::new();
-    match rendering {
-        Rendering::Item(ListSyntax::Yaml) => write_item(&mut out, item),
-        Rendering::Item(ListSyntax::Json) => json_item(&mut out, item),
-        Rendering::Stream => push_document_text(&mut out, item, Framing::Stream),
-        Rendering::File => push_file_document(&mut out, item),
-    }
-    let mark = cluster_mark_len(item, rendering);
-    out.drain(..mark);
-    // Held until the end, possibly by the hundred thousand: no spare capacity.
-    out.shrink_to_fit();
-    out
+    rendered_texts(std::slice::from_ref(item), rendering).0
 }
+
+/// The texts [`rendered_text`] makes for `items`, one after the other in one text with no
+/// spare capacity, and where each is in it: a destination's copies held in one allocation
+/// rather than one each.
+pub fn rendered_texts(items: &[Resource], rendering: Rendering) -> (String, Vec<Range<usize>>) {
+    let render = |out: &mut String| {
+        out.clear();
+        let spans = items
+            .iter()
+            .map(|item| {
+                let start = out.len();
+                push_rendered(out, item, rendering);
+                start..out.len()
+            })
+            .collect();
+        (String::from(out.as_str()), spans)
+    };
+    // Rendered where the capacity of the last texts is at hand, then copied out at their size:
+    // one allocation, where growing a text from empty reallocates it at every doubling.
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let texts = render(&mut scratch);
+            if scratch.capacity() > SCRATCH_KEPT {
+                *scratch = String::new();
+            }
+            texts
+        }
+        Err(_) => render(&mut String::new()),
+    })
+}
+
+/// What `rendering`'s writer writes for `item`, but for its cluster comment.
+fn push_rendered(out: &mut String, item: &Resource, rendering: Rendering) {
+    match rendering {
+        Rendering::Item(ListSyntax::Yaml) => push_item_body(out, item),
+        Rendering::Item(ListSyntax::Json) => json_item(out, item),
+        Rendering::Stream => push_document_body(out, item, Framing::Stream),
+        Rendering::File => push_file_document(out, item),
+    }
+}
+
+thread_local! {
+    /// Where [`rendered_texts`] renders, on each thread that renders.
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// The most capacity [`rendered_texts`] keeps between calls: a rare huge one's is let go.
+const SCRATCH_KEPT: usize = 4 << 20;
 
 /// The bytes the writer of `rendering`'s output writes for a rendered object: its cluster
 /// comment and its text.
 pub fn rendered_len(item: &Resource) -> usize {
     item.rendered().map_or(0, |(rendering, text)| {
-        cluster_mark_len(item, rendering) + text.len()
+        let marked = matches!(
+            rendering,
+            Rendering::Item(ListSyntax::Yaml) | Rendering::Stream
+        );
+        let mark = cluster_mark(item).filter(|_| marked);
+        mark.map_or(0, |pieces| pieces.iter().map(|p| p.len()).sum()) + text.len()
     })
-}
-
-/// The length of the `# tailor.dev/cluster` line `rendering`'s writer puts before `item`.
-fn cluster_mark_len(item: &Resource, rendering: Rendering) -> usize {
-    match (rendering, item.cluster()) {
-        (Rendering::Item(ListSyntax::Yaml) | Rendering::Stream, Some(cluster)) => {
-            super::annotations::CLUSTER_MARK.len() + cluster.len() + 1
-        }
-        _ => 0,
-    }
 }
 
 /// Collects output text and hands it to a writer whenever a chunk is full.
@@ -262,6 +296,11 @@ fn push_json(out: &mut String, node: &Node) {
 
 fn write_item(out: &mut String, item: &Resource) {
     push_cluster_mark(out, item);
+    push_item_body(out, item);
+}
+
+/// An item of a YAML list as [`write_item`] writes it, but for its cluster comment.
+fn push_item_body(out: &mut String, item: &Resource) {
     if let Some((Rendering::Item(_), text)) = item.rendered() {
         out.push_str(text);
         return;
@@ -323,12 +362,15 @@ pub fn document_text(item: &Resource) -> String {
 }
 
 /// A fanned-out copy starts with the comment naming its destination, in a stream or a
-/// ResourceList (in files under `--output-dir` the directory names it).
+/// ResourceList (in files under `--output-dir` the directory names it): its line, in pieces.
+fn cluster_mark(item: &Resource) -> Option<[&str; 3]> {
+    let cluster = item.cluster()?;
+    Some([super::annotations::CLUSTER_MARK, cluster, "\n"])
+}
+
 fn push_cluster_mark(out: &mut String, item: &Resource) {
-    if let Some(cluster) = item.cluster() {
-        out.push_str(super::annotations::CLUSTER_MARK);
-        out.push_str(cluster);
-        out.push('\n');
+    for piece in cluster_mark(item).into_iter().flatten() {
+        out.push_str(piece);
     }
 }
 
@@ -346,15 +388,20 @@ pub(super) enum Framing {
 /// in the document (in a file under `--output-dir` the directory names the cluster). The text may lack a final line break, as its source did at the end of a file:
 /// [`end_document`] adds one where more follows.
 pub(super) fn push_document_text(out: &mut String, item: &Resource, framing: Framing) {
+    if framing == Framing::Stream {
+        push_cluster_mark(out, item);
+    }
+    push_document_body(out, item, framing);
+}
+
+/// A document as [`push_document_text`] writes it, but for a stream's cluster comment.
+fn push_document_body(out: &mut String, item: &Resource, framing: Framing) {
     let held = match framing {
         Framing::Stream => Rendering::Stream,
         Framing::File => Rendering::File,
     };
     if let Some((rendering, text)) = item.rendered() {
         if rendering == held {
-            if framing == Framing::Stream {
-                push_cluster_mark(out, item);
-            }
             out.push_str(text);
             return;
         }
@@ -370,16 +417,12 @@ pub(super) fn push_document_text(out: &mut String, item: &Resource, framing: Fra
         source, start, end, ..
     } = item.origin()
     else {
-        if framing == Framing::Stream {
-            push_cluster_mark(out, item);
-        }
         emit_node_into(out, item.node(), 0, opts);
         return;
     };
     let parts = document_parts(&source[*start..*end]);
-    match framing {
-        Framing::File => out.push_str(parts.before),
-        Framing::Stream => push_cluster_mark(out, item),
+    if framing == Framing::File {
+        out.push_str(parts.before);
     }
     match (item.is_dirty(), parts.content) {
         (false, Some(content)) => {
@@ -696,6 +739,67 @@ mod tests {
     use super::*;
     use crate::read_input;
     use tailor_yaml::ParseOptions;
+
+    /// How one writer writes one object.
+    type Writer = fn(&mut String, &Resource);
+
+    /// A fanned-out copy's rendered text is what each writer writes for it, byte for byte,
+    /// without the cluster line the YAML list and the stream put before it; the held copy's
+    /// length counts that line again. Copies changed and untouched, from a list and a stream.
+    #[test]
+    fn a_rendered_copy_is_the_writers_text_without_its_cluster_line() {
+        let opts = ParseOptions::default();
+        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n# above\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a # kept\n  data: {k: \"v\"}\n";
+        let stream = "# licence\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: s}\n";
+        let mut items = read_input(list, &opts).unwrap().items;
+        items.extend(crate::read::read_stream(stream, &opts).unwrap());
+        let changed = items.iter().cloned().map(|mut item| {
+            item.set_annotation("changed", "yes");
+            item
+        });
+        let all: Vec<Resource> = items.clone().into_iter().chain(changed).collect();
+        let mark = "# tailor.dev/cluster: dev\n";
+        let mut all = all;
+        all.iter_mut().for_each(|item| item.set_cluster("dev"));
+        for rendering in [
+            Rendering::Item(ListSyntax::Yaml),
+            Rendering::Item(ListSyntax::Json),
+            Rendering::Stream,
+            Rendering::File,
+        ] {
+            let (texts, spans) = rendered_texts(&all, rendering);
+            assert_eq!(texts.capacity(), texts.len());
+            let each: Vec<String> = all.iter().map(|i| rendered_text(i, rendering)).collect();
+            let shared: Vec<&str> = spans.into_iter().map(|s| &texts[s]).collect();
+            assert_eq!(shared, each, "{rendering:?}");
+        }
+        for item in all {
+            let writers: [(Rendering, Writer, &str); 4] = [
+                (Rendering::Item(ListSyntax::Yaml), write_item, mark),
+                (Rendering::Item(ListSyntax::Json), json_item, ""),
+                (
+                    Rendering::Stream,
+                    |o, i| push_document_text(o, i, Framing::Stream),
+                    mark,
+                ),
+                (Rendering::File, push_file_document, ""),
+            ];
+            for (rendering, write, marked) in writers {
+                let mut written = String::new();
+                write(&mut written, &item);
+                let text = rendered_text(&item, rendering);
+                assert_eq!(format!("{marked}{text}"), written, "{rendering:?}");
+                assert_eq!(text.capacity(), text.len());
+                let held = item
+                    .clone()
+                    .into_rendered(rendering, std::sync::Arc::from([]));
+                assert_eq!(rendered_len(&held), written.len(), "{rendering:?}");
+                let mut again = String::new();
+                write(&mut again, &held);
+                assert_eq!(again, written, "{rendering:?}");
+            }
+        }
+    }
 
     #[test]
     fn untouched_items_are_copied_and_items_always_present() {

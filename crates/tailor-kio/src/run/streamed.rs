@@ -31,6 +31,8 @@ pub(super) fn stream_copies<J: Job>(
         Ok(n) => n.clamp(1, clusters.len().max(1)),
         Err(e) => return vec![KrmResult::error(e)],
     };
+    let prepare = sink.on_worker();
+    let prepare = prepare.as_ref();
     let worker = || {
         let mut forked: Vec<Forked<'_, J::Options>> = stages
             .iter()
@@ -38,7 +40,12 @@ pub(super) fn stream_copies<J: Job>(
             .collect();
         move |i: usize| {
             let (items, own) = tailor_one(run, &mut forked, work, clusters, i, alike, true);
-            (lists::repack(items), own)
+            let copies = lists::repack(items);
+            // A destination with an error is never handed on: nothing to prepare.
+            match prepare {
+                Some(prepare) if !own.iter().any(KrmResult::is_error) => (prepare(copies), own),
+                _ => (copies, own),
+            }
         }
     };
     let mut named: Vec<(&str, KrmResult)> = Vec::new();
