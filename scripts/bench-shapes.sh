@@ -27,7 +27,8 @@
 # clusters, peak within 2x of the 250-cluster run), 200 objects to 2,000 clusters in 10
 # label groups (one rendering per group, and every destination rendered for comparison), and a
 # Fleet Helm bundle's 50-template chart rendered for 125 to 1,000 clusters (issue 28: linear
-# growth; a destination costs no more than one `tailor helm template` run). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
+# growth; a destination costs no more than one `tailor helm template` run), and a bundle with 1 MB
+# of values for 100 and 500 clusters (CPU a cluster). Then the goals of issue 19: growth from N_SMALL to N_LARGE objects (at most 9x for 8x the
 # objects); one-line JSON within 1.5x of pretty-printed, on a list whose one-line JSON is about
 # 16 MB (TAILOR_BENCH_JSON_N objects, default 44,000); at least 100 MB/s on small block, flow
 # and PyYAML objects (issue 26 adds the last); standalone peak under 2x the input. Exits 1 when a goal is missed.
@@ -250,6 +251,23 @@ for c in "${fh_counts[@]}"; do
   [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
   printf '\n'
 done
+# A Fleet Helm bundle whose values are large (tailor-bench-gen fleet-values: a 1 MB values file
+# of 2,000 components of nested maps and lists, `${ }` cluster values, two customizations; a
+# 4-template chart): what building each cluster's values costs, CPU a cluster at 100 and 500
+# clusters. TAILOR_BENCH_FLEET_VALUES sets the counts.
+fv_dir="$WORK/fleet-values"
+read -r -a fv_counts <<<"${TAILOR_BENCH_FLEET_VALUES:-100 500}"
+for c in "${fv_counts[@]}"; do
+  rm -rf "$fv_dir"
+  "$GEN" fleet-values 2000 "$c" "$fv_dir"
+  STDIN= best_pair "$runs" -- "$fv_dir/tailor.yaml" "$fv_dir/bundle"
+  printf 'fleet helm, 1 MB of values to %4d clusters: %.2f s, %.1f ms of CPU a cluster, peak %.1f MB' \
+    "$c" "$T_WALL" "$(awk -v t="$T_CPU" -v c="$c" 'BEGIN { print t * 1000 / c }')" \
+    "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
+  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
+done
+rm -rf "$fv_dir"
 STDIN= best_pair "$runs" -- helm template bench "$fh_dir/bundle/chart"
 fh_one=$T_WALL
 printf 'tailor helm template, the same chart once: %.4f s\n' "$fh_one"

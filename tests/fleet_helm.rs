@@ -632,4 +632,27 @@ fn a_cluster_that_lists_an_api_version_gets_what_a_chart_makes_for_it() {
         "{}",
         out["by-kind"]
     );
+
+/// A bundle with a values file, `${ }` values among constant ones and two customizations,
+/// over seven clusters (an octal-looking name and a numeric label among them): the output
+/// equals the golden file recorded with the binary from before the values' cluster-independent
+/// work was kept per run (`tests/fixtures/fleet-values-cache/expected.yaml`), on one thread
+/// and on several.
+#[test]
+fn values_prepared_once_per_customization_render_as_before() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fleet-values-cache");
+    let expected = std::fs::read_to_string(dir.join("expected.yaml")).unwrap();
+    let expected_err = std::fs::read_to_string(dir.join("expected.stderr")).unwrap();
+    let config = dir.join("tailor.yaml").display().to_string();
+    let bundle = dir.join("bundle").display().to_string();
+    for threads in ["1", "3"] {
+        let r = run_tailor_env(
+            &[config.as_str(), bundle.as_str()],
+            &[("TAILOR_THREADS", threads)],
+            "",
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stderr, expected_err);
+        assert_eq!(r.stdout, expected, "{threads} threads");
+    }
 }

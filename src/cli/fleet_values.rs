@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 use tailor_cluster::{Cluster, Inventory};
-use tailor_fleet::values::{cluster_values, to_yaml, ClusterValues, FleetCluster};
+use tailor_fleet::values::{cluster_values, to_yaml, ClusterValues, FleetCluster, ValuesCache};
 use tailor_fleet::values_from::Source;
 
 use super::report;
@@ -193,6 +193,7 @@ fn values_text(
         sources.extend(Source::from_object(item).map_err(|e| one(KrmResult::error(e)))?);
     }
     let mut out = String::new();
+    let cache = ValuesCache::default();
     for (i, cluster) in clusters.iter().enumerate() {
         let fleet = items
             .iter()
@@ -204,7 +205,7 @@ fn values_text(
             })
             .map(FleetCluster::from_object)
             .unwrap_or_default();
-        let computed = cluster_values(config, cluster, &fleet, &sources, budget)
+        let computed = cluster_values(config, cluster, &fleet, &sources, budget, &cache)
             .map_err(|e| one(KrmResult::error(e)))?;
         if i > 0 {
             out.push_str("---\n");

@@ -40,7 +40,7 @@ use serde_json::{Map, Value};
 use tailor_cluster::Cluster;
 use tailor_fleet::chart_source::{chart_source, ChartSource};
 use tailor_fleet::style::Layout;
-use tailor_fleet::values::{helm_values, FleetCluster};
+use tailor_fleet::values::{helm_values, FleetCluster, ValuesCache};
 use tailor_fleet::values_from::{agent_values, referenced, release_namespace, Source};
 use tailor_go::Budget;
 use tailor_helm::Engine;
@@ -70,6 +70,9 @@ pub struct FleetHelm {
     pub values_from: Vec<(&'static str, String)>,
     /// The run's budget: every destination's values templating and chart rendering spend it.
     pub budget: Budget,
+    /// The values templating's work that does not depend on the cluster, done once for all
+    /// the destinations whose merged values are equal.
+    pub values: ValuesCache,
 }
 
 impl FleetHelm {
@@ -79,6 +82,7 @@ impl FleetHelm {
             engines: Mutex::new(HashMap::new()),
             values_from: Vec::new(),
             budget,
+            values: ValuesCache::default(),
         }
     }
 
@@ -152,7 +156,7 @@ impl FleetHelm {
             ));
         }
         let namespace = release_namespace(options);
-        let values = release_values(options, cluster, sources, &self.budget)?;
+        let values = release_values(options, cluster, sources, &self.budget, &self.values)?;
         let opts = tailor_helm::Options {
             release_name: release_name(helm, &self.layout, &cluster.name)?,
             namespace,
@@ -200,12 +204,14 @@ fn kube_version(cluster: &Cluster) -> &str {
 /// The values Helm renders with for `cluster`: Fleet's merged `helm.values` after its `${ }`
 /// templating (done by Fleet's controller, with the Fleet `Cluster` object's namespace and
 /// `spec.templateValues` when the inventory has it), then `helm.valuesFrom` as the agent reads
-/// it in the release namespace; both spend the run's `budget`.
+/// it in the release namespace; both spend the run's `budget`. `cache` keeps what does not
+/// depend on the cluster.
 fn release_values(
     options: &Tailoring,
     cluster: &Cluster,
     sources: &[Source],
     budget: &Budget,
+    cache: &ValuesCache,
 ) -> Result<Map<String, Value>, String> {
     let helm = options.helm.as_ref();
     let fleet = match FleetCluster::of(cluster) {
@@ -215,7 +221,7 @@ fn release_values(
             FleetCluster::default()
         }
     };
-    let stored = helm_values(helm, cluster, &fleet, budget)?;
+    let stored = helm_values(helm, cluster, &fleet, budget, cache)?;
     let values = agent_values(options, stored, sources, budget)
         .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
     Ok(values.unwrap_or_default())
@@ -234,18 +240,30 @@ fn unknown_cluster_fields(helm: Option<&Map<String, Value>>, cluster: &str) -> R
     if flag(helm, "disablePreProcess") {
         return Ok(());
     }
-    let text = helm
-        .map(|h| Value::Object(h.clone()).to_string())
-        .unwrap_or_default();
     match [".ClusterNamespace", ".ClusterValues"]
         .into_iter()
-        .find(|f| text.contains(f))
+        .find(|f| helm.is_some_and(|h| mentions(h, f)))
     {
         Some(f) => Err(format!(
             "cluster {cluster:?}: helm values use {f}, which comes from the Fleet Cluster object (its metadata.namespace and spec.templateValues): give tailor that object (apiVersion fleet.cattle.io/v1alpha1, kind Cluster, name {cluster}) as an inventory input"
         )),
         None => Ok(()),
     }
+}
+
+/// Whether some key or string in `map` (at any depth) contains `field`: what searching its
+/// JSON text finds, without printing it (the field has no character JSON escapes).
+fn mentions(map: &Map<String, Value>, field: &str) -> bool {
+    fn within(v: &Value, field: &str) -> bool {
+        match v {
+            Value::String(s) => s.contains(field),
+            Value::Array(items) => items.iter().any(|v| within(v, field)),
+            Value::Object(m) => mentions(m, field),
+            _ => false,
+        }
+    }
+    map.iter()
+        .any(|(k, v)| k.contains(field) || within(v, field))
 }
 
 fn flag(helm: Option<&Map<String, Value>>, key: &str) -> bool {

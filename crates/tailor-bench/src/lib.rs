@@ -5,11 +5,13 @@
 //! text so the same bytes feed tailor in-process, the binary, and `kubectl kustomize`.
 
 mod fleet_helm;
+mod fleet_values;
 mod objects;
 mod pipeline;
 mod shapes;
 
 pub use fleet_helm::{fleet_helm_bundle, fleet_helm_config, fleet_helm_template};
+pub use fleet_values::{fleet_values_bundle, fleet_values_config, fleet_values_file};
 pub use objects::{clean_deployment, exported_object, exported_objects, ObjectKind};
 pub use pipeline::{
     fan_out_config, fan_out_groups_config, fan_out_regions_config, full_pipeline_config,

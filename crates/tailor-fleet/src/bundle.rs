@@ -29,7 +29,7 @@ use tailor_kube::{Diagnostic, FieldError};
 use tailor_yaml::{parse_stream_with, ParseOptions};
 
 use crate::config::{parse_fleet_yaml, FleetConfig};
-use crate::merge::merge_maps;
+use crate::merge::merge_into;
 use crate::options::{Extra, Options};
 use crate::overlay::{is_under_overlays, BundleFile};
 use crate::style::Layout;
@@ -336,7 +336,7 @@ fn fold_into<E: Extra>(
                 )])
             }
         };
-        values = merge_maps(&values, &data);
+        merge_into(&mut values, &data);
     }
     if !values.is_empty() {
         helm.insert("values".into(), Value::Object(values));

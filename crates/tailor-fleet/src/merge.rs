@@ -8,14 +8,21 @@ use serde_json::{Map, Value};
 /// the key to null instead of deleting it). Base keys keep their order, new keys follow.
 pub fn merge_maps(base: &Map<String, Value>, overlay: &Map<String, Value>) -> Map<String, Value> {
     let mut result = base.clone();
-    for (k, v) in overlay {
-        let merged = match (result.get(k), v) {
-            (Some(Value::Object(b)), Value::Object(o)) => Value::Object(merge_maps(b, o)),
-            _ => v.clone(),
-        };
-        result.insert(k.clone(), merged);
-    }
+    merge_into(&mut result, overlay);
     result
+}
+
+/// [`merge_maps`] in place: `overlay` merged into `result`, whose maps are changed where they
+/// are rather than copied again at each level.
+pub fn merge_into(result: &mut Map<String, Value>, overlay: &Map<String, Value>) {
+    for (k, v) in overlay {
+        match (result.get_mut(k), v) {
+            (Some(Value::Object(b)), Value::Object(o)) => merge_into(b, o),
+            _ => {
+                result.insert(k.clone(), v.clone());
+            }
+        }
+    }
 }
 
 /// Fleet `merge.ByKey`: an empty custom list keeps base, an empty base takes custom; otherwise

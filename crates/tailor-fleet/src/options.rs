@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use tailor_cluster::FieldError;
 
 use crate::json::{self, join};
-use crate::merge::{self, merge_by_key, merge_maps};
+use crate::merge::{self, merge_by_key, merge_into};
 use crate::Dialect;
 
 /// Option fields Fleet merges or carries (`BundleDeploymentOptions`).
@@ -374,8 +374,11 @@ fn merge_helm(base: &Map<String, Value>, custom: &Map<String, Value>) -> Map<Str
         (None, Some(c)) => {
             out.insert("values".into(), Value::Object(c.clone()));
         }
-        (Some(b), Some(c)) => {
-            out.insert("values".into(), Value::Object(merge_maps(b, c)));
+        (Some(_), Some(c)) => {
+            // `out` holds base's values already: merged where they are, not copied again.
+            if let Some(Value::Object(values)) = out.get_mut("values") {
+                merge_into(values, c);
+            }
         }
         _ => {}
     }

@@ -34,6 +34,9 @@ use crate::options::Extra;
 use crate::resolve::Decision;
 use crate::values_from::{agent_values, Source};
 
+mod cache;
+pub use cache::ValuesCache;
+
 /// What Fleet knows of a cluster beyond its name, labels and annotations: its `Cluster`
 /// object's namespace and `spec.templateValues`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -85,13 +88,15 @@ pub enum ClusterValues {
 /// ([`crate::values_from::agent_values`]). Errors are Fleet's (a template that does not parse
 /// or execute, a result that is no YAML map, a `valuesFrom` object or key missing), naming
 /// the cluster, and the run's `budget` running out (the templating and the aliases it
-/// expands spend it).
+/// expands spend it). `cache` keeps what does not depend on the cluster for the run's other
+/// clusters.
 pub fn cluster_values<E: Extra>(
     config: &FleetConfig<E>,
     cluster: &Cluster,
     fleet: &FleetCluster,
     sources: &[Source],
     budget: &Budget,
+    cache: &ValuesCache,
 ) -> Result<ClusterValues, String> {
     let (matched, options) = match config.resolve_options(cluster) {
         Decision::Deploy { matched, options } => (matched, options),
@@ -100,21 +105,24 @@ pub fn cluster_values<E: Extra>(
             message: reason, ..
         } => return Ok(ClusterValues::NotDeployed(reason)),
     };
-    let stored = helm_values(options.helm.as_ref(), cluster, fleet, budget)?;
+    let stored = helm_values(options.helm.as_ref(), cluster, fleet, budget, cache)?;
     let values = agent_values(&options, stored, sources, budget)
         .map_err(|e| format!("cluster {:?}: {e}", cluster.name))?;
     Ok(ClusterValues::Values { matched, values })
 }
 
 /// The values Fleet passes to Helm for a cluster whose merged options carry `helm`
-/// (`preprocessHelmValues`), spending the run's `budget`; `None` when it passes none.
+/// (`preprocessHelmValues`), spending the run's `budget`; `None` when it passes none. What
+/// does not depend on the cluster is kept in `cache` for the run's other clusters.
 pub fn helm_values(
     helm: Option<&Map<String, Value>>,
     cluster: &Cluster,
     fleet: &FleetCluster,
     budget: &Budget,
+    cache: &ValuesCache,
 ) -> Result<Option<Map<String, Value>>, String> {
-    preprocess(helm, cluster, fleet, budget).map_err(|e| format!("cluster {:?}: {e}", cluster.name))
+    preprocess(helm, cluster, fleet, budget, cache)
+        .map_err(|e| format!("cluster {:?}: {e}", cluster.name))
 }
 
 /// The values as YAML, the way Helm reads them (numbers are float64, as after Fleet's JSON
@@ -137,11 +145,11 @@ fn preprocess(
     cluster: &Cluster,
     fleet: &FleetCluster,
     budget: &Budget,
+    cache: &ValuesCache,
 ) -> Result<Option<Map<String, Value>>, String> {
     let given = helm
         .and_then(|h| h.get("values"))
-        .and_then(Value::as_object)
-        .cloned();
+        .and_then(Value::as_object);
     let mut labels = clean_for_export(&cluster.labels);
     for (k, v) in &cluster.labels {
         if k.starts_with("fleet.cattle.io/") || k.starts_with("management.cattle.io/") {
@@ -149,73 +157,40 @@ fn preprocess(
         }
     }
     if labels.is_empty() {
-        return Ok(given);
+        return Ok(given.cloned());
     }
     let Some(helm) = helm else {
         return Ok(None);
     };
-    let template_values: Option<Map<String, Value>> = helm
-        .get("templateValues")
-        .and_then(Value::as_object)
-        .cloned();
-    let mut values = given.unwrap_or_default();
-    if template_values.is_none() && values.is_empty() {
-        return Ok(Some(values));
+    let template_values = helm.get("templateValues").and_then(Value::as_object);
+    let empty = Map::new();
+    let given = given.unwrap_or(&empty);
+    if template_values.is_none() && given.is_empty() {
+        return Ok(Some(Map::new()));
     }
-    process_label_values(&mut values, &labels, 0)?;
+    // The cluster's labels replace strings only where some string names one: otherwise the
+    // values are the same for every cluster and their templating is prepared once.
+    let relabelled = if names_cluster_labels(given, 0)? {
+        let mut values = given.clone();
+        process_label_values(&mut values, &labels, 0)?;
+        Some(values)
+    } else {
+        None
+    };
     if helm.get("disablePreProcess").and_then(Value::as_bool) == Some(true) {
-        return Ok(Some(values));
+        return Ok(Some(relabelled.unwrap_or_else(|| given.clone())));
     }
-    let to_dict = |m: &BTreeMap<String, String>| {
-        tailor_go::Value::Map(
-            m.iter()
-                .map(|(k, v)| (k.clone(), tailor_go::Value::String(v.clone())))
-                .collect(),
-        )
-    };
-    let data = tailor_go::Value::Map(
-        [
-            (
-                "ClusterNamespace",
-                tailor_go::Value::String(fleet.namespace.clone()),
-            ),
-            (
-                "ClusterName",
-                tailor_go::Value::String(cluster.name.clone()),
-            ),
-            ("ClusterLabels", to_dict(&labels)),
-            (
-                "ClusterAnnotations",
-                to_dict(&clean_for_export(&cluster.annotations)),
-            ),
-            (
-                "ClusterValues",
-                go_value(&as_float64(Value::Object(fleet.template_values.clone()))),
-            ),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect(),
-    );
-    let text = to_yaml(&values);
-    let rendered = render(&text, &data, budget)?;
-    values = match yaml11_to_json_within(&rendered, budget) {
-        Ok(Value::Object(m)) => m,
-        Ok(Value::Null) => Map::new(),
-        Ok(other) => {
-            return Err(format!(
-                "failed to interpret rendered template as helm values: a {}, not a map",
-                tailor_kube::json::type_name(&other)
-            ))
-        }
-        Err(ReadError::Budget(e)) => return Err(e.to_string()),
-        Err(ReadError::Yaml(e)) => {
-            return Err(format!(
-                "failed to interpret rendered template as helm values: {e}"
-            ))
+    let data = template_data(cluster, fleet, &labels);
+    let mut values = match relabelled {
+        Some(values) => read_rendered(&render(&to_yaml(&values), &data, budget)?, budget)?,
+        None => {
+            let prepared = cache.prepared(given);
+            let template = prepared.template.as_ref().map_err(Clone::clone)?;
+            let output = execute(template, &data, budget)?;
+            prepared.values(&output, &data, budget)?
         }
     };
-    for (k, v) in template_values.iter().flatten() {
+    for (k, v) in template_values.iter().flat_map(|t| t.iter()) {
         let text = v.as_str().unwrap_or_default();
         let rendered = render(text, &data, budget)?;
         let value = yaml11_to_json_within(&rendered, budget).map_err(|e| match e {
@@ -229,9 +204,70 @@ fn preprocess(
     Ok(Some(values))
 }
 
+/// The template's data: `.ClusterName`, `.ClusterNamespace`, `.ClusterLabels` (cleaned for
+/// export), `.ClusterAnnotations`, `.ClusterValues`.
+fn template_data(
+    cluster: &Cluster,
+    fleet: &FleetCluster,
+    labels: &BTreeMap<String, String>,
+) -> tailor_go::Value {
+    let to_dict = |m: &BTreeMap<String, String>| {
+        tailor_go::Value::Map(
+            m.iter()
+                .map(|(k, v)| (k.clone(), tailor_go::Value::String(v.clone())))
+                .collect(),
+        )
+    };
+    tailor_go::Value::Map(
+        [
+            (
+                "ClusterNamespace",
+                tailor_go::Value::String(fleet.namespace.clone()),
+            ),
+            (
+                "ClusterName",
+                tailor_go::Value::String(cluster.name.clone()),
+            ),
+            ("ClusterLabels", to_dict(labels)),
+            (
+                "ClusterAnnotations",
+                to_dict(&clean_for_export(&cluster.annotations)),
+            ),
+            (
+                "ClusterValues",
+                go_value(&as_float64(Value::Object(fleet.template_values.clone()))),
+            ),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
+    )
+}
+
+/// The templated values' output read back as YAML: the values Fleet stores.
+fn read_rendered(rendered: &str, budget: &Budget) -> Result<Map<String, Value>, String> {
+    match yaml11_to_json_within(rendered, budget) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(Value::Null) => Ok(Map::new()),
+        Ok(other) => Err(format!(
+            "failed to interpret rendered template as helm values: a {}, not a map",
+            tailor_kube::json::type_name(&other)
+        )),
+        Err(ReadError::Budget(e)) => Err(e.to_string()),
+        Err(ReadError::Yaml(e)) => Err(format!(
+            "failed to interpret rendered template as helm values: {e}"
+        )),
+    }
+}
+
 /// One template with Fleet's settings (`tplFuncMap`: sprig's `TxtFuncMap` without `env`,
 /// `expandenv`, `include`, `tpl`, `getHostByName`), spending the run's `budget`.
 fn render(text: &str, data: &tailor_go::Value, budget: &Budget) -> Result<String, String> {
+    execute(&parse_template(text)?, data, budget)
+}
+
+/// `text` parsed as a values template (delimiters `${ }`, sprig).
+fn parse_template(text: &str) -> Result<Template, String> {
     let syntax = Syntax {
         left_delim: "${".into(),
         right_delim: "}".into(),
@@ -242,8 +278,12 @@ fn render(text: &str, data: &tailor_go::Value, budget: &Budget) -> Result<String
             .collect(),
         host: SprigFuncs::names().map(str::to_string).collect(),
     };
-    let t = Template::parse_with("values", text, &syntax)
-        .map_err(|e| format!("failed to parse helm values template: {e}"))?;
+    Template::parse_with("values", text, &syntax)
+        .map_err(|e| format!("failed to parse helm values template: {e}"))
+}
+
+/// A values template executed with `data` (`missingkey=error`), spending `budget`.
+fn execute(t: &Template, data: &tailor_go::Value, budget: &Budget) -> Result<String, String> {
     let opts = ExecOptions {
         missing_key: MissingKey::Error,
         budget: budget.clone(),
@@ -310,6 +350,36 @@ fn go_value(v: &Value) -> tailor_go::Value {
 const CLUSTER_LABEL_PREFIX: &str = "global.fleet.clusterLabels.";
 const MAX_DEPTH: usize = 50;
 
+/// Whether [`process_label_values`] would replace some string, with its error for values
+/// nested too deep.
+fn names_cluster_labels(values: &Map<String, Value>, depth: usize) -> Result<bool, String> {
+    if depth > MAX_DEPTH {
+        return Err(too_deep());
+    }
+    let mut found = false;
+    for v in values.values() {
+        found |= match v {
+            Value::String(s) => s.starts_with(CLUSTER_LABEL_PREFIX),
+            Value::Object(m) => names_cluster_labels(m, depth + 1)?,
+            Value::Array(items) => {
+                let mut any = false;
+                for m in items.iter().filter_map(Value::as_object) {
+                    any |= names_cluster_labels(m, depth + 1)?;
+                }
+                any
+            }
+            _ => false,
+        };
+    }
+    Ok(found)
+}
+
+fn too_deep() -> String {
+    format!(
+        "maximum recursion depth of {MAX_DEPTH} exceeded for cluster label prefix processing, too many nested values"
+    )
+}
+
 /// `processLabelValues`: strings in maps (and in maps inside lists) naming
 /// `global.fleet.clusterLabels.<label>` become that label's value, or `""`.
 fn process_label_values(
@@ -318,9 +388,7 @@ fn process_label_values(
     depth: usize,
 ) -> Result<(), String> {
     if depth > MAX_DEPTH {
-        return Err(format!(
-            "maximum recursion depth of {MAX_DEPTH} exceeded for cluster label prefix processing, too many nested values"
-        ));
+        return Err(too_deep());
     }
     for v in values.values_mut() {
         match v {

@@ -22,6 +22,9 @@
 //! tailor-bench-gen fleet-helm TEMPLATES CLUSTERS DIR   DIR/bundle/ a Fleet Helm bundle whose
 //!                                      chart has TEMPLATES templates, DIR/tailor.yaml CLUSTERS
 //!                                      destinations (`tailor DIR/tailor.yaml DIR/bundle`)
+//! tailor-bench-gen fleet-values COMPONENTS CLUSTERS DIR   the same layout, a bundle whose
+//!                                      values file has COMPONENTS components (~520 bytes each),
+//!                                      `${ }` values and two customizations; a 4-template chart
 //! tailor-bench-gen kustomize-pairs N DIR     DIR/{resources,kustomization}.yaml, same replacements
 //! tailor-bench-gen kustomize-patches N DIR   DIR/{resources,kustomization}.yaml, same patches
 //! ```
@@ -31,7 +34,7 @@ use std::path::Path;
 
 use tailor_bench::*;
 
-const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS [GROUPS [properties]] | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json] | fleet-helm TEMPLATES CLUSTERS DIR";
+const USAGE: &str = "usage: tailor-bench-gen (full|noop|pairs|pairs-each|patches|small|small-flow|small-pyyaml|json-line|json-pretty) N | fanout N CLUSTERS [GROUPS [properties]] | (kustomize-pairs|kustomize-patches) N DIR | small-dir N DIR [json] | (fleet-helm TEMPLATES|fleet-values COMPONENTS) CLUSTERS DIR";
 
 fn number(arg: Option<&String>) -> Result<usize, String> {
     arg.ok_or_else(|| USAGE.to_string())?
@@ -128,6 +131,13 @@ fn run(args: &[String]) -> Result<Option<String>, String> {
             let clusters = number(args.get(2))?;
             let dir = args.get(3).ok_or_else(|| USAGE.to_string())?;
             fleet_helm_bundle(n()?, clusters, Path::new(dir)).map_err(|e| format!("{dir}: {e}"))?;
+            Ok(None)
+        }
+        Some("fleet-values") => {
+            let clusters = number(args.get(2))?;
+            let dir = args.get(3).ok_or_else(|| USAGE.to_string())?;
+            fleet_values_bundle(n()?, clusters, Path::new(dir))
+                .map_err(|e| format!("{dir}: {e}"))?;
             Ok(None)
         }
         Some(name) => match Shape::parse(name) {

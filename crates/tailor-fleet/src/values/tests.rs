@@ -13,7 +13,14 @@ fn cluster(v: Value) -> Cluster {
 /// The values for `cluster` of the bundle `fleet_yaml`.
 fn values_of(fleet_yaml: &str, c: &Cluster, fleet: &FleetCluster) -> Result<Value, String> {
     let config = parse_fleet_yaml::<()>(fleet_yaml).unwrap();
-    match cluster_values(&config, c, fleet, &[], &Budget::unlimited())? {
+    match cluster_values(
+        &config,
+        c,
+        fleet,
+        &[],
+        &Budget::unlimited(),
+        &ValuesCache::default(),
+    )? {
         ClusterValues::Values { values, .. } => Ok(values.map_or(Value::Null, Value::Object)),
         ClusterValues::NotDeployed(why) => Err(why),
     }
@@ -276,7 +283,14 @@ fn templating_and_aliases_spend_the_run_budget() {
     .unwrap();
     let c = labelled();
     let fleet = FleetCluster::default();
-    let values = |budget: &Budget| match cluster_values(&config, &c, &fleet, &[], budget) {
+    let values = |budget: &Budget| match cluster_values(
+        &config,
+        &c,
+        &fleet,
+        &[],
+        budget,
+        &ValuesCache::default(),
+    ) {
         Ok(ClusterValues::Values { values, .. }) => Ok(values.unwrap()),
         Ok(ClusterValues::NotDeployed(why)) => panic!("{why}"),
         Err(e) => Err(e),
