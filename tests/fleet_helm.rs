@@ -632,6 +632,7 @@ fn a_cluster_that_lists_an_api_version_gets_what_a_chart_makes_for_it() {
         "{}",
         out["by-kind"]
     );
+}
 
 /// A bundle with a values file, `${ }` values among constant ones and two customizations,
 /// over seven clusters (an octal-looking name and a numeric label among them): the output
