@@ -4,8 +4,7 @@
 use std::path::Path;
 
 use tailor_yaml::{
-    parse_stream_handing, parse_stream_handing_items, parse_stream_with, Handed, Node,
-    ParseOptions, Value,
+    parse_stream_handing_items, parse_stream_with, Handed, Node, ParseOptions, Value,
 };
 
 #[path = "support/files.rs"]
