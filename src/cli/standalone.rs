@@ -91,8 +91,13 @@ impl Plugin for Tailor {
     type Bundle = FleetBundle;
     const BUNDLE: &'static str = "Fleet bundle directory (with a fleet.yaml)";
 
-    fn parse(&self, fc: &tailor_yaml::Node) -> Result<Plan, Vec<KrmResult>> {
-        crate::config::parse(Some(fc))
+    fn parse(
+        &self,
+        config: &str,
+        name: &str,
+        opts: &tailor_yaml::ParseOptions,
+    ) -> Result<Result<Plan, Vec<KrmResult>>, KrmResult> {
+        crate::config::parse_text(config, name, opts)
     }
 
     fn build(

@@ -22,7 +22,7 @@ use serde_json::Value as Json;
 use tailor_cluster::CompactSpec;
 use tailor_fleet::{BundleFile, FleetConfig};
 use tailor_kube::Diagnostic;
-use tailor_yaml::Node;
+use tailor_yaml::{Handed, Node, ParseOptions};
 
 use crate::stages::strip::Strip;
 use crate::stages::Stage;
@@ -295,6 +295,54 @@ pub fn parse(fc: Option<&Node>) -> Result<Plan, Vec<KrmResult>> {
     parse_config(fc).map_err(|ds| ds.into_iter().map(KrmResult::from).collect())
 }
 
+/// The job a CONFIG file's text asks for (`name` is the file in errors), the text parsed once:
+/// a `Tailor`'s `spec.clusters` entries become destinations as each is parsed, so the list's
+/// trees are never held together ([`apart::ReadClusters`]). `Err` when the text is no single
+/// YAML object. Results and errors are [`parse`]'s of the whole tree.
+pub fn parse_text(
+    text: &str,
+    name: &str,
+    opts: &ParseOptions,
+) -> Result<Result<Plan, Vec<KrmResult>>, KrmResult> {
+    let mut read = apart::ReadClusters::default();
+    let mut sink = |h| read.take(h);
+    let mut fc = tailor_kio::files::read_config_handing(
+        text,
+        name,
+        opts,
+        Handed::TailorClusters,
+        &mut sink,
+    )?;
+    if !read.any() {
+        // Nothing was taken: the tree is whole.
+        return Ok(parse(Some(&fc)));
+    }
+    if read.settle(&mut fc) {
+        if let Some(parsed) = parse_read(&fc, read) {
+            return Ok(parsed.map_err(|ds| ds.into_iter().map(KrmResult::from).collect()));
+        }
+    }
+    // An alias, or no Tailor after all: the entries are read from the whole tree.
+    let (fc, _) = tailor_kio::files::read_config_text(text.to_string(), name, opts)?;
+    Ok(parse(Some(&fc)))
+}
+
+/// A `Tailor` whose `spec.clusters` entries were `read` as it was parsed, `rest` the tree
+/// without them; `None` when it is no `Tailor` after all.
+fn parse_read(rest: &Node, read: apart::ReadClusters) -> Option<Result<Plan, Vec<Diagnostic>>> {
+    let json = match to_json(rest) {
+        Ok(json) => json,
+        Err(e) => return Some(Err(e)),
+    };
+    let entries = tailor::ClustersApart::Read(read);
+    is_tailor(&json).then(|| tailor::parse(&json, rest, Some(entries)))
+}
+
+fn to_json(node: &Node) -> Result<Json, Vec<Diagnostic>> {
+    node.to_json()
+        .map_err(|e| vec![Diagnostic::error(format!("functionConfig: {e}"))])
+}
+
 /// Whether `json` is a `Tailor` functionConfig.
 fn is_tailor(json: &Json) -> bool {
     json.get("apiVersion").and_then(Json::as_str) == Some("tailor.dev/v1alpha1")
@@ -304,10 +352,6 @@ fn is_tailor(json: &Json) -> bool {
 fn parse_config(fc: Option<&Node>) -> Result<Plan, Vec<Diagnostic>> {
     let Some(fc) = fc else {
         return Ok(strip_only("no functionConfig"));
-    };
-    let to_json = |node: &Node| {
-        node.to_json()
-            .map_err(|e| vec![Diagnostic::error(format!("functionConfig: {e}"))])
     };
     // A Tailor's `spec.clusters` entries are read one at a time (`apart`).
     let mut apart = apart::clusters_apart(fc);
@@ -319,7 +363,11 @@ fn parse_config(fc: Option<&Node>) -> Result<Plan, Vec<Diagnostic>> {
     let api_version = json.get("apiVersion").and_then(Json::as_str).unwrap_or("");
     let kind = json.get("kind").and_then(Json::as_str).unwrap_or("");
     match (api_version, kind) {
-        ("tailor.dev/v1alpha1", "Tailor") => tailor::parse(&json, fc, apart.map(|a| a.clusters)),
+        ("tailor.dev/v1alpha1", "Tailor") => tailor::parse(
+            &json,
+            fc,
+            apart.map(|a| tailor::ClustersApart::Yaml(a.clusters)),
+        ),
         ("v1", "ConfigMap") => config_map::parse(fc).map_err(|e| vec![e]),
         ("fn.kpt.dev/v1alpha1", "ApplyReplacements") => {
             replacements::parse(fc, replacements::Kind::ApplyReplacements).map_err(|e| vec![e])
@@ -368,6 +416,70 @@ mod tests {
     fn plan(text: &str) -> Plan {
         let fc = tailor_yaml::parse_stream(text).unwrap().remove(0).root;
         parse(Some(&fc)).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// `text` read as a CONFIG file, its `spec.clusters` entries read as they are parsed, and
+    /// read from its whole tree: the same destinations and stages, or the same errors.
+    fn read_both_ways(text: &str) -> Result<Vec<CompactSpec>, Vec<String>> {
+        let opts = tailor_yaml::ParseOptions::default();
+        let read = parse_text(text, "cfg.yaml", &opts).map_err(|e| vec![e.message]);
+        let whole = tailor_kio::files::read_config_text(text.to_string(), "cfg.yaml", &opts)
+            .map(|(fc, _)| parse(Some(&fc)))
+            .map_err(|e| vec![e.message]);
+        let outcome = |p: Result<Result<Plan, Vec<KrmResult>>, Vec<String>>| {
+            p.and_then(|plan| plan.map_err(|rs| rs.iter().map(|r| format!("{r:?}")).collect()))
+                .map(|plan| {
+                    let stages: Vec<_> = plan.stages.iter().map(|s| s.declares().name).collect();
+                    (plan.clusters, plan.fan_out, stages)
+                })
+        };
+        let (read, whole) = (outcome(read), outcome(whole));
+        assert_eq!(read, whole, "{text}");
+        read.map(|(clusters, _, _)| clusters)
+    }
+
+    fn tailor_with(entries: &str) -> String {
+        format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t\nspec:\n  namePrefix: p-\n  clusters:\n{entries}  postBuild: {{substitute: {{a: b}}}}\n")
+    }
+
+    #[test]
+    fn clusters_read_as_parsed_are_the_whole_trees_destinations() {
+        let entries = "  - name: a # a\n    labels: {env: dev}\n  - name: b\n    properties:\n      zone: |\n        z\n    groups: [{name: g, labels: {x: y}}]\n  - name: c\n";
+        let clusters = read_both_ways(&tailor_with(entries)).unwrap();
+        let names: Vec<_> = clusters.iter().map(CompactSpec::name).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        // Not read as parsed (the whole tree is): an alias, a kind after spec, another kind.
+        let aliased =
+            entries.replace("{env: dev}", "&l {env: dev}") + "  - name: d\n    labels: *l\n";
+        assert_eq!(read_both_ways(&tailor_with(&aliased)).unwrap().len(), 4);
+        let late =
+            "apiVersion: tailor.dev/v1alpha1\nspec:\n  clusters:\n  - name: a\nkind: Tailor\n";
+        assert_eq!(read_both_ways(late).unwrap().len(), 1);
+        let other = tailor_with(entries).replace("tailor.dev/v1alpha1", "example.com/v1");
+        assert!(read_both_ways(&other).is_err());
+        assert!(read_both_ways(&tailor_with("")).is_ok());
+    }
+
+    #[test]
+    fn errors_of_clusters_read_as_parsed_are_the_whole_trees() {
+        let big_key = format!("[{}]", vec!["x".repeat(100); 700].join(","));
+        for entries in [
+            "  - name: a\n  - name: b\n  - name: c\n    labels: 5\n".to_string(),
+            "  - name: a\n  - name: a\n  - labels: {}\n".to_string(),
+            "  - name: a\n  - name: b\n  - name: c\n    name: d\n".to_string(),
+            "  - name: a\n  - name: b\n  - name: [c\n".to_string(),
+            format!("  - name: a\n    labels: {{? {big_key} : v}}\n  - name: b\n    labels: 5\n"),
+            "  - name: a\n  - 7\n".to_string(),
+        ] {
+            let text = tailor_with(&entries);
+            assert!(read_both_ways(&text).is_err(), "{text}");
+            let both = text.replace("  namePrefix: p-\n", "  namePrefx: p-\n");
+            assert!(read_both_ways(&both).is_err(), "{both}");
+        }
+        assert!(read_both_ways(
+            &tailor_with("").replace("kind: Tailor\n", "kind: Tailor\n---\nx: 1\n")
+        )
+        .is_err());
     }
 
     #[test]

@@ -8,6 +8,7 @@ use tailor_kube::json::concat_names;
 use tailor_kube::Diagnostic;
 use tailor_yaml::Node;
 
+use super::apart::{Outcome, ReadClusters};
 use super::budget::{run_budget, BudgetLimits};
 use super::{Plan, TargetFields, Targets};
 use crate::stages::schedule::Schedule;
@@ -133,7 +134,11 @@ impl Spec {
 
 /// `clusters`: the `spec.clusters` entries when they were kept apart from `json`
 /// ([`super::apart`]).
-pub fn parse(json: &Json, fc: &Node, clusters: Option<&[Node]>) -> Result<Plan, Vec<Diagnostic>> {
+pub fn parse(
+    json: &Json,
+    fc: &Node,
+    clusters: Option<ClustersApart>,
+) -> Result<Plan, Vec<Diagnostic>> {
     let mut p = Spec {
         strip_builtin: true,
         templates: true,
@@ -169,17 +174,26 @@ pub fn parse(json: &Json, fc: &Node, clusters: Option<&[Node]>) -> Result<Plan, 
     }
 }
 
-/// The entries of `spec.clusters`: JSON, or YAML turned into JSON one at a time.
-enum Entries<'a> {
-    Json(&'a [Json]),
+/// The `spec.clusters` entries kept apart from the functionConfig's JSON ([`super::apart`]).
+pub enum ClustersApart<'a> {
+    /// Their trees, each turned into JSON when it is read.
     Yaml(&'a [Node]),
+    /// Read already, as the text was parsed.
+    Read(ReadClusters),
 }
 
-impl Entries<'_> {
+/// The entries of `spec.clusters`: JSON, or kept apart.
+enum Entries<'a> {
+    Json(&'a [Json]),
+    Apart(ClustersApart<'a>),
+}
+
+impl<'a> Entries<'a> {
     fn len(&self) -> usize {
         match self {
             Entries::Json(list) => list.len(),
-            Entries::Yaml(list) => list.len(),
+            Entries::Apart(ClustersApart::Yaml(list)) => list.len(),
+            Entries::Apart(ClustersApart::Read(read)) => read.len(),
         }
     }
 
@@ -187,13 +201,18 @@ impl Entries<'_> {
         self.len() == 0
     }
 
-    /// Entry `i`; a YAML entry that cannot be JSON fails the parse as the whole document would.
-    fn entry(&self, i: usize) -> Result<std::borrow::Cow<'_, Json>, Diagnostic> {
+    /// Each entry as a destination, in order (see [`Outcome`]).
+    fn outcomes(self) -> Box<dyn Iterator<Item = Outcome> + 'a> {
         match self {
-            Entries::Json(list) => Ok(std::borrow::Cow::Borrowed(&list[i])),
-            Entries::Yaml(list) => super::apart::entry_json(&list[i])
-                .map(std::borrow::Cow::Owned)
-                .map_err(Diagnostic::error),
+            Entries::Json(list) => Box::new(list.iter().enumerate().map(|(i, c)| {
+                Ok(ClusterSpec::from_json(c, &format!("spec.clusters[{i}]")).map(Into::into))
+            })),
+            Entries::Apart(ClustersApart::Yaml(list)) => Box::new(
+                list.iter()
+                    .enumerate()
+                    .map(|(i, c)| super::apart::cluster_entry(i, c)),
+            ),
+            Entries::Apart(ClustersApart::Read(read)) => Box::new(read.outcomes()),
         }
     }
 }
@@ -228,7 +247,7 @@ impl Spec {
     fn read_clusters(
         &mut self,
         spec: &Map<String, Json>,
-        apart: Option<&[Node]>,
+        apart: Option<ClustersApart>,
         errors: &mut Vec<Diagnostic>,
     ) -> Result<(), Diagnostic> {
         if let Some(c) = spec.get("cluster").filter(|c| !c.is_null()) {
@@ -238,7 +257,7 @@ impl Spec {
             }
         }
         let entries = match (apart, spec.get("clusters")) {
-            (Some(nodes), _) => Some(Entries::Yaml(nodes)),
+            (Some(apart), _) => Some(Entries::Apart(apart)),
             (None, Some(Json::Array(list))) => Some(Entries::Json(list)),
             _ => None,
         };
@@ -251,26 +270,10 @@ impl Spec {
                         "set either spec.cluster or spec.clusters, not both".into(),
                     ));
                 }
-                // Names seen so far: a set, so 20,000 destinations are checked in linear time.
-                let mut names: std::collections::HashSet<String> =
-                    self.clusters.iter().map(|c| c.name().to_string()).collect();
-                for i in 0..list.len() {
-                    let c = list.entry(i)?;
-                    match ClusterSpec::from_json(&c, &format!("spec.clusters[{i}]")) {
-                        Ok(s) => {
-                            if !names.insert(s.name.clone()) {
-                                errors.push(err(
-                                    &format!("clusters[{i}].name"),
-                                    format!("cluster {:?} is listed twice", s.name),
-                                ));
-                            }
-                            self.clusters.push(s.into());
-                        }
-                        Err(e) => errors.push(e),
-                    }
-                }
-                self.fan_out = !list.is_empty();
-                if list.is_empty() && self.clusters.is_empty() {
+                let empty = list.is_empty();
+                self.read_entries(list, errors)?;
+                self.fan_out = !empty;
+                if empty && self.clusters.is_empty() {
                     self.notes.push(
                         Diagnostic::warning(
                             "spec.clusters is empty: there is no destination, so nothing is tailored per cluster (name the clusters, or drop the field)",
@@ -283,6 +286,34 @@ impl Spec {
                 "clusters",
                 "spec.clusters must be a list of clusters".into(),
             )),
+        }
+        Ok(())
+    }
+
+    /// The destinations `list` names, after any of `spec.cluster`; an entry that cannot be
+    /// JSON fails the parse as converting the whole document would.
+    fn read_entries(
+        &mut self,
+        list: Entries,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        // Names seen so far: a set, so 20,000 destinations are checked in linear time.
+        let mut names: std::collections::HashSet<String> =
+            self.clusters.iter().map(|c| c.name().to_string()).collect();
+        self.clusters.reserve(list.len());
+        for (i, outcome) in list.outcomes().enumerate() {
+            match outcome? {
+                Ok(s) => {
+                    if !names.insert(s.name().to_string()) {
+                        errors.push(err(
+                            &format!("clusters[{i}].name"),
+                            format!("cluster {:?} is listed twice", s.name()),
+                        ));
+                    }
+                    self.clusters.push(s);
+                }
+                Err(e) => errors.push(e),
+            }
         }
         Ok(())
     }

@@ -9,7 +9,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tailor_yaml::{parse_stream_with, Node, ParseOptions};
+use tailor_yaml::{
+    parse_stream_handing, parse_stream_with, Document, Handed, Handoff, Node, ParseOptions,
+};
 
 use super::read::{
     check_list_items, object_problem, read_input_owned, read_stream, InputForm, Prepared, Trees,
@@ -155,13 +157,35 @@ pub fn read_config_text(
     opts: &ParseOptions,
 ) -> Result<(tailor_yaml::Node, SourceText), KrmResult> {
     let source: SourceText = Arc::new(text);
-    let docs: Vec<_> = parse_stream_with(&source, opts)
+    let root = the_one_object(parse_stream_with(&source, opts), rel_path)?;
+    Ok((root, source))
+}
+
+/// [`read_config_text`] with the entries of the sequence `handed` names given to `sink` as
+/// they are parsed ([`parse_stream_handing`]): what the sink takes is a `null` in the tree.
+/// Errors are [`read_config_text`]'s.
+pub fn read_config_handing(
+    text: &str,
+    rel_path: &str,
+    opts: &ParseOptions,
+    handed: Handed,
+    sink: &mut dyn FnMut(Handoff) -> Option<Node>,
+) -> Result<Node, KrmResult> {
+    the_one_object(parse_stream_handing(text, opts, handed, sink), rel_path)
+}
+
+/// The root of the one document a config file must hold.
+fn the_one_object(
+    parsed: Result<Vec<Document>, tailor_yaml::Error>,
+    rel_path: &str,
+) -> Result<Node, KrmResult> {
+    let docs: Vec<_> = parsed
         .map_err(|e| KrmResult::error(format!("{rel_path}: {e}")))?
         .into_iter()
         .filter(|d| !d.empty)
         .collect();
     match <[_; 1]>::try_from(docs) {
-        Ok([doc]) => Ok((doc.root, source)),
+        Ok([doc]) => Ok(doc.root),
         Err(docs) => Err(KrmResult::error(format!(
             "{rel_path}: the config file must hold exactly one object, found {}",
             docs.len()

@@ -159,14 +159,10 @@ impl KrmResult {
 /// on the line of `replacments:`). A field the file does not have (one a Fleet bundle's
 /// fleet.yaml brought) gets no line.
 pub fn locate(results: &mut [KrmResult], config: &Node, text: &str, path: &str) {
-    for r in results
-        .iter_mut()
-        .filter(|r| r.resource_ref.is_none() && r.line.is_none())
-    {
-        let Some(field) = r.field_path.as_deref() else {
+    for r in results.iter_mut() {
+        let Some(field) = config_field(r) else {
             continue;
         };
-        let field = field.strip_prefix("functionConfig.").unwrap_or(field);
         let Some(offset) = offset_of(config, field) else {
             continue;
         };
@@ -176,6 +172,16 @@ pub fn locate(results: &mut [KrmResult], config: &Node, text: &str, path: &str) 
         r.line = Some(before.bytes().filter(|&b| b == b'\n').count() + 1);
         r.file = Some((path.to_string(), 0));
     }
+}
+
+/// The field of the configuration a result [`locate`] would give a line to (its field path,
+/// without a leading `functionConfig.`): one about no resource, with no line yet.
+pub fn config_field(r: &KrmResult) -> Option<&str> {
+    if r.resource_ref.is_some() || r.line.is_some() {
+        return None;
+    }
+    let field = r.field_path.as_deref()?;
+    Some(field.strip_prefix("functionConfig.").unwrap_or(field))
 }
 
 /// Where in the source the node at `field` (`spec.replacements[1].targets[0]`) starts, when

@@ -4,7 +4,8 @@
 //! their scalar style, flow/block style, tags, anchors, comments and source spans, so a file
 //! that is read and written without edits keeps its meaning and presentation, and callers can
 //! copy the source text of untouched documents verbatim. [`parse_stream_handing_items`] hands
-//! over the items of a ResourceList one at a time as they are parsed, and [`reparse_item`]
+//! over the items of a ResourceList one at a time as they are parsed ([`parse_stream_handing`]
+//! a `Tailor`'s `spec.clusters`), and [`reparse_item`]
 //! builds one again later, so a reader need not hold every item's tree at once.
 //!
 //! ```
@@ -63,8 +64,8 @@ pub use error::{Error, Stage};
 pub use json::{from_json, to_json, to_json_with, JsonLimits};
 pub use node::{short_tag, Comments, Extra, Node, Pair, Span, Style, Text, Value};
 pub use parse::{
-    parse_stream, parse_stream_handing_items, parse_stream_with, reparse_item, Document, Handoff,
-    ParseOptions, Resume,
+    parse_stream, parse_stream_handing, parse_stream_handing_items, parse_stream_with,
+    reparse_item, Document, Handed, Handoff, ParseOptions, Resume,
 };
 pub use reparse::reparse_document;
 pub use resolve::ScalarKind;

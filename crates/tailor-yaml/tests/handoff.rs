@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use tailor_yaml::{parse_stream_handing_items, parse_stream_with, Node, ParseOptions, Value};
+use tailor_yaml::{
+    parse_stream_handing_items, parse_stream_with, Handed, Node, ParseOptions, Value,
+};
 
 #[path = "support/files.rs"]
 mod files;
@@ -11,6 +13,7 @@ mod files;
 mod handoff_check;
 use files::files_under;
 use handoff_check::check_handoff as check;
+use handoff_check::check_handoff_of;
 
 fn list(items: &str) -> String {
     format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{items}")
@@ -46,6 +49,66 @@ fn a_root_items_hands_over_unless_a_kind_before_it_is_no_list_kind() {
     assert_eq!(check("kind: ConfigMapList\nitems:\n- a\n"), 0);
     assert_eq!(check("kind: ResourceList\nspec:\n  items:\n  - a\n"), 0);
     assert_eq!(check("- kind: ResourceList\n  items:\n  - a\n"), 0);
+}
+
+fn tailor(clusters: &str) -> String {
+    format!("apiVersion: tailor.dev/v1alpha1\nkind: Tailor\nmetadata:\n  name: t # n\nspec:\n  images: []\n  clusters:\n{clusters}  namePrefix: p-\n")
+}
+
+fn clusters(src: &str) -> usize {
+    check_handoff_of(src, Handed::TailorClusters)
+}
+
+#[test]
+fn a_tailors_clusters_are_handed_over_and_the_rest_is_the_plain_tree() {
+    let entries = "  # first\n  - name: a\n    labels: {env: dev}\n  - name: b # b\n    properties:\n      x: |\n        y\n\n    # after b\n  - name: c\n";
+    assert_eq!(clusters(&tailor(entries)), 3);
+    // Indentless, and the entries of no other sequence.
+    assert_eq!(
+        clusters(&tailor("  - name: a\n").replace("    - name", "  - name")),
+        1
+    );
+    assert_eq!(
+        clusters(&tailor(entries).replace("images: []", "images:\n  - x")),
+        3
+    );
+    assert_eq!(
+        clusters("kind: Tailor\nspec:\n  clusters:\n  - name: a\n  - name: b\n"),
+        2
+    );
+    assert_eq!(clusters("kind: Tailor\nspec:\n  clusters:\n  - name: a\n---\nkind: Tailor\nspec:\n  clusters:\n  - name: b\n"), 1);
+}
+
+#[test]
+fn clusters_are_handed_over_only_under_a_tailors_spec() {
+    for src in [
+        // `kind` after `spec`, another kind, another key, another level, a flow list.
+        "spec:\n  clusters:\n  - name: a\nkind: Tailor\n",
+        "kind: Other\nspec:\n  clusters:\n  - name: a\n",
+        "kind: Tailor\nstatus:\n  clusters:\n  - name: a\n",
+        "kind: Tailor\nspec:\n  x:\n    clusters:\n    - name: a\n",
+        "kind: Tailor\nspec:\n  clusters: [{name: a}]\n",
+        "kind: Tailor\nspec: {clusters: [{name: a}]}\n",
+        "kind: Tailor\nitems:\n- a\n",
+        "kind: Tailor\nspec:\n  clusters:\n  - name: a\n? clusters:\n  - b\n: v\n",
+    ] {
+        let handed = if src.contains("? clusters") { 1 } else { 0 };
+        assert_eq!(clusters(src), handed, "{src:?}");
+    }
+    // Items stay the sequence a plain hand-over names.
+    assert_eq!(check(&tailor("  - name: a\n")), 0);
+}
+
+#[test]
+fn errors_in_a_cluster_entry_are_the_plain_parse_errors() {
+    for entries in [
+        "  - name: a\n  - name: b\n  - name: c\n    name: d\n",
+        "  - name: a\n  - name: b\n  - name: [c\n",
+        "  - name: a\n  - name: b\n  - labels: *nope\n",
+        "  - name: a\n  - name: b\n   - name: c\n",
+    ] {
+        assert_eq!(clusters(&tailor(entries)), 0, "{entries:?}");
+    }
 }
 
 #[test]

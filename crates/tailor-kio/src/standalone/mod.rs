@@ -19,7 +19,7 @@ mod stream_sink;
 
 use std::path::{Path, PathBuf};
 
-use tailor_yaml::{Node, ParseOptions};
+use tailor_yaml::ParseOptions;
 
 use crate::job::Job;
 use crate::package::Select;
@@ -63,6 +63,9 @@ pub struct Overrides {
     pub shard: Option<(usize, usize)>,
 }
 
+/// A job a functionConfig makes, or the error results of one it does not.
+pub type Parsed<J> = Result<J, Vec<KrmResult>>;
+
 /// Why the overrides and a bundle could not be built into the job.
 pub enum Refused {
     /// A bad command line (`--cluster` names no destination of the job): exit code 2.
@@ -81,8 +84,17 @@ pub trait Plugin {
     /// What a bundle directory is, for the error when a run is given two.
     const BUNDLE: &'static str;
 
-    /// The job `fc` asks for, before the overrides: how the inputs are read is decided from it.
-    fn parse(&self, fc: &Node) -> Result<Self::Job, Vec<KrmResult>>;
+    /// The job the CONFIG text `config` asks for, before the overrides: how the inputs are
+    /// read is decided from it. `Err` when the text is no single YAML object (the error names
+    /// the file `name`, as [`crate::files::read_config_text`] does); a job the object does not
+    /// make is its error results. The text is parsed once, so a plugin may drop the parts of
+    /// the tree it has read (a fan-out's destinations) as they are parsed.
+    fn parse(
+        &self,
+        config: &str,
+        name: &str,
+        opts: &ParseOptions,
+    ) -> Result<Parsed<Self::Job>, KrmResult>;
     /// The job that runs: `job` with the overrides and the bundle (if one was read) built in.
     fn build(
         &self,

@@ -22,7 +22,6 @@ pub(super) fn write<P: Plugin>(
 ) -> i32 {
     let (session, plugin) = (opened.session, opened.plugin);
     let Rendered {
-        fc,
         originals,
         outcome,
         kept,
@@ -71,6 +70,10 @@ pub(super) fn write<P: Plugin>(
                         Err(code) => return code,
                     }
                 }
+            };
+            let fc = match opened.config_tree() {
+                Ok(fc) => fc,
+                Err(code) => return code,
             };
             // Annotated as each is written: recording its path builds a deferred object's
             // tree, which goes with the object once written.

@@ -1,13 +1,14 @@
 //! Reading a session's inputs under the reading policy its job declares, and running the job
 //! built with the overrides: what the output modes (and `tailor diff`) write from.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
-use tailor_yaml::Node;
+use tailor_yaml::{Handed, Node};
 
 use super::stream_sink::{Out, StreamSink};
-use super::{inputs, Plugin, Refused, Session, Sink};
+use super::{inputs, Parsed, Plugin, Refused, Session, Sink};
 use crate::files::{self, KeptFile};
 use crate::host::Guest;
 use crate::job::Job;
@@ -23,10 +24,13 @@ use crate::{KrmResult, Resource};
 pub struct Opened<'a, P: Plugin> {
     pub(super) session: &'a Session,
     pub(super) plugin: &'a P,
-    /// The text of the functionConfig (checked when opened). Its tree is parsed again when
-    /// wanted rather than held through the run: 20,000 destinations are a 2.9 MB text whose
-    /// tree would stay in memory while every destination is tailored.
+    /// The text of the functionConfig. No tree of it is held through the run: 20,000
+    /// destinations are a 2.9 MB text whose tree is ten times that. A tree is parsed again
+    /// after the run only for what needs one (a result's line, `-o resource-list`).
     config: Arc<String>,
+    /// The job parsed when opened, for the first reading to take (a reading again parses the
+    /// text again).
+    job: Option<Parsed<P::Job>>,
     texts: Texts,
 }
 
@@ -45,7 +49,6 @@ pub struct Attempt {
 
 /// A standalone run, read and tailored.
 pub struct Rendered {
-    pub fc: Node,
     /// The objects as read, when asked for (a failed run returns them; `tailor diff` compares
     /// with them).
     pub originals: Option<Vec<Resource>>,
@@ -71,9 +74,10 @@ impl<'a, P: Plugin> Opened<'a, P> {
         } else {
             crate::input::read_file(Path::new(&session.config))
         };
-        let text = text.map_err(|e| fail(KrmResult::error(e)))?;
-        let (_, config) =
-            files::read_config_text(text, &session.config, &parse_options()).map_err(fail)?;
+        let config = Arc::new(text.map_err(|e| fail(KrmResult::error(e)))?);
+        let job = plugin
+            .parse(&config, &session.config, &parse_options())
+            .map_err(fail)?;
         if let Sink::Dir { dir, clean } = &session.sink {
             output_dir::check(dir, &session.inputs, &session.config, *clean)
                 .map_err(|msg| fail(KrmResult::error(msg)))?;
@@ -82,6 +86,7 @@ impl<'a, P: Plugin> Opened<'a, P> {
             session,
             plugin,
             config,
+            job: Some(job),
             texts: Texts::default(),
         })
     }
@@ -101,7 +106,10 @@ impl<'a, P: Plugin> Opened<'a, P> {
         out: Option<&'r Out<'o>>,
     ) -> Result<(Rendered, Option<StreamSink<'r, 'o>>), i32> {
         let (session, plugin) = (self.session, self.plugin);
-        let job = plugin.parse(&self.config_tree()?);
+        let job = match self.job.take() {
+            Some(job) => job,
+            None => self.parse_again()?,
+        };
         let streams = session.streams(attempt.keep_originals);
         let output = FileOutput {
             renders: attempt.per_item && streams,
@@ -165,11 +173,8 @@ impl<'a, P: Plugin> Opened<'a, P> {
             (None, s) => s.as_mut().map(|s| s as &mut dyn run::FanOutSink),
         };
         let mut outcome = self.tailor(job, items, bundle, stream)?;
-        let fc = self.config_tree()?;
-        let name = session.config_name();
-        crate::results::locate(&mut outcome.results, &fc, &self.config, name);
+        self.locate(&mut outcome.results)?;
         let rendered = Rendered {
-            fc,
             originals,
             outcome,
             kept,
@@ -198,18 +203,56 @@ impl<'a, P: Plugin> Opened<'a, P> {
         })
     }
 
-    /// The functionConfig's tree, parsed from its text again (it parsed when opened, so this
-    /// does not fail; if it did, the error is reported and the run ends with exit code 1).
-    fn config_tree(&self) -> Result<Node, i32> {
-        let text = String::clone(&self.config);
-        match files::read_config_text(text, &self.session.config, &parse_options()) {
-            Ok((tree, _)) => Ok(tree),
-            Err(error) => {
-                self.plugin.report(std::slice::from_ref(&error));
-                Err(1)
-            }
-        }
+    /// The job, its text parsed again (it parsed when opened, so this does not fail; if it
+    /// did, the error is reported and the run ends with exit code 1).
+    fn parse_again(&self) -> Result<Parsed<P::Job>, i32> {
+        let parsed = self
+            .plugin
+            .parse(&self.config, &self.session.config, &parse_options());
+        parsed.map_err(|error| self.report_config_error(error))
     }
+
+    /// The functionConfig's tree, parsed from its text again (see [`Opened::parse_again`]).
+    pub(super) fn config_tree(&self) -> Result<Node, i32> {
+        self.config_tree_keeping(&|_| true)
+    }
+
+    /// [`Opened::config_tree`] with the entries of a `Tailor`'s `spec.clusters` that `keep`
+    /// refuses left out (`null`s in their place, spans kept, so every other field is where
+    /// the whole tree has it).
+    fn config_tree_keeping(&self, keep: &dyn Fn(usize) -> bool) -> Result<Node, i32> {
+        let opts = parse_options();
+        let name = &self.session.config;
+        let mut sink = |h: tailor_yaml::Handoff| keep(h.index).then_some(h.node);
+        files::read_config_handing(&self.config, name, &opts, Handed::TailorClusters, &mut sink)
+            .map_err(|error| self.report_config_error(error))
+    }
+
+    fn report_config_error(&self, error: KrmResult) -> i32 {
+        self.plugin.report(std::slice::from_ref(&error));
+        1
+    }
+
+    /// Gives the results about the CONFIG their lines ([`crate::results::locate`]). Its tree
+    /// is parsed only when a result wants a line, and holds only the destinations of a
+    /// fan-out that a result names (20,000 would be 26 MB of trees again).
+    fn locate(&self, results: &mut [KrmResult]) -> Result<(), i32> {
+        let fields = || results.iter().filter_map(crate::results::config_field);
+        if fields().next().is_none() {
+            return Ok(());
+        }
+        let named: HashSet<usize> = fields().filter_map(cluster_index).collect();
+        let fc = self.config_tree_keeping(&|i| named.contains(&i))?;
+        let name = self.session.config_name();
+        crate::results::locate(results, &fc, &self.config, name);
+        Ok(())
+    }
+}
+
+/// The entry of `spec.clusters` that `field` (`spec.clusters[3].labels`) is in.
+fn cluster_index(field: &str) -> Option<usize> {
+    let rest = field.strip_prefix("spec.clusters[")?;
+    rest[..rest.find(']')?].parse().ok()
 }
 
 /// How a fan-out's copies are held for `session`'s output: as the items of the ResourceList

@@ -429,8 +429,8 @@ impl Parser<'_> {
                 OpenKind::Sequence
             },
         });
-        // Only `items:` of the root mapping itself (depth 2), not a sequence nested in it.
-        let handing = std::mem::take(&mut self.sink_armed) && self.depth == 2;
+        // Only the handed sequence itself, not a sequence nested in it.
+        let handing = std::mem::take(&mut self.sink_armed) && self.depth == self.handed_depth();
         let start = self.pos;
         let base = self.item_stack.len();
         let mut resume = None;

@@ -1,8 +1,22 @@
-//! Handing over the items of a ResourceList's `items:` as each is complete (see
-//! `parse_stream_handing_items`), so a reader need not hold every item's tree at once.
+//! Handing over the entries of one sequence as each is complete (see
+//! `parse_stream_handing`): the items of a ResourceList's `items:`, or the clusters of a
+//! `Tailor`'s `spec.clusters`, so a reader need not hold every entry's tree at once.
 
 use super::{Handoff, Mark, Parser, Resume};
 use crate::node::{Node, Pair};
+
+/// The sequence whose entries a parse hands over, in the first document only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Handed {
+    /// The root mapping's `items` (block or flow), after a `kind` of ResourceList or List or
+    /// none at all.
+    #[default]
+    Items,
+    /// The block sequence `clusters` in the block mapping that is the value of the root
+    /// mapping's `spec`, when a `kind: Tailor` is written before `spec` (a fan-out's
+    /// destinations: a config may list 20,000).
+    TailorClusters,
+}
 
 /// Whether a root mapping whose keys so far are `pairs` may be a ResourceList or List: its
 /// `kind` says so, or comes later (PyYAML and `json.dumps(sort_keys=True)` write `kind` after
@@ -15,15 +29,47 @@ fn may_be_wrapper(pairs: &[Pair]) -> bool {
     }
 }
 
+/// Whether a root mapping whose keys so far are `pairs` says it is a `Tailor`.
+fn is_tailor(pairs: &[Pair]) -> bool {
+    pairs
+        .iter()
+        .any(|p| p.key.as_scalar() == Some("kind") && p.value.as_scalar() == Some("Tailor"))
+}
+
 impl Parser<'_> {
-    /// Whether the value after `key` is the `items:` whose entries go to the sink: a key of
-    /// the first document's root mapping, after a `kind` of ResourceList or List.
-    pub(super) fn hands_over_value_of(&self, key: &Node, base: usize) -> bool {
-        self.sink.is_some()
-            && self.depth == 1
-            && self.docs_done == 0
-            && key.as_scalar() == Some("items")
-            && may_be_wrapper(&self.pair_stack[base..])
+    /// Whether the value after `key` (of the block mapping whose entries start at `base` in
+    /// `pair_stack`) is the sequence whose entries go to the sink: the first document root's
+    /// `items` after a `kind` of ResourceList or List, or `clusters` of a `Tailor`'s `spec`.
+    pub(super) fn hands_over_value_of(&mut self, key: &Node, base: usize) -> bool {
+        if self.sink.is_none() || self.docs_done != 0 {
+            return false;
+        }
+        let key = key.as_scalar();
+        match (self.handed, self.depth) {
+            (Handed::Items, 1) => key == Some("items") && may_be_wrapper(&self.pair_stack[base..]),
+            (Handed::TailorClusters, 1) => {
+                // `spec` is not in `pair_stack` until its value is read: the mapping that
+                // value opens is the only one at depth 2 whose entries start where the root's
+                // end now.
+                let spec = key == Some("spec") && is_tailor(&self.pair_stack[base..]);
+                if spec {
+                    self.tailor_spec_base = Some(self.pair_stack.len());
+                }
+                false
+            }
+            (Handed::TailorClusters, 2) => {
+                key == Some("clusters") && self.tailor_spec_base == Some(base)
+            }
+            _ => false,
+        }
+    }
+
+    /// The depth of the block sequence [`Parser::hands_over_value_of`] arms the sink for.
+    pub(super) fn handed_depth(&self) -> usize {
+        match self.handed {
+            Handed::Items => 2,
+            Handed::TailorClusters => 3,
+        }
     }
 
     /// [`Parser::hands_over_value_of`] for a flow mapping (a JSON ResourceList): the root
@@ -37,6 +83,7 @@ impl Parser<'_> {
         open: Mark,
     ) -> Option<Mark> {
         let hands = self.sink.is_some()
+            && self.handed == Handed::Items
             && self.depth == 1
             && self.docs_done == 0
             && key.as_scalar() == Some("items")

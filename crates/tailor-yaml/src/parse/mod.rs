@@ -24,6 +24,7 @@ mod tests;
 use std::collections::HashSet;
 
 use comments::attach_item_head;
+pub use handoff::Handed;
 
 use crate::error::Stage;
 use crate::node::{Node, Pair, Span};
@@ -150,8 +151,23 @@ pub fn parse_stream_handing_items(
     opts: &ParseOptions,
     sink: &mut dyn FnMut(Handoff) -> Option<Node>,
 ) -> Result<Vec<Document>, Error> {
+    parse_stream_handing(src, opts, Handed::Items, sink)
+}
+
+/// [`parse_stream_handing_items`] for the sequence `handed` names: the entries of that block
+/// sequence go to `sink` once each is complete (see [`Handed`] for which sequence qualifies),
+/// a `null` placeholder with the entry's span staying where `sink` takes one. Everything else
+/// is parsed and checked exactly as [`parse_stream_with`] does.
+pub fn parse_stream_handing(
+    src: &str,
+    opts: &ParseOptions,
+    handed: Handed,
+    sink: &mut dyn FnMut(Handoff) -> Option<Node>,
+) -> Result<Vec<Document>, Error> {
     check_source(src)?;
-    Parser::new(src, opts, Some(sink)).stream()
+    let mut parser = Parser::new(src, opts, Some(sink));
+    parser.handed = handed;
+    parser.stream()
 }
 
 /// Builds again the item a [`Handoff`] carried, from the same source text: the same node,
@@ -258,6 +274,11 @@ struct Parser<'a> {
     flow_root: Option<Mark>,
     /// Set while the value of the first document's `items` key is parsed, when it qualifies.
     sink_armed: bool,
+    /// Which sequence the sink is given the entries of.
+    handed: Handed,
+    /// Under [`Handed::TailorClusters`], where the entries of the mapping that is the value of
+    /// a `Tailor` root's `spec` begin in `pair_stack` (their `base`), once that key is read.
+    tailor_spec_base: Option<usize>,
     /// An item of a flow `items` read and not yet handed over: the comments after it, settled
     /// when the next entry starts, go with it. Here and not in a local of `flow_sequence`,
     /// whose frame each level of nesting pays for.
@@ -380,6 +401,8 @@ impl<'a> Parser<'a> {
             sink,
             flow_root: None,
             sink_armed: false,
+            handed: Handed::Items,
+            tailor_spec_base: None,
             held_item: None,
             docs_done: 0,
             refs: 0,

@@ -5,16 +5,30 @@
 //! same.
 
 use tailor_yaml::{
-    parse_stream_handing_items, parse_stream_with, reparse_item, Handoff, ParseOptions, Value,
+    parse_stream_handing, parse_stream_with, reparse_item, Handed, Handoff, Node, ParseOptions,
+    Value,
 };
 
 /// Parses `src` both ways and checks every handed item, its rebuild, and the rest of the
 /// tree. Returns how many items were handed over.
 pub fn check_handoff(src: &str) -> usize {
+    check_handoff_of(src, Handed::Items)
+}
+
+/// The sequence `handed` names in a document's root, where the entries were handed from.
+fn handed_sequence(root: &mut Node, handed: Handed) -> Option<&mut Node> {
+    match handed {
+        Handed::Items => root.get_mut("items"),
+        Handed::TailorClusters => root.get_mut("spec")?.get_mut("clusters"),
+    }
+}
+
+/// [`check_handoff`] for the entries of the sequence `handed` names.
+pub fn check_handoff_of(src: &str, which: Handed) -> usize {
     let opts = ParseOptions::default();
     let plain = parse_stream_with(src, &opts);
     let mut handed: Vec<Handoff> = Vec::new();
-    let sunk = parse_stream_handing_items(src, &opts, &mut |h| {
+    let sunk = parse_stream_handing(src, &opts, which, &mut |h| {
         handed.push(h);
         None
     });
@@ -35,10 +49,17 @@ pub fn check_handoff(src: &str) -> usize {
         assert_eq!(plain, sunk, "{src:?}");
         return 0;
     }
-    let items = match plain[0].root.get("items").map(|n| &n.value) {
-        Some(Value::Sequence(items)) => items,
+    let mut plain = plain;
+    let items = match handed_sequence(&mut plain[0].root, which).map(|n| &n.value) {
+        Some(Value::Sequence(items)) => items.clone(),
         other => panic!("items handed over from {other:?}"),
     };
+    for pair in handed.windows(2) {
+        assert!(
+            pair[0].index < pair[1].index,
+            "entries handed in order, once: {src:?}"
+        );
+    }
     for h in &handed {
         assert_eq!(&h.node, &items[h.index], "item {} of {src:?}", h.index);
         if h.self_contained {
@@ -53,7 +74,8 @@ pub fn check_handoff(src: &str) -> usize {
     }
     // Put the handed nodes back: the rest of the documents is what the plain parse built.
     let mut sunk = sunk;
-    let Some(Value::Sequence(placeholders)) = sunk[0].root.get_mut("items").map(|n| &mut n.value)
+    let Some(Value::Sequence(placeholders)) =
+        handed_sequence(&mut sunk[0].root, which).map(|n| &mut n.value)
     else {
         panic!("no items left in {src:?}");
     };
