@@ -40,7 +40,7 @@ fn an_error_in_the_third_cluster_keeps_its_message_and_line() {
         ),
         (
             "  - name: c\n    bogus: 1\n",
-            "[error] cfg.yaml:11 spec.clusters[2].bogus: unknown field; accepted fields: annotations, groups, labels, name, properties, strictMatchLabels\n",
+            "[error] cfg.yaml:11 spec.clusters[2].bogus: unknown field; accepted fields: annotations, apiVersions, groups, kubeVersion, labels, name, properties, strictMatchLabels\n",
         ),
         (
             "  - name: a\n",

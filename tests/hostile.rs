@@ -335,7 +335,7 @@ const CASES: &[Case] = &[
     at("spec.cluster without name", Spec("cluster: {labels: {a: b}}\n"), "spec.cluster.name", "required: the cluster needs a name"),
     at("spec.cluster.name is a number", Spec("cluster: {name: 42}\n"), "spec.cluster.name", "expected a string, got number (quote the value)"),
     at("spec.cluster.name is a map", Spec("cluster: {name: {a: b}}\n"), "spec.cluster.name", "expected a string, got map"),
-    at("spec.cluster unknown field", Spec("cluster: {name: a, label: {x: y}}\n"), "spec.cluster.label", "unknown field (did you mean \"labels\"?); accepted fields: annotations, groups, labels, name"),
+    at("spec.cluster unknown field", Spec("cluster: {name: a, label: {x: y}}\n"), "spec.cluster.label", "unknown field (did you mean \"labels\"?); accepted fields: annotations, apiVersions, groups, kubeVersion, labels, name"),
     at("spec.cluster.labels is a list", Spec("cluster: {name: a, labels: [x]}\n"), "spec.cluster.labels", "expected a map"),
     at("spec.cluster.labels value is a map", Spec("cluster: {name: a, labels: {x: {y: z}}}\n"), "spec.cluster.labels.x", "expected a string, got map"),
     at("spec.cluster.labels value is a bool", Spec("cluster: {name: a, labels: {x: true}}\n"), "spec.cluster.labels.x", "(quote the value)"),
