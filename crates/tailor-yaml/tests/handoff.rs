@@ -91,6 +91,8 @@ fn clusters_are_handed_over_only_under_a_tailors_spec() {
         "kind: Tailor\nspec: {clusters: [{name: a}]}\n",
         "kind: Tailor\nitems:\n- a\n",
         "kind: Tailor\nspec:\n  clusters:\n  - name: a\n? clusters:\n  - b\n: v\n",
+        // A mapping a later root key opens where `spec`'s opened.
+        "kind: Tailor\nspec:\n  x: 1\nother:\n  clusters:\n  - name: a\n",
     ] {
         let handed = if src.contains("? clusters") { 1 } else { 0 };
         assert_eq!(clusters(src), handed, "{src:?}");
