@@ -46,7 +46,12 @@ pub(super) fn entry_json(entry: &Node) -> Result<Json, String> {
 /// Entry `i` of `spec.clusters` as a destination.
 pub(super) fn cluster_entry(i: usize, entry: &Node) -> Outcome {
     let json = entry_json(entry).map_err(Diagnostic::error)?;
-    Ok(ClusterSpec::from_json(&json, &format!("spec.clusters[{i}]")).map(CompactSpec::from))
+    Ok(destination(i, &json))
+}
+
+/// Entry `i` of `spec.clusters`, as JSON, as a destination (or the error naming its field).
+pub(super) fn destination(i: usize, entry: &Json) -> Result<CompactSpec, Diagnostic> {
+    ClusterSpec::from_json(entry, &format!("spec.clusters[{i}]")).map(CompactSpec::from)
 }
 
 /// The entries of a `Tailor`'s `spec.clusters` read as its text is parsed

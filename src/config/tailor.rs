@@ -204,9 +204,11 @@ impl<'a> Entries<'a> {
     /// Each entry as a destination, in order (see [`Outcome`]).
     fn outcomes(self) -> Box<dyn Iterator<Item = Outcome> + 'a> {
         match self {
-            Entries::Json(list) => Box::new(list.iter().enumerate().map(|(i, c)| {
-                Ok(ClusterSpec::from_json(c, &format!("spec.clusters[{i}]")).map(Into::into))
-            })),
+            Entries::Json(list) => Box::new(
+                list.iter()
+                    .enumerate()
+                    .map(|(i, c)| Ok(super::apart::destination(i, c))),
+            ),
             Entries::Apart(ClustersApart::Yaml(list)) => Box::new(
                 list.iter()
                     .enumerate()
