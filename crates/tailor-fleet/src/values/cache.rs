@@ -318,7 +318,8 @@ fn hash_value(v: &Value, h: &mut DefaultHasher) {
     match v {
         Value::Null => {}
         Value::Bool(b) => b.hash(h),
-        Value::Number(n) => n.to_string().hash(h),
+        // As `Number` compares: no text made per number of megabytes of values.
+        Value::Number(n) => n.hash(h),
         Value::String(s) => s.hash(h),
         Value::Array(a) => {
             a.len().hash(h);
