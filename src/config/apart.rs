@@ -39,7 +39,7 @@ pub(super) fn clusters_apart(fc: &Node) -> Option<Apart<'_>> {
 
 /// Entry `i` of a `spec.clusters` list kept apart, as JSON; the error as converting the whole
 /// functionConfig reports it.
-pub(super) fn entry_json(entry: &Node) -> Result<Json, String> {
+fn entry_json(entry: &Node) -> Result<Json, String> {
     entry.to_json().map_err(|e| format!("functionConfig: {e}"))
 }
 

@@ -54,7 +54,7 @@ pub const CHART_DIR_ENV: &str = "TAILOR_HELM_CHART_DIR";
 
 /// The Kubernetes version Fleet's own offline rendering (`fleet deploy --dry-run`) assumes
 /// when it is not told one, used for a cluster whose `kubeVersion` is not given.
-pub const FLEET_DRY_RUN_KUBE_VERSION: &str = "v1.25.0";
+const FLEET_DRY_RUN_KUBE_VERSION: &str = "v1.25.0";
 
 /// Helm's limit on release names (`pkg/action/install.go`), which Fleet applies to the
 /// bundle's name.
