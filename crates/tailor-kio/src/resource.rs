@@ -51,19 +51,28 @@ pub struct Resource {
     deferred: Option<Box<Deferred>>,
     origin: Origin,
     dirty: bool,
+    /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
+    /// messages about the object as input.
+    place: Option<Place>,
+    /// What few objects carry, behind one pointer: a list of 64,000 small objects read by a
+    /// pass that changes nothing holds every object at once, and each byte here is 64 KB of
+    /// fresh memory.
+    rare: Option<Box<Rare>>,
+}
+
+/// The fields of a [`Resource`] most objects leave empty (see `Resource::rare`).
+#[derive(Clone, Debug, Default)]
+struct Rare {
     /// The destination this copy was tailored for, when a run fans out to several clusters.
     cluster: Option<String>,
     /// The file an object tailor made belongs in (one a Fleet overlay file adds), when nothing
     /// in the input says.
     placed: Option<Box<str>>,
-    /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
-    /// messages about the object as input.
-    place: Option<Place>,
     /// The stages that ran as the object was read, each with what it reported, for the stage
     /// to pass on in its place (`Stage::each` in the binary).
     read_results: ReadResults,
     /// Its part in a `*List` container while the stages run (`super::lists`).
-    list: Option<Box<ListRole>>,
+    list: Option<ListRole>,
     /// The ids it had before this run renamed or moved it, oldest first, for the stages that
     /// select by them (replacements, as kustomize's `previousNames` build annotations serve).
     /// Kept beside the tree, never in it, so they can never be written out.
@@ -355,12 +364,8 @@ impl Resource {
             deferred: None,
             origin,
             dirty: false,
-            cluster: None,
-            placed: None,
             place: None,
-            read_results: ReadResults::default(),
-            list: None,
-            earlier_ids: None,
+            rare: None,
         }
     }
 
@@ -384,12 +389,8 @@ impl Resource {
             })),
             origin,
             dirty: false,
-            cluster: None,
-            placed: None,
             place: None,
-            read_results: ReadResults::default(),
-            list: None,
-            earlier_ids: None,
+            rare: None,
         }
     }
 
@@ -399,7 +400,12 @@ impl Resource {
     pub fn into_deferred(self, source: SourceText, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
         let mut deferred = Resource::deferred(&self.tree, source, rebuild, self.origin, keys);
         deferred.place = self.place;
-        deferred.read_results = self.read_results;
+        deferred.rare = self.rare.map(|r| {
+            Box::new(Rare {
+                read_results: r.read_results,
+                ..Rare::default()
+            })
+        });
         deferred
     }
 
@@ -470,7 +476,7 @@ impl Resource {
     /// The results of the stage at `stage` in its job when it ran as the object was read, not
     /// yet passed on.
     pub fn read_results(&self, stage: usize) -> Option<&[super::results::KrmResult]> {
-        self.read_results
+        self.all_read_results()
             .iter()
             .find(|(at, ..)| *at == stage)
             .map(|(_, r, _)| r.as_slice())
@@ -479,14 +485,23 @@ impl Resource {
     /// Whether `stage` ran on the object as it was read, reported nothing, and has nothing
     /// more to do with it.
     pub fn finished_at_read(&self, stage: usize) -> bool {
-        self.read_results
+        self.all_read_results()
             .iter()
             .any(|(at, r, done)| *at == stage && r.is_empty() && *done)
     }
 
     /// Whether some stage ran on the object as it was read.
     pub fn ran_at_read(&self) -> bool {
-        !self.read_results.is_empty()
+        !self.all_read_results().is_empty()
+    }
+
+    fn all_read_results(&self) -> &[(usize, Vec<super::results::KrmResult>, bool)] {
+        self.rare.as_ref().map_or(&[], |r| &r.read_results)
+    }
+
+    /// The rare fields, to set one.
+    fn rare_mut(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Box::default)
     }
 
     /// Records that the stage at `stage` in its job already ran on this object, with its
@@ -497,21 +512,23 @@ impl Resource {
         results: Vec<super::results::KrmResult>,
         done: bool,
     ) {
-        let mut all = std::mem::take(&mut self.read_results).into_vec();
+        let rare = self.rare_mut();
+        let mut all = std::mem::take(&mut rare.read_results).into_vec();
         all.push((stage, results, done));
-        self.read_results = all.into_boxed_slice();
+        rare.read_results = all.into_boxed_slice();
     }
 
     /// The results of the stage at `stage` in its job when it ran as the object was read
     /// (taken once).
     pub fn take_read_results(&mut self, stage: usize) -> Option<Vec<super::results::KrmResult>> {
         let at = self
-            .read_results
+            .all_read_results()
             .iter()
             .position(|(place, ..)| *place == stage)?;
-        let mut all = std::mem::take(&mut self.read_results).into_vec();
+        let rare = self.rare_mut();
+        let mut all = std::mem::take(&mut rare.read_results).into_vec();
         let (_, results, _) = all.remove(at);
-        self.read_results = all.into_boxed_slice();
+        rare.read_results = all.into_boxed_slice();
         Some(results)
     }
 
@@ -558,11 +575,7 @@ impl Resource {
         );
         rendered.dirty = true;
         rendered.place = self.place;
-        rendered.read_results = self.read_results;
-        rendered.cluster = self.cluster;
-        rendered.placed = self.placed;
-        rendered.list = self.list;
-        rendered.earlier_ids = self.earlier_ids;
+        rendered.rare = self.rare;
         rendered
     }
 
@@ -619,17 +632,18 @@ impl Resource {
 
     /// Its part in a `*List` container while the stages run.
     pub fn list_role(&self) -> Option<&ListRole> {
-        self.list.as_deref()
+        self.rare.as_ref().and_then(|r| r.list.as_ref())
     }
 
     pub fn set_list_role(&mut self, role: Option<ListRole>) {
-        self.list = role.map(Box::new);
+        if role.is_some() || self.rare.is_some() {
+            self.rare_mut().list = role;
+        }
     }
 
     /// The container this object is an item of, while the stages run.
     fn container(&self) -> Option<&ListInfo> {
-        self.list
-            .as_ref()
+        self.list_role()
             .and_then(|l| l.member_of.as_ref())
             .map(|(info, _)| &**info)
     }
@@ -637,7 +651,7 @@ impl Resource {
     /// Whether this is a `*List` container whose items are objects of their own while the
     /// stages run: every stage leaves it alone (see [`Resource::is_left_alone`]).
     pub fn is_list_shell(&self) -> bool {
-        self.list.as_ref().is_some_and(|l| l.shell_of.is_some())
+        self.list_role().is_some_and(|l| l.shell_of.is_some())
     }
 
     /// Whether this is a `*List` object holding its items. Never a deferred object: the reader
@@ -652,21 +666,26 @@ impl Resource {
     }
 
     pub fn cluster(&self) -> Option<&str> {
-        self.cluster.as_deref()
+        self.rare.as_ref().and_then(|r| r.cluster.as_deref())
     }
 
     /// The ids this object had before the run renamed or moved it, oldest first.
     pub fn earlier_ids(&self) -> &[ResId] {
-        self.earlier_ids.as_deref().unwrap_or_default()
+        self.rare
+            .as_ref()
+            .and_then(|r| r.earlier_ids.as_deref())
+            .unwrap_or_default()
     }
 
     /// Records the ids the object had before a rename (the whole history, oldest first).
     pub fn set_earlier_ids(&mut self, ids: Vec<ResId>) {
-        self.earlier_ids = (!ids.is_empty()).then(|| ids.into_boxed_slice());
+        if !ids.is_empty() || self.rare.is_some() {
+            self.rare_mut().earlier_ids = (!ids.is_empty()).then(|| ids.into_boxed_slice());
+        }
     }
 
     pub fn set_cluster(&mut self, name: &str) {
-        self.cluster = Some(name.to_string());
+        self.rare_mut().cluster = Some(name.to_string());
     }
 
     /// Sets an annotation (creating `metadata.annotations` if needed), single-quoted as
@@ -823,23 +842,31 @@ impl Resource {
         self.recorded_path()
             .or(self.source_file())
             .or_else(|| self.container().and_then(|c| c.path.as_deref()))
-            .or(self.placed.as_deref())
+            .or(self.placed())
+    }
+
+    fn placed(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.placed.as_deref())
     }
 
     /// Puts an object tailor made in `file` (without writing kpt's annotations into it: a
     /// stream or a file must not carry them; [`Resource::record_output_path`] writes them for
     /// a ResourceList).
     pub fn place_in(&mut self, file: &str) {
-        self.placed = Some(file.into());
+        self.rare_mut().placed = Some(file.into());
     }
 
     /// For a ResourceList: records the file the object goes to in kpt's path annotations when
     /// the input did not (a fanned-out copy, an object tailor made), so `kpt fn sink` writes
     /// it there. Objects whose path kpt already recorded keep it as it is.
     pub fn record_output_path(&mut self) {
+        // Asked of every object of the answer: the fields at hand first.
+        if self.cluster().is_none() && self.placed().is_none() {
+            return;
+        }
         let recorded = self.annotation(annotations::PATH).is_some()
             || self.annotation(annotations::LEGACY_PATH).is_some();
-        if recorded || (self.cluster.is_none() && self.placed.is_none()) {
+        if recorded {
             return;
         }
         let path = self.output_path();
