@@ -51,9 +51,10 @@ pub struct Resource {
     deferred: Option<Box<Deferred>>,
     origin: Origin,
     dirty: bool,
-    /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
-    /// messages about the object as input.
-    place: Option<Place>,
+    /// Its index in the input ResourceList's `items` plus one (0: not one of them), kept
+    /// rather than the text `items[3]`, which only messages need; any other place
+    /// (`items[0].items[2]`) is `Rare::place`.
+    item: u32,
     /// What few objects carry, behind one pointer: a list of 64,000 small objects read by a
     /// pass that changes nothing holds every object at once, and each byte here is 64 KB of
     /// fresh memory.
@@ -63,6 +64,9 @@ pub struct Resource {
 /// The fields of a [`Resource`] most objects leave empty (see `Resource::rare`).
 #[derive(Clone, Debug, Default)]
 struct Rare {
+    /// Where the object sat in the input ResourceList when it is not an item of the list
+    /// itself (`items[0].items[2]`), for messages about the object as input.
+    place: Option<Box<str>>,
     /// The destination this copy was tailored for, when a run fans out to several clusters.
     cluster: Option<String>,
     /// The file an object tailor made belongs in (one a Fleet overlay file adds), when nothing
@@ -77,14 +81,6 @@ struct Rare {
     /// select by them (replacements, as kustomize's `previousNames` build annotations serve).
     /// Kept beside the tree, never in it, so they can never be written out.
     earlier_ids: Option<Box<[ResId]>>,
-}
-
-/// Where an object sat in the input ResourceList. Most are items of the list itself: their
-/// index is kept rather than the text, which only messages need.
-#[derive(Clone, Debug)]
-enum Place {
-    Item(usize),
-    Path(Box<str>),
 }
 
 /// What an object is to a `*List` container while the stages run: the container itself (its
@@ -153,22 +149,87 @@ type ReadResults = Box<[(usize, Vec<super::results::KrmResult>, bool)]>;
 /// tree: a run asks every object for its kind, name and annotations several times, and a
 /// small object's pruned tree cost more memory than its text and a chain of pointers per
 /// question (the no-op pass over 32,000 ~430-byte objects spent a third of its time there).
+/// The texts are pieces of the deferred object's source where the scalars are written as they
+/// read (plain scalars, nearly all of them), else of the header's own `spill`: no allocation
+/// and 8 bytes a field for most objects, where a `Text` each cost 24 (a list of 64,000 small
+/// objects is held whole, all of it fresh memory).
 #[derive(Clone, Debug)]
 struct Header {
-    api_version: Text,
-    kind: Text,
-    name: Text,
-    namespace: Option<Text>,
+    /// Each field's text, by the `FIELD_*` constants; an empty one for a field that is `None`
+    /// (the accessors never answer `Some("")` for them).
+    pieces: [Piece; FIELDS],
+    /// Bit `i` set: `pieces[i]` is a piece of `spill`, not of the source.
+    spilled: u8,
+    spill: Box<str>,
     /// The scalar annotations [`header_annotation`] keeps, in the tree's order.
     annotations: Box<[(Text, Text)]>,
-    head_comment: Option<Box<str>>,
-    fanned_out_for: Option<Text>,
+}
+
+const FIELD_API_VERSION: usize = 0;
+const FIELD_KIND: usize = 1;
+const FIELD_NAME: usize = 2;
+const FIELD_NAMESPACE: usize = 3;
+const FIELD_HEAD_COMMENT: usize = 4;
+const FIELD_FANNED_OUT_FOR: usize = 5;
+const FIELDS: usize = 6;
+
+/// `len` bytes from `start` of a header's source or spill.
+#[derive(Clone, Copy, Debug, Default)]
+struct Piece {
+    start: u32,
+    len: u32,
+}
+
+/// Builds a [`Header`]'s pieces: each text found at its node's span in the source is a piece
+/// of it, any other is copied into the spill.
+struct HeaderWriter<'s> {
+    source: &'s str,
+    pieces: [Piece; FIELDS],
+    spilled: u8,
+    spill: String,
+}
+
+impl HeaderWriter<'_> {
+    /// Field `field` is `text`, read from `node` (whose span is looked at in the source; the
+    /// text, not the node, decides what is kept).
+    fn put(&mut self, field: usize, node: Option<&Node>, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        // Bytes equal to a whole `str` in a `str` start and end on character boundaries.
+        let at_span = node.and_then(|n| {
+            let (start, end) = (n.span.start as usize, n.span.end as usize);
+            let written = self.source.as_bytes().get(start..end);
+            (written == Some(text.as_bytes())).then_some(n.span.start)
+        });
+        let len = u32::try_from(text.len()).ok();
+        let piece = match (at_span, len) {
+            (Some(start), Some(len)) => Piece { start, len },
+            _ => match (u32::try_from(self.spill.len()).ok(), len) {
+                (Some(start), Some(len)) => {
+                    self.spill.push_str(text);
+                    self.spilled |= 1 << field;
+                    Piece { start, len }
+                }
+                // Never for a source held in memory with u32 spans; the field reads empty.
+                _ => return,
+            },
+        };
+        self.pieces[field] = piece;
+    }
 }
 
 impl Header {
-    fn of(node: &Node, keys: &[&str]) -> Header {
-        let annotations = node
-            .get_path(&["metadata", "annotations"])
+    /// The header of `node`, its texts pieces of `source` where they are written there. Each
+    /// mapping is looked through once for all the keys read from it (this runs on every
+    /// object of a list as it is read).
+    fn of(node: &Node, keys: &[&str], source: &str) -> Header {
+        let [api_version, kind, metadata] = first_entries(node, ["apiVersion", "kind", "metadata"]);
+        let meta = metadata.map(|p| &p.value);
+        let [name, namespace, annotations] = meta.map_or([None; 3], |m| {
+            first_entries(m, ["name", "namespace", "annotations"]).map(|p| p.map(|p| &p.value))
+        });
+        let annotations = annotations
             .and_then(Node::pairs)
             .unwrap_or_default()
             .iter()
@@ -178,20 +239,107 @@ impl Header {
                 header_annotation(key, keys).then(|| (Text::from(key), Text::from(value)))
             })
             .collect();
-        Header {
-            api_version: node_api_version(node).into(),
-            kind: node_kind(node).into(),
-            name: node_name(node).into(),
-            namespace: node_namespace(node).map(Text::from),
-            annotations,
-            head_comment: node_head_comment(node).map(Box::from),
-            fanned_out_for: header_fanned_out_for(node).map(Text::from),
+        let mut w = HeaderWriter {
+            source,
+            pieces: [Piece::default(); FIELDS],
+            spilled: 0,
+            spill: String::new(),
+        };
+        // As `node_api_version`, `node_kind`, `node_name` and `node_namespace` read them.
+        let (api_version, kind) = (api_version.map(|p| &p.value), kind.map(|p| &p.value));
+        fn string(n: Option<&Node>) -> &str {
+            n.and_then(Node::as_str).unwrap_or("")
         }
+        fn scalar(n: Option<&Node>) -> &str {
+            n.and_then(Node::as_scalar).unwrap_or("")
+        }
+        w.put(FIELD_API_VERSION, api_version, string(api_version));
+        w.put(FIELD_KIND, kind, string(kind));
+        w.put(FIELD_NAME, name, scalar(name));
+        w.put(FIELD_NAMESPACE, namespace, scalar(namespace));
+        w.put(
+            FIELD_HEAD_COMMENT,
+            None,
+            node_head_comment(node).unwrap_or(""),
+        );
+        let fanned_out_for = header_fanned_out_for(node).unwrap_or("");
+        w.put(FIELD_FANNED_OUT_FOR, None, fanned_out_for);
+        Header {
+            pieces: w.pieces,
+            spilled: w.spilled,
+            spill: w.spill.into_boxed_str(),
+            annotations,
+        }
+    }
+}
+
+/// The first entry of mapping `node` with each of `keys`, as [`Node::get`] finds each.
+fn first_entries<'n, const N: usize>(node: &'n Node, keys: [&str; N]) -> [Option<&'n Pair>; N] {
+    let mut found = [None; N];
+    for pair in node.pairs().unwrap_or_default() {
+        let Some(key) = pair.key.as_scalar() else {
+            continue;
+        };
+        if let Some(i) = keys.iter().position(|k| *k == key) {
+            if found[i].is_none() {
+                found[i] = Some(pair);
+            }
+        }
+    }
+    found
+}
+
+/// A deferred object's header with the source its pieces are of.
+#[derive(Clone, Copy)]
+struct Fields<'a> {
+    header: &'a Header,
+    source: &'a str,
+}
+
+impl<'a> Fields<'a> {
+    fn text(self, field: usize) -> &'a str {
+        let Piece { start, len } = self.header.pieces[field];
+        let text = if self.header.spilled & (1 << field) != 0 {
+            &self.header.spill
+        } else {
+            self.source
+        };
+        let (start, len) = (start as usize, len as usize);
+        text.get(start..start + len).unwrap_or("")
+    }
+
+    fn some(self, field: usize) -> Option<&'a str> {
+        Some(self.text(field)).filter(|t| !t.is_empty())
+    }
+
+    fn api_version(self) -> &'a str {
+        self.text(FIELD_API_VERSION)
+    }
+
+    fn kind(self) -> &'a str {
+        self.text(FIELD_KIND)
+    }
+
+    fn name(self) -> &'a str {
+        self.text(FIELD_NAME)
+    }
+
+    fn namespace(self) -> Option<&'a str> {
+        self.some(FIELD_NAMESPACE)
+    }
+
+    fn head_comment(self) -> Option<&'a str> {
+        self.some(FIELD_HEAD_COMMENT)
+    }
+
+    fn fanned_out_for(self) -> Option<&'a str> {
+        self.some(FIELD_FANNED_OUT_FOR)
     }
 
     /// The first annotation `key` (first match wins, as in the tree).
-    fn annotation(&self, key: &str) -> Option<&str> {
-        self.annotations
+    fn annotation(self, key: &str) -> Option<&'a str> {
+        self.header
+            .annotations
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
@@ -199,6 +347,13 @@ impl Header {
 }
 
 impl Deferred {
+    fn fields(&self) -> Fields<'_> {
+        Fields {
+            header: &self.header,
+            source: &self.source,
+        }
+    }
+
     fn whole(&self) -> &Node {
         self.whole.get_or_init(|| Box::new(self.rebuild()))
     }
@@ -228,24 +383,25 @@ impl Deferred {
     }
 
     fn header_tree(&self) -> Node {
-        let h = &self.header;
+        let h = self.fields();
         let pair = |k: &str, v: &str| Pair {
             key: Node::plain(k),
             value: Node::string(v),
         };
-        let mut meta = vec![pair("name", &h.name)];
-        if let Some(ns) = &h.namespace {
+        let mut meta = vec![pair("name", h.name())];
+        if let Some(ns) = h.namespace() {
             meta.push(pair("namespace", ns));
         }
-        if !h.annotations.is_empty() {
+        let annotations = &self.header.annotations;
+        if !annotations.is_empty() {
             meta.push(Pair {
                 key: Node::plain("annotations"),
-                value: Node::from_pairs(h.annotations.iter().map(|(k, v)| pair(k, v)).collect()),
+                value: Node::from_pairs(annotations.iter().map(|(k, v)| pair(k, v)).collect()),
             });
         }
         Node::from_pairs(vec![
-            pair("apiVersion", &h.api_version),
-            pair("kind", &h.kind),
+            pair("apiVersion", h.api_version()),
+            pair("kind", h.kind()),
             Pair {
                 key: Node::plain("metadata"),
                 value: Node::from_pairs(meta),
@@ -364,7 +520,7 @@ impl Resource {
             deferred: None,
             origin,
             dirty: false,
-            place: None,
+            item: 0,
             rare: None,
         }
     }
@@ -381,7 +537,7 @@ impl Resource {
         Resource {
             tree: Node::null(),
             deferred: Some(Box::new(Deferred {
-                header: Header::of(node, &keys),
+                header: Header::of(node, &keys, &source),
                 keys,
                 whole: OnceLock::new(),
                 source,
@@ -389,7 +545,7 @@ impl Resource {
             })),
             origin,
             dirty: false,
-            place: None,
+            item: 0,
             rare: None,
         }
     }
@@ -399,9 +555,10 @@ impl Resource {
     /// read). `rebuild` must come from parsing `source` into its tree, which must be unchanged.
     pub fn into_deferred(self, source: SourceText, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
         let mut deferred = Resource::deferred(&self.tree, source, rebuild, self.origin, keys);
-        deferred.place = self.place;
+        deferred.item = self.item;
         deferred.rare = self.rare.map(|r| {
             Box::new(Rare {
+                place: r.place,
                 read_results: r.read_results,
                 ..Rare::default()
             })
@@ -421,7 +578,7 @@ impl Resource {
             return;
         };
         self.deferred = Some(Box::new(Deferred {
-            header: Header::of(&self.tree, keys),
+            header: Header::of(&self.tree, keys, source),
             keys: keys.clone(),
             whole: OnceLock::new(),
             source: source.clone(),
@@ -574,17 +731,17 @@ impl Resource {
             keys,
         );
         rendered.dirty = true;
-        rendered.place = self.place;
+        rendered.item = self.item;
         rendered.rare = self.rare;
         rendered
     }
 
     /// The tree, when it is built: the accessors below read it, or a deferred object's
     /// header until then.
-    fn built(&self) -> Result<&Node, &Header> {
+    fn built(&self) -> Result<&Node, Fields<'_>> {
         match &self.deferred {
             None => Ok(&self.tree),
-            Some(d) => d.whole.get().map(|n| &**n).ok_or(&d.header),
+            Some(d) => d.whole.get().map(|n| &**n).ok_or_else(|| d.fields()),
         }
     }
 
@@ -600,34 +757,47 @@ impl Resource {
     pub fn head_comment(&self) -> Option<&str> {
         match self.built() {
             Ok(node) => node_head_comment(node),
-            Err(h) => h.head_comment.as_deref(),
+            Err(h) => h.head_comment(),
         }
     }
 
     /// Where the object sat in the input ResourceList (`items[3]`), when it came from one.
     pub fn place(&self) -> Option<Cow<'_, str>> {
-        match self.place.as_ref()? {
-            Place::Item(i) => Some(Cow::Owned(format!("items[{i}]"))),
-            Place::Path(p) => Some(Cow::Borrowed(p)),
+        match self.item_index() {
+            Some(i) => Some(Cow::Owned(format!("items[{i}]"))),
+            None => self
+                .rare
+                .as_ref()
+                .and_then(|r| r.place.as_deref())
+                .map(Cow::Borrowed),
         }
     }
 
     pub fn set_place(&mut self, place: &str) {
-        self.place = Some(Place::Path(place.into()));
+        self.item = 0;
+        self.rare_mut().place = Some(place.into());
     }
 
     /// Places the object at `items[index]` of the input ResourceList.
     pub fn set_item_index(&mut self, index: usize) {
-        self.place = Some(Place::Item(index));
+        match u32::try_from(index).ok().and_then(|i| i.checked_add(1)) {
+            Some(item) => {
+                self.item = item;
+                if let Some(rare) = &mut self.rare {
+                    rare.place = None;
+                }
+            }
+            // More items than a source with 32-bit spans can hold: named by its text alone.
+            None => self.set_place(&format!("items[{index}]")),
+        }
     }
 
     /// Its index in the input ResourceList's `items`, when it is one of them (not an item of a
     /// `*List` among them).
     pub fn item_index(&self) -> Option<usize> {
-        match self.place {
-            Some(Place::Item(i)) => Some(i),
-            _ => None,
-        }
+        self.item
+            .checked_sub(1)
+            .and_then(|i| usize::try_from(i).ok())
     }
 
     /// Its part in a `*List` container while the stages run.
@@ -789,28 +959,28 @@ impl Resource {
     pub fn api_version(&self) -> &str {
         match self.built() {
             Ok(node) => node_api_version(node),
-            Err(h) => &h.api_version,
+            Err(h) => h.api_version(),
         }
     }
 
     pub fn kind(&self) -> &str {
         match self.built() {
             Ok(node) => node_kind(node),
-            Err(h) => &h.kind,
+            Err(h) => h.kind(),
         }
     }
 
     pub fn name(&self) -> &str {
         match self.built() {
             Ok(node) => node_name(node),
-            Err(h) => &h.name,
+            Err(h) => h.name(),
         }
     }
 
     pub fn namespace(&self) -> Option<&str> {
         match self.built() {
             Ok(node) => node_namespace(node),
-            Err(h) => h.namespace.as_deref(),
+            Err(h) => h.namespace(),
         }
     }
 
@@ -938,7 +1108,7 @@ impl Resource {
     pub fn fanned_out_for(&self) -> Option<&str> {
         match self.built() {
             Ok(node) => node_fanned_out_for(node),
-            Err(h) => h.fanned_out_for.as_deref(),
+            Err(h) => h.fanned_out_for(),
         }
         .or_else(|| self.container().and_then(|c| c.fanned_out_for.as_deref()))
     }
