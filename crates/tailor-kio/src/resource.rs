@@ -160,6 +160,10 @@ struct Header {
     pieces: [Piece; FIELDS],
     /// Bit `i` set: `pieces[i]` is a piece of `spill`, not of the source.
     spilled: u8,
+    /// `spill` starts with the head comment, up to `head_comment_end`, then the name of the
+    /// cluster mark, up to `mark_end`: neither is ever a scalar of the source.
+    head_comment_end: u32,
+    mark_end: u32,
     spill: Box<str>,
     /// The scalar annotations [`header_annotation`] keeps, in the tree's order.
     annotations: Box<[(Text, Text)]>,
@@ -169,9 +173,7 @@ const FIELD_API_VERSION: usize = 0;
 const FIELD_KIND: usize = 1;
 const FIELD_NAME: usize = 2;
 const FIELD_NAMESPACE: usize = 3;
-const FIELD_HEAD_COMMENT: usize = 4;
-const FIELD_FANNED_OUT_FOR: usize = 5;
-const FIELDS: usize = 6;
+const FIELDS: usize = 4;
 
 /// `len` bytes from `start` of a header's source or spill.
 #[derive(Clone, Copy, Debug, Default)]
@@ -239,11 +241,17 @@ impl Header {
                 header_annotation(key, keys).then(|| (Text::from(key), Text::from(value)))
             })
             .collect();
+        let mut spill = String::new();
+        spill.push_str(node_head_comment(node).unwrap_or(""));
+        // The spill holds no more than texts of a tree whose spans are 32-bit.
+        let head_comment_end = u32::try_from(spill.len()).unwrap_or(u32::MAX);
+        spill.push_str(header_fanned_out_for(node).unwrap_or(""));
+        let mark_end = u32::try_from(spill.len()).unwrap_or(u32::MAX);
         let mut w = HeaderWriter {
             source,
             pieces: [Piece::default(); FIELDS],
             spilled: 0,
-            spill: String::new(),
+            spill,
         };
         // As `node_api_version`, `node_kind`, `node_name` and `node_namespace` read them.
         let (api_version, kind) = (api_version.map(|p| &p.value), kind.map(|p| &p.value));
@@ -257,16 +265,11 @@ impl Header {
         w.put(FIELD_KIND, kind, string(kind));
         w.put(FIELD_NAME, name, scalar(name));
         w.put(FIELD_NAMESPACE, namespace, scalar(namespace));
-        w.put(
-            FIELD_HEAD_COMMENT,
-            None,
-            node_head_comment(node).unwrap_or(""),
-        );
-        let fanned_out_for = header_fanned_out_for(node).unwrap_or("");
-        w.put(FIELD_FANNED_OUT_FOR, None, fanned_out_for);
         Header {
             pieces: w.pieces,
             spilled: w.spilled,
+            head_comment_end,
+            mark_end,
             spill: w.spill.into_boxed_str(),
             annotations,
         }
@@ -283,6 +286,9 @@ fn first_entries<'n, const N: usize>(node: &'n Node, keys: [&str; N]) -> [Option
         if let Some(i) = keys.iter().position(|k| *k == key) {
             if found[i].is_none() {
                 found[i] = Some(pair);
+                if found.iter().all(Option::is_some) {
+                    break;
+                }
             }
         }
     }
@@ -329,11 +335,14 @@ impl<'a> Fields<'a> {
     }
 
     fn head_comment(self) -> Option<&'a str> {
-        self.some(FIELD_HEAD_COMMENT)
+        let end = self.header.head_comment_end as usize;
+        self.header.spill.get(..end).filter(|t| !t.is_empty())
     }
 
     fn fanned_out_for(self) -> Option<&'a str> {
-        self.some(FIELD_FANNED_OUT_FOR)
+        let start = self.header.head_comment_end as usize;
+        let end = self.header.mark_end as usize;
+        self.header.spill.get(start..end).filter(|t| !t.is_empty())
     }
 
     /// The first annotation `key` (first match wins, as in the tree).
@@ -436,7 +445,9 @@ pub fn is_list_object(node: &Node) -> bool {
 
 /// The annotations a deferred object keeps at hand besides kpt's and kustomize's bookkeeping:
 /// the ones some stage decides on before reading an object (`job::header_annotations`).
-pub type HeaderKeys = Arc<[&'static str]>;
+/// A `Vec` behind the `Arc`, not a slice: every deferred object holds one, and a thin
+/// pointer is 8 bytes of each fewer.
+pub type HeaderKeys = Arc<Vec<&'static str>>;
 
 /// Whether a deferred object's header keeps annotation `key`.
 fn header_annotation(key: &str, keys: &[&str]) -> bool {
