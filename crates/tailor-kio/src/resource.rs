@@ -198,12 +198,7 @@ impl HeaderWriter<'_> {
         if text.is_empty() {
             return;
         }
-        // Bytes equal to a whole `str` in a `str` start and end on character boundaries.
-        let at_span = node.and_then(|n| {
-            let (start, end) = (n.span.start as usize, n.span.end as usize);
-            let written = self.source.as_bytes().get(start..end);
-            (written == Some(text.as_bytes())).then_some(n.span.start)
-        });
+        let at_span = node.and_then(|n| written_at(self.source.as_bytes(), n.span, text));
         let len = u32::try_from(text.len()).ok();
         let piece = match (at_span, len) {
             (Some(start), Some(len)) => Piece { start, len },
@@ -219,6 +214,18 @@ impl HeaderWriter<'_> {
         };
         self.pieces[field] = piece;
     }
+}
+
+/// Where `text` is written at `span` of `source`: the whole span, or inside its quotes (JSON's
+/// strings). Bytes equal to a whole `str` in a `str` start and end on character boundaries.
+fn written_at(source: &[u8], span: Span, text: &str) -> Option<u32> {
+    let (start, end) = (span.start as usize, span.end as usize);
+    let text = text.as_bytes();
+    if source.get(start..end) == Some(text) {
+        return Some(span.start);
+    }
+    let quoted = end.checked_sub(start)? == text.len() + 2;
+    (quoted && source.get(start + 1..end - 1) == Some(text)).then_some(span.start + 1)
 }
 
 impl Header {
