@@ -182,45 +182,11 @@ struct Piece {
     len: u32,
 }
 
-/// Builds a [`Header`]'s pieces: each text found at its node's span in the source is a piece
-/// of it, any other is copied into the spill.
-struct HeaderWriter<'s> {
-    source: &'s str,
-    pieces: [Piece; FIELDS],
-    spilled: u8,
-    spill: String,
-}
-
-impl HeaderWriter<'_> {
-    /// Field `field` is `text`, read from `node` (whose span is looked at in the source; the
-    /// text, not the node, decides what is kept).
-    fn put(&mut self, field: usize, node: Option<&Node>, text: &str) {
-        if text.is_empty() {
-            return;
-        }
-        let at_span = node.and_then(|n| written_at(self.source.as_bytes(), n.span, text));
-        let len = u32::try_from(text.len()).ok();
-        let piece = match (at_span, len) {
-            (Some(start), Some(len)) => Piece { start, len },
-            _ => match (u32::try_from(self.spill.len()).ok(), len) {
-                (Some(start), Some(len)) => {
-                    self.spill.push_str(text);
-                    self.spilled |= 1 << field;
-                    Piece { start, len }
-                }
-                // Never for a source held in memory with u32 spans; the field reads empty.
-                _ => return,
-            },
-        };
-        self.pieces[field] = piece;
-    }
-}
-
 /// Where `text` is written at `span` of `source`: the whole span, or inside its quotes (JSON's
 /// strings). Bytes equal to a whole `str` in a `str` start and end on character boundaries.
-fn written_at(source: &[u8], span: Span, text: &str) -> Option<u32> {
+fn written_at(source: &str, span: Span, text: &str) -> Option<u32> {
     let (start, end) = (span.start as usize, span.end as usize);
-    let text = text.as_bytes();
+    let (source, text) = (source.as_bytes(), text.as_bytes());
     if source.get(start..end) == Some(text) {
         return Some(span.start);
     }
@@ -248,18 +214,6 @@ impl Header {
                 header_annotation(key, keys).then(|| (Text::from(key), Text::from(value)))
             })
             .collect();
-        let mut spill = String::new();
-        spill.push_str(node_head_comment(node).unwrap_or(""));
-        // The spill holds no more than texts of a tree whose spans are 32-bit.
-        let head_comment_end = u32::try_from(spill.len()).unwrap_or(u32::MAX);
-        spill.push_str(header_fanned_out_for(node).unwrap_or(""));
-        let mark_end = u32::try_from(spill.len()).unwrap_or(u32::MAX);
-        let mut w = HeaderWriter {
-            source,
-            pieces: [Piece::default(); FIELDS],
-            spilled: 0,
-            spill,
-        };
         // As `node_api_version`, `node_kind`, `node_name` and `node_namespace` read them.
         let (api_version, kind) = (api_version.map(|p| &p.value), kind.map(|p| &p.value));
         fn string(n: Option<&Node>) -> &str {
@@ -268,16 +222,58 @@ impl Header {
         fn scalar(n: Option<&Node>) -> &str {
             n.and_then(Node::as_scalar).unwrap_or("")
         }
-        w.put(FIELD_API_VERSION, api_version, string(api_version));
-        w.put(FIELD_KIND, kind, string(kind));
-        w.put(FIELD_NAME, name, scalar(name));
-        w.put(FIELD_NAMESPACE, namespace, scalar(namespace));
+        let fields = [
+            (api_version, string(api_version)),
+            (kind, string(kind)),
+            (name, scalar(name)),
+            (namespace, scalar(namespace)),
+        ];
+        let written = fields.map(|(n, text)| n.and_then(|n| written_at(source, n.span, text)));
+        let (head, mark) = (
+            node_head_comment(node).unwrap_or(""),
+            header_fanned_out_for(node).unwrap_or(""),
+        );
+        // The spill is sized once: a copy held as its rendered text (a fan-out's) spills all.
+        let spilled_len: usize = fields
+            .iter()
+            .zip(&written)
+            .filter(|(_, at)| at.is_none())
+            .map(|((_, text), _)| text.len())
+            .sum();
+        let mut spill = String::with_capacity(head.len() + mark.len() + spilled_len);
+        // The spill holds no more than texts of a tree whose spans are 32-bit.
+        let end = |spill: &String| u32::try_from(spill.len()).unwrap_or(u32::MAX);
+        spill.push_str(head);
+        let head_comment_end = end(&spill);
+        spill.push_str(mark);
+        let mark_end = end(&spill);
+        let mut pieces = [Piece::default(); FIELDS];
+        let mut spilled = 0u8;
+        for (field, ((_, text), at)) in fields.iter().zip(written).enumerate() {
+            let (Ok(len), Ok(spill_end)) = (u32::try_from(text.len()), u32::try_from(spill.len()))
+            else {
+                // Never for a source held in memory with u32 spans; the field reads empty.
+                continue;
+            };
+            pieces[field] = match at {
+                Some(start) => Piece { start, len },
+                None if text.is_empty() => continue,
+                None => {
+                    spill.push_str(text);
+                    spilled |= 1 << field;
+                    Piece {
+                        start: spill_end,
+                        len,
+                    }
+                }
+            };
+        }
         Header {
-            pieces: w.pieces,
-            spilled: w.spilled,
+            pieces,
+            spilled,
             head_comment_end,
             mark_end,
-            spill: w.spill.into_boxed_str(),
+            spill: spill.into_boxed_str(),
             annotations,
         }
     }
