@@ -44,8 +44,12 @@ impl Host {
             r.annotation(annotations::PATH).is_some()
                 || r.annotation(annotations::LEGACY_PATH).is_some()
         };
+        // An object whose header keeps no annotation carries neither mark (the header keeps
+        // every `config.kubernetes.io/` and `internal.config.kubernetes.io/` one): skipped
+        // without three lookups each.
         let Some(first) = items
             .iter()
+            .filter(|r| !r.header_annotations_empty())
             .find(|r| has_path(r) || r.annotation(ID).is_some())
         else {
             return Host::Plain;

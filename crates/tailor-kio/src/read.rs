@@ -973,4 +973,43 @@ mod tests {
         // An annotation the header does not keep is read from the tree, built for it.
         assert_eq!(deferred[0].annotation("other"), Some("o"));
     }
+
+    /// A header's texts are pieces of the source where the scalar is written as it reads
+    /// (plain, or inside the quotes of a JSON string), else copies: escapes, doubled quotes,
+    /// tags, block scalars and head comments answer as the tree does.
+    #[test]
+    fn deferred_header_texts_as_written_or_copied() {
+        let src = "kind: ResourceList\nitems:\n# a head\n# two lines\n- apiVersion: \"v\\u0031\"\n  kind: 'It''s'\n  metadata:\n    name: !!str n1\n    namespace: |-\n      ns\n- {\"apiVersion\": \"v1\", \"kind\": \"B\", \"metadata\": {\"name\": \"b\", \"namespace\": \"x\"}}\n- # tailor.dev/cluster: dev\n  apiVersion: v1\n  kind: C\n  metadata: {name: 'c', namespace: \"\"}\n";
+        let keys: HeaderKeys = Arc::new(Vec::new());
+        let kept = read(src).unwrap().items;
+        let deferred = read_input_owned(
+            src.to_string(),
+            &ParseOptions::default(),
+            Trees::Defer(keys),
+        )
+        .unwrap()
+        .items;
+        assert_eq!(deferred.len(), 3);
+        for (i, (k, d)) in kept.iter().zip(&deferred).enumerate() {
+            assert!(d.is_deferred(), "{i}");
+            assert_eq!(
+                (d.api_version(), d.kind(), d.name(), d.namespace()),
+                (k.api_version(), k.kind(), k.name(), k.namespace()),
+                "{i}"
+            );
+            assert_eq!(d.head_comment(), k.head_comment(), "{i}");
+            assert_eq!(d.fanned_out_for(), k.fanned_out_for(), "{i}");
+        }
+        assert_eq!(
+            (deferred[0].api_version(), deferred[0].kind()),
+            ("v1", "It's")
+        );
+        assert_eq!(deferred[0].head_comment(), Some("# a head\n# two lines"));
+        assert_eq!(
+            (deferred[1].name(), deferred[1].namespace()),
+            ("b", Some("x"))
+        );
+        assert_eq!(deferred[2].fanned_out_for(), Some("dev"));
+        assert_eq!(deferred[2].namespace(), None);
+    }
 }

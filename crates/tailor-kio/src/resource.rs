@@ -51,31 +51,36 @@ pub struct Resource {
     deferred: Option<Box<Deferred>>,
     origin: Origin,
     dirty: bool,
+    /// Its index in the input ResourceList's `items` plus one (0: not one of them), kept
+    /// rather than the text `items[3]`, which only messages need; any other place
+    /// (`items[0].items[2]`) is `Rare::place`.
+    item: u32,
+    /// What few objects carry, behind one pointer: a list of 64,000 small objects read by a
+    /// pass that changes nothing holds every object at once, and each byte here is 64 KB of
+    /// fresh memory.
+    rare: Option<Box<Rare>>,
+}
+
+/// The fields of a [`Resource`] most objects leave empty (see `Resource::rare`).
+#[derive(Clone, Debug, Default)]
+struct Rare {
+    /// Where the object sat in the input ResourceList when it is not an item of the list
+    /// itself (`items[0].items[2]`), for messages about the object as input.
+    place: Option<Box<str>>,
     /// The destination this copy was tailored for, when a run fans out to several clusters.
     cluster: Option<String>,
     /// The file an object tailor made belongs in (one a Fleet overlay file adds), when nothing
     /// in the input says.
     placed: Option<Box<str>>,
-    /// Where the object sat in the input ResourceList (`items[3]`, `items[0].items[2]`), for
-    /// messages about the object as input.
-    place: Option<Place>,
     /// The stages that ran as the object was read, each with what it reported, for the stage
     /// to pass on in its place (`Stage::each` in the binary).
     read_results: ReadResults,
     /// Its part in a `*List` container while the stages run (`super::lists`).
-    list: Option<Box<ListRole>>,
+    list: Option<ListRole>,
     /// The ids it had before this run renamed or moved it, oldest first, for the stages that
     /// select by them (replacements, as kustomize's `previousNames` build annotations serve).
     /// Kept beside the tree, never in it, so they can never be written out.
     earlier_ids: Option<Box<[ResId]>>,
-}
-
-/// Where an object sat in the input ResourceList. Most are items of the list itself: their
-/// index is kept rather than the text, which only messages need.
-#[derive(Clone, Debug)]
-enum Place {
-    Item(usize),
-    Path(Box<str>),
 }
 
 /// What an object is to a `*List` container while the stages run: the container itself (its
@@ -144,22 +149,62 @@ type ReadResults = Box<[(usize, Vec<super::results::KrmResult>, bool)]>;
 /// tree: a run asks every object for its kind, name and annotations several times, and a
 /// small object's pruned tree cost more memory than its text and a chain of pointers per
 /// question (the no-op pass over 32,000 ~430-byte objects spent a third of its time there).
+/// The texts are pieces of the deferred object's source where the scalars are written as they
+/// read (plain scalars, nearly all of them), else of the header's own `spill`: no allocation
+/// and 8 bytes a field for most objects, where a `Text` each cost 24 (a list of 64,000 small
+/// objects is held whole, all of it fresh memory).
 #[derive(Clone, Debug)]
 struct Header {
-    api_version: Text,
-    kind: Text,
-    name: Text,
-    namespace: Option<Text>,
+    /// Each field's text, by the `FIELD_*` constants; an empty one for a field that is `None`
+    /// (the accessors never answer `Some("")` for them).
+    pieces: [Piece; FIELDS],
+    /// Bit `i` set: `pieces[i]` is a piece of `spill`, not of the source.
+    spilled: u8,
+    /// `spill` starts with the head comment, up to `head_comment_end`, then the name of the
+    /// cluster mark, up to `mark_end`: neither is ever a scalar of the source.
+    head_comment_end: u32,
+    mark_end: u32,
+    spill: Box<str>,
     /// The scalar annotations [`header_annotation`] keeps, in the tree's order.
     annotations: Box<[(Text, Text)]>,
-    head_comment: Option<Box<str>>,
-    fanned_out_for: Option<Text>,
+}
+
+const FIELD_API_VERSION: usize = 0;
+const FIELD_KIND: usize = 1;
+const FIELD_NAME: usize = 2;
+const FIELD_NAMESPACE: usize = 3;
+const FIELDS: usize = 4;
+
+/// `len` bytes from `start` of a header's source or spill.
+#[derive(Clone, Copy, Debug, Default)]
+struct Piece {
+    start: u32,
+    len: u32,
+}
+
+/// Where `text` is written at `span` of `source`: the whole span, or inside its quotes (JSON's
+/// strings). Bytes equal to a whole `str` in a `str` start and end on character boundaries.
+fn written_at(source: &str, span: Span, text: &str) -> Option<u32> {
+    let (start, end) = (span.start as usize, span.end as usize);
+    let (source, text) = (source.as_bytes(), text.as_bytes());
+    if source.get(start..end) == Some(text) {
+        return Some(span.start);
+    }
+    let quoted = end.checked_sub(start)? == text.len() + 2;
+    (quoted && source.get(start + 1..end - 1) == Some(text)).then_some(span.start + 1)
 }
 
 impl Header {
-    fn of(node: &Node, keys: &[&str]) -> Header {
-        let annotations = node
-            .get_path(&["metadata", "annotations"])
+    /// The header of `node`, its texts pieces of `source` where they are written there. Each
+    /// mapping is looked through once for all the keys read from it (this runs on every
+    /// object of a list as it is read).
+    fn of(node: &Node, keys: &[&str], source: &str) -> Header {
+        let [api_version, kind, metadata] = first_entries(node, ["apiVersion", "kind", "metadata"]);
+        let meta = metadata.map(|p| &p.value);
+        let [name, namespace, annotations] = meta.map_or([None; 3], |m| {
+            first_entries(m, ["name", "namespace", "annotations"]).map(|p| p.map(|p| &p.value))
+        });
+        let annotations = annotations
             .and_then(Node::pairs)
             .unwrap_or_default()
             .iter()
@@ -169,20 +214,144 @@ impl Header {
                 header_annotation(key, keys).then(|| (Text::from(key), Text::from(value)))
             })
             .collect();
-        Header {
-            api_version: node_api_version(node).into(),
-            kind: node_kind(node).into(),
-            name: node_name(node).into(),
-            namespace: node_namespace(node).map(Text::from),
-            annotations,
-            head_comment: node_head_comment(node).map(Box::from),
-            fanned_out_for: header_fanned_out_for(node).map(Text::from),
+        // As `node_api_version`, `node_kind`, `node_name` and `node_namespace` read them.
+        let (api_version, kind) = (api_version.map(|p| &p.value), kind.map(|p| &p.value));
+        fn string(n: Option<&Node>) -> &str {
+            n.and_then(Node::as_str).unwrap_or("")
         }
+        fn scalar(n: Option<&Node>) -> &str {
+            n.and_then(Node::as_scalar).unwrap_or("")
+        }
+        let fields = [
+            (api_version, string(api_version)),
+            (kind, string(kind)),
+            (name, scalar(name)),
+            (namespace, scalar(namespace)),
+        ];
+        let written = fields.map(|(n, text)| n.and_then(|n| written_at(source, n.span, text)));
+        let (head, mark) = (
+            node_head_comment(node).unwrap_or(""),
+            header_fanned_out_for(node).unwrap_or(""),
+        );
+        // The spill is sized once: a copy held as its rendered text (a fan-out's) spills all.
+        let spilled_len: usize = fields
+            .iter()
+            .zip(&written)
+            .filter(|(_, at)| at.is_none())
+            .map(|((_, text), _)| text.len())
+            .sum();
+        let mut spill = String::with_capacity(head.len() + mark.len() + spilled_len);
+        // The spill holds no more than texts of a tree whose spans are 32-bit.
+        let end = |spill: &String| u32::try_from(spill.len()).unwrap_or(u32::MAX);
+        spill.push_str(head);
+        let head_comment_end = end(&spill);
+        spill.push_str(mark);
+        let mark_end = end(&spill);
+        let mut pieces = [Piece::default(); FIELDS];
+        let mut spilled = 0u8;
+        for (field, ((_, text), at)) in fields.iter().zip(written).enumerate() {
+            let (Ok(len), Ok(spill_end)) = (u32::try_from(text.len()), u32::try_from(spill.len()))
+            else {
+                // Never for a source held in memory with u32 spans; the field reads empty.
+                continue;
+            };
+            pieces[field] = match at {
+                Some(start) => Piece { start, len },
+                None if text.is_empty() => continue,
+                None => {
+                    spill.push_str(text);
+                    spilled |= 1 << field;
+                    Piece {
+                        start: spill_end,
+                        len,
+                    }
+                }
+            };
+        }
+        Header {
+            pieces,
+            spilled,
+            head_comment_end,
+            mark_end,
+            spill: spill.into_boxed_str(),
+            annotations,
+        }
+    }
+}
+
+/// The first entry of mapping `node` with each of `keys`, as [`Node::get`] finds each.
+fn first_entries<'n, const N: usize>(node: &'n Node, keys: [&str; N]) -> [Option<&'n Pair>; N] {
+    let mut found = [None; N];
+    for pair in node.pairs().unwrap_or_default() {
+        let Some(key) = pair.key.as_scalar() else {
+            continue;
+        };
+        if let Some(i) = keys.iter().position(|k| *k == key) {
+            if found[i].is_none() {
+                found[i] = Some(pair);
+                if found.iter().all(Option::is_some) {
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A deferred object's header with the source its pieces are of.
+#[derive(Clone, Copy)]
+struct Fields<'a> {
+    header: &'a Header,
+    source: &'a str,
+}
+
+impl<'a> Fields<'a> {
+    fn text(self, field: usize) -> &'a str {
+        let Piece { start, len } = self.header.pieces[field];
+        let text = if self.header.spilled & (1 << field) != 0 {
+            &self.header.spill
+        } else {
+            self.source
+        };
+        let (start, len) = (start as usize, len as usize);
+        text.get(start..start + len).unwrap_or("")
+    }
+
+    fn some(self, field: usize) -> Option<&'a str> {
+        Some(self.text(field)).filter(|t| !t.is_empty())
+    }
+
+    fn api_version(self) -> &'a str {
+        self.text(FIELD_API_VERSION)
+    }
+
+    fn kind(self) -> &'a str {
+        self.text(FIELD_KIND)
+    }
+
+    fn name(self) -> &'a str {
+        self.text(FIELD_NAME)
+    }
+
+    fn namespace(self) -> Option<&'a str> {
+        self.some(FIELD_NAMESPACE)
+    }
+
+    fn head_comment(self) -> Option<&'a str> {
+        let end = self.header.head_comment_end as usize;
+        self.header.spill.get(..end).filter(|t| !t.is_empty())
+    }
+
+    fn fanned_out_for(self) -> Option<&'a str> {
+        let start = self.header.head_comment_end as usize;
+        let end = self.header.mark_end as usize;
+        self.header.spill.get(start..end).filter(|t| !t.is_empty())
     }
 
     /// The first annotation `key` (first match wins, as in the tree).
-    fn annotation(&self, key: &str) -> Option<&str> {
-        self.annotations
+    fn annotation(self, key: &str) -> Option<&'a str> {
+        self.header
+            .annotations
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
@@ -190,6 +359,13 @@ impl Header {
 }
 
 impl Deferred {
+    fn fields(&self) -> Fields<'_> {
+        Fields {
+            header: &self.header,
+            source: &self.source,
+        }
+    }
+
     fn whole(&self) -> &Node {
         self.whole.get_or_init(|| Box::new(self.rebuild()))
     }
@@ -219,24 +395,25 @@ impl Deferred {
     }
 
     fn header_tree(&self) -> Node {
-        let h = &self.header;
+        let h = self.fields();
         let pair = |k: &str, v: &str| Pair {
             key: Node::plain(k),
             value: Node::string(v),
         };
-        let mut meta = vec![pair("name", &h.name)];
-        if let Some(ns) = &h.namespace {
+        let mut meta = vec![pair("name", h.name())];
+        if let Some(ns) = h.namespace() {
             meta.push(pair("namespace", ns));
         }
-        if !h.annotations.is_empty() {
+        let annotations = &self.header.annotations;
+        if !annotations.is_empty() {
             meta.push(Pair {
                 key: Node::plain("annotations"),
-                value: Node::from_pairs(h.annotations.iter().map(|(k, v)| pair(k, v)).collect()),
+                value: Node::from_pairs(annotations.iter().map(|(k, v)| pair(k, v)).collect()),
             });
         }
         Node::from_pairs(vec![
-            pair("apiVersion", &h.api_version),
-            pair("kind", &h.kind),
+            pair("apiVersion", h.api_version()),
+            pair("kind", h.kind()),
             Pair {
                 key: Node::plain("metadata"),
                 value: Node::from_pairs(meta),
@@ -271,7 +448,9 @@ pub fn is_list_object(node: &Node) -> bool {
 
 /// The annotations a deferred object keeps at hand besides kpt's and kustomize's bookkeeping:
 /// the ones some stage decides on before reading an object (`job::header_annotations`).
-pub type HeaderKeys = Arc<[&'static str]>;
+/// A `Vec` behind the `Arc`, not a slice: every deferred object holds one, and a thin
+/// pointer is 8 bytes of each fewer.
+pub type HeaderKeys = Arc<Vec<&'static str>>;
 
 /// Whether a deferred object's header keeps annotation `key`.
 fn header_annotation(key: &str, keys: &[&str]) -> bool {
@@ -355,12 +534,8 @@ impl Resource {
             deferred: None,
             origin,
             dirty: false,
-            cluster: None,
-            placed: None,
-            place: None,
-            read_results: ReadResults::default(),
-            list: None,
-            earlier_ids: None,
+            item: 0,
+            rare: None,
         }
     }
 
@@ -376,7 +551,7 @@ impl Resource {
         Resource {
             tree: Node::null(),
             deferred: Some(Box::new(Deferred {
-                header: Header::of(node, &keys),
+                header: Header::of(node, &keys, &source),
                 keys,
                 whole: OnceLock::new(),
                 source,
@@ -384,12 +559,8 @@ impl Resource {
             })),
             origin,
             dirty: false,
-            cluster: None,
-            placed: None,
-            place: None,
-            read_results: ReadResults::default(),
-            list: None,
-            earlier_ids: None,
+            item: 0,
+            rare: None,
         }
     }
 
@@ -398,8 +569,14 @@ impl Resource {
     /// read). `rebuild` must come from parsing `source` into its tree, which must be unchanged.
     pub fn into_deferred(self, source: SourceText, rebuild: Rebuild, keys: HeaderKeys) -> Resource {
         let mut deferred = Resource::deferred(&self.tree, source, rebuild, self.origin, keys);
-        deferred.place = self.place;
-        deferred.read_results = self.read_results;
+        deferred.item = self.item;
+        deferred.rare = self.rare.map(|r| {
+            Box::new(Rare {
+                place: r.place,
+                read_results: r.read_results,
+                ..Rare::default()
+            })
+        });
         deferred
     }
 
@@ -415,7 +592,7 @@ impl Resource {
             return;
         };
         self.deferred = Some(Box::new(Deferred {
-            header: Header::of(&self.tree, keys),
+            header: Header::of(&self.tree, keys, source),
             keys: keys.clone(),
             whole: OnceLock::new(),
             source: source.clone(),
@@ -470,7 +647,7 @@ impl Resource {
     /// The results of the stage at `stage` in its job when it ran as the object was read, not
     /// yet passed on.
     pub fn read_results(&self, stage: usize) -> Option<&[super::results::KrmResult]> {
-        self.read_results
+        self.all_read_results()
             .iter()
             .find(|(at, ..)| *at == stage)
             .map(|(_, r, _)| r.as_slice())
@@ -479,14 +656,23 @@ impl Resource {
     /// Whether `stage` ran on the object as it was read, reported nothing, and has nothing
     /// more to do with it.
     pub fn finished_at_read(&self, stage: usize) -> bool {
-        self.read_results
+        self.all_read_results()
             .iter()
             .any(|(at, r, done)| *at == stage && r.is_empty() && *done)
     }
 
     /// Whether some stage ran on the object as it was read.
     pub fn ran_at_read(&self) -> bool {
-        !self.read_results.is_empty()
+        !self.all_read_results().is_empty()
+    }
+
+    fn all_read_results(&self) -> &[(usize, Vec<super::results::KrmResult>, bool)] {
+        self.rare.as_ref().map_or(&[], |r| &r.read_results)
+    }
+
+    /// The rare fields, to set one.
+    fn rare_mut(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Box::default)
     }
 
     /// Records that the stage at `stage` in its job already ran on this object, with its
@@ -497,21 +683,23 @@ impl Resource {
         results: Vec<super::results::KrmResult>,
         done: bool,
     ) {
-        let mut all = std::mem::take(&mut self.read_results).into_vec();
+        let rare = self.rare_mut();
+        let mut all = std::mem::take(&mut rare.read_results).into_vec();
         all.push((stage, results, done));
-        self.read_results = all.into_boxed_slice();
+        rare.read_results = all.into_boxed_slice();
     }
 
     /// The results of the stage at `stage` in its job when it ran as the object was read
     /// (taken once).
     pub fn take_read_results(&mut self, stage: usize) -> Option<Vec<super::results::KrmResult>> {
         let at = self
-            .read_results
+            .all_read_results()
             .iter()
             .position(|(place, ..)| *place == stage)?;
-        let mut all = std::mem::take(&mut self.read_results).into_vec();
+        let rare = self.rare_mut();
+        let mut all = std::mem::take(&mut rare.read_results).into_vec();
         let (_, results, _) = all.remove(at);
-        self.read_results = all.into_boxed_slice();
+        rare.read_results = all.into_boxed_slice();
         Some(results)
     }
 
@@ -557,21 +745,17 @@ impl Resource {
             keys,
         );
         rendered.dirty = true;
-        rendered.place = self.place;
-        rendered.read_results = self.read_results;
-        rendered.cluster = self.cluster;
-        rendered.placed = self.placed;
-        rendered.list = self.list;
-        rendered.earlier_ids = self.earlier_ids;
+        rendered.item = self.item;
+        rendered.rare = self.rare;
         rendered
     }
 
     /// The tree, when it is built: the accessors below read it, or a deferred object's
     /// header until then.
-    fn built(&self) -> Result<&Node, &Header> {
+    fn built(&self) -> Result<&Node, Fields<'_>> {
         match &self.deferred {
             None => Ok(&self.tree),
-            Some(d) => d.whole.get().map(|n| &**n).ok_or(&d.header),
+            Some(d) => d.whole.get().map(|n| &**n).ok_or_else(|| d.fields()),
         }
     }
 
@@ -587,49 +771,63 @@ impl Resource {
     pub fn head_comment(&self) -> Option<&str> {
         match self.built() {
             Ok(node) => node_head_comment(node),
-            Err(h) => h.head_comment.as_deref(),
+            Err(h) => h.head_comment(),
         }
     }
 
     /// Where the object sat in the input ResourceList (`items[3]`), when it came from one.
     pub fn place(&self) -> Option<Cow<'_, str>> {
-        match self.place.as_ref()? {
-            Place::Item(i) => Some(Cow::Owned(format!("items[{i}]"))),
-            Place::Path(p) => Some(Cow::Borrowed(p)),
+        match self.item_index() {
+            Some(i) => Some(Cow::Owned(format!("items[{i}]"))),
+            None => self
+                .rare
+                .as_ref()
+                .and_then(|r| r.place.as_deref())
+                .map(Cow::Borrowed),
         }
     }
 
     pub fn set_place(&mut self, place: &str) {
-        self.place = Some(Place::Path(place.into()));
+        self.item = 0;
+        self.rare_mut().place = Some(place.into());
     }
 
     /// Places the object at `items[index]` of the input ResourceList.
     pub fn set_item_index(&mut self, index: usize) {
-        self.place = Some(Place::Item(index));
+        match u32::try_from(index).ok().and_then(|i| i.checked_add(1)) {
+            Some(item) => {
+                self.item = item;
+                if let Some(rare) = &mut self.rare {
+                    rare.place = None;
+                }
+            }
+            // More items than a source with 32-bit spans can hold: named by its text alone.
+            None => self.set_place(&format!("items[{index}]")),
+        }
     }
 
     /// Its index in the input ResourceList's `items`, when it is one of them (not an item of a
     /// `*List` among them).
     pub fn item_index(&self) -> Option<usize> {
-        match self.place {
-            Some(Place::Item(i)) => Some(i),
-            _ => None,
-        }
+        self.item
+            .checked_sub(1)
+            .and_then(|i| usize::try_from(i).ok())
     }
 
     /// Its part in a `*List` container while the stages run.
     pub fn list_role(&self) -> Option<&ListRole> {
-        self.list.as_deref()
+        self.rare.as_ref().and_then(|r| r.list.as_ref())
     }
 
     pub fn set_list_role(&mut self, role: Option<ListRole>) {
-        self.list = role.map(Box::new);
+        if role.is_some() || self.rare.is_some() {
+            self.rare_mut().list = role;
+        }
     }
 
     /// The container this object is an item of, while the stages run.
     fn container(&self) -> Option<&ListInfo> {
-        self.list
-            .as_ref()
+        self.list_role()
             .and_then(|l| l.member_of.as_ref())
             .map(|(info, _)| &**info)
     }
@@ -637,7 +835,7 @@ impl Resource {
     /// Whether this is a `*List` container whose items are objects of their own while the
     /// stages run: every stage leaves it alone (see [`Resource::is_left_alone`]).
     pub fn is_list_shell(&self) -> bool {
-        self.list.as_ref().is_some_and(|l| l.shell_of.is_some())
+        self.list_role().is_some_and(|l| l.shell_of.is_some())
     }
 
     /// Whether this is a `*List` object holding its items. Never a deferred object: the reader
@@ -652,21 +850,26 @@ impl Resource {
     }
 
     pub fn cluster(&self) -> Option<&str> {
-        self.cluster.as_deref()
+        self.rare.as_ref().and_then(|r| r.cluster.as_deref())
     }
 
     /// The ids this object had before the run renamed or moved it, oldest first.
     pub fn earlier_ids(&self) -> &[ResId] {
-        self.earlier_ids.as_deref().unwrap_or_default()
+        self.rare
+            .as_ref()
+            .and_then(|r| r.earlier_ids.as_deref())
+            .unwrap_or_default()
     }
 
     /// Records the ids the object had before a rename (the whole history, oldest first).
     pub fn set_earlier_ids(&mut self, ids: Vec<ResId>) {
-        self.earlier_ids = (!ids.is_empty()).then(|| ids.into_boxed_slice());
+        if !ids.is_empty() || self.rare.is_some() {
+            self.rare_mut().earlier_ids = (!ids.is_empty()).then(|| ids.into_boxed_slice());
+        }
     }
 
     pub fn set_cluster(&mut self, name: &str) {
-        self.cluster = Some(name.to_string());
+        self.rare_mut().cluster = Some(name.to_string());
     }
 
     /// Sets an annotation (creating `metadata.annotations` if needed), single-quoted as
@@ -770,28 +973,28 @@ impl Resource {
     pub fn api_version(&self) -> &str {
         match self.built() {
             Ok(node) => node_api_version(node),
-            Err(h) => &h.api_version,
+            Err(h) => h.api_version(),
         }
     }
 
     pub fn kind(&self) -> &str {
         match self.built() {
             Ok(node) => node_kind(node),
-            Err(h) => &h.kind,
+            Err(h) => h.kind(),
         }
     }
 
     pub fn name(&self) -> &str {
         match self.built() {
             Ok(node) => node_name(node),
-            Err(h) => &h.name,
+            Err(h) => h.name(),
         }
     }
 
     pub fn namespace(&self) -> Option<&str> {
         match self.built() {
             Ok(node) => node_namespace(node),
-            Err(h) => h.namespace.as_deref(),
+            Err(h) => h.namespace(),
         }
     }
 
@@ -823,23 +1026,31 @@ impl Resource {
         self.recorded_path()
             .or(self.source_file())
             .or_else(|| self.container().and_then(|c| c.path.as_deref()))
-            .or(self.placed.as_deref())
+            .or(self.placed())
+    }
+
+    fn placed(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.placed.as_deref())
     }
 
     /// Puts an object tailor made in `file` (without writing kpt's annotations into it: a
     /// stream or a file must not carry them; [`Resource::record_output_path`] writes them for
     /// a ResourceList).
     pub fn place_in(&mut self, file: &str) {
-        self.placed = Some(file.into());
+        self.rare_mut().placed = Some(file.into());
     }
 
     /// For a ResourceList: records the file the object goes to in kpt's path annotations when
     /// the input did not (a fanned-out copy, an object tailor made), so `kpt fn sink` writes
     /// it there. Objects whose path kpt already recorded keep it as it is.
     pub fn record_output_path(&mut self) {
+        // Asked of every object of the answer: the fields at hand first.
+        if self.cluster().is_none() && self.placed().is_none() {
+            return;
+        }
         let recorded = self.annotation(annotations::PATH).is_some()
             || self.annotation(annotations::LEGACY_PATH).is_some();
-        if recorded || (self.cluster.is_none() && self.placed.is_none()) {
+        if recorded {
             return;
         }
         let path = self.output_path();
@@ -911,7 +1122,7 @@ impl Resource {
     pub fn fanned_out_for(&self) -> Option<&str> {
         match self.built() {
             Ok(node) => node_fanned_out_for(node),
-            Err(h) => h.fanned_out_for.as_deref(),
+            Err(h) => h.fanned_out_for(),
         }
         .or_else(|| self.container().and_then(|c| c.fanned_out_for.as_deref()))
     }

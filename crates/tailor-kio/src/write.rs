@@ -792,7 +792,7 @@ mod tests {
                 assert_eq!(text.capacity(), text.len());
                 let held = item
                     .clone()
-                    .into_rendered(rendering, std::sync::Arc::from([]));
+                    .into_rendered(rendering, std::sync::Arc::new(Vec::new()));
                 assert_eq!(rendered_len(&held), written.len(), "{rendering:?}");
                 let mut again = String::new();
                 write(&mut again, &held);

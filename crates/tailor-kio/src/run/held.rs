@@ -165,7 +165,7 @@ impl FanOutSink for HeldSink {
 /// (glibc's `_int_malloc` was 8% of a held fan-out's samples).
 fn as_text(copies: Vec<Resource>, rendering: Rendering, ready: fn(&mut Resource)) -> Vec<Resource> {
     // The header keeps kpt's annotations, all the answer reads of a held copy.
-    let keys: crate::resource::HeaderKeys = Arc::from([]);
+    let keys: crate::resource::HeaderKeys = Arc::new(Vec::new());
     let mut copies = copies;
     copies.iter_mut().for_each(ready);
     let (text, spans) = crate::write::rendered_texts(&copies, rendering);

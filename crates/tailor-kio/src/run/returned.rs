@@ -44,6 +44,11 @@ impl Returned {
     /// objects are still the ones read, in order (one destination), else after them (a
     /// fan-out's copies; kpt places each item by its path annotation anyway).
     pub fn put_back(self, out: &mut Vec<Resource>, in_order: bool) {
+        // Nothing to put back (the common case): `out` stays where it is, not moved into a
+        // second list (at 64,000 objects, 15 MB of fresh memory).
+        if self.items.is_empty() {
+            return;
+        }
         if !in_order {
             out.extend(self.items.into_iter().map(|(_, item)| item));
             return;
