@@ -13,7 +13,41 @@ impl Parser<'_> {
     /// Parses the node that follows an indicator (`key:`, `- `, `? `, `---`) or starts a
     /// document. `indent` is the column of the enclosing block collection (-1 at the root).
     /// `inline` says whether we are still on the indicator's line.
+    ///
+    /// Most values and items are a plain scalar on the indicator's line (`name: web`,
+    /// `- name: web`): one look at its first character takes them to the scalar, without the
+    /// properties, comments and indentation the general path prepares for.
+    #[inline]
     pub(super) fn node(&mut self, indent: isize, ctx: Ctx, inline: bool) -> R<Node> {
+        if inline && matches!(ctx, Ctx::MapValue | Ctx::SeqItem) {
+            // The general path skips the same way first, and finds nothing more to skip.
+            if ctx == Ctx::SeqItem {
+                self.skip_inline_before_token()?;
+            } else {
+                self.skip_blanks();
+            }
+            if self.peek().is_ascii_alphanumeric() {
+                return self.plain_after_indicator(indent, ctx == Ctx::SeqItem);
+            }
+        }
+        self.node_general(indent, ctx, inline)
+    }
+
+    /// A plain scalar (or, in an item, the first key of a mapping) starting on the line of a
+    /// value's `:` or an item's `-`: what `node_general` reads there through `block_content`.
+    fn plain_after_indicator(&mut self, indent: isize, allow_mapping: bool) -> R<Node> {
+        let col = self.col();
+        let (first, is_key) = self.plain_block(indent, true)?;
+        if !is_key {
+            return Ok(first);
+        }
+        if !allow_mapping {
+            return self.err("mapping values are not allowed in this context");
+        }
+        self.block_mapping(col, Some(first))
+    }
+
+    fn node_general(&mut self, indent: isize, ctx: Ctx, inline: bool) -> R<Node> {
         let stray = Stray::Block(ctx, ctx == Ctx::SeqItem && self.indentless_items);
         let mut inline = inline;
         let mut line_comment = String::new();
@@ -292,26 +326,7 @@ impl Parser<'_> {
                         let k = self.node(col as isize, Ctx::ExplicitKey, true)?;
                         (k, true)
                     } else {
-                        // `&a k: v` / `!!str k: v`: properties before a key belong to it.
-                        let key_start = self.mark();
-                        let mut props = Props::default();
-                        if matches!(self.peek(), b'&' | b'!') {
-                            self.props(&mut props, Stray::Key)?;
-                            self.skip_blanks();
-                        }
-                        let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
-                        if !is_key {
-                            // libyaml finds the missing ':' when it fetches the next token:
-                            // at the end of input, after `fetch_stream_end` forced a new line.
-                            return Err(Error::libyaml(
-                                Stage::Scanner,
-                                "could not find expected ':'",
-                                self.next_token_mark(),
-                                Some(key_start.line),
-                            ));
-                        }
-                        props.apply(&mut k);
-                        (k, false)
+                        (self.implicit_key(col)?, false)
                     }
                 }
             };
@@ -380,6 +395,36 @@ impl Parser<'_> {
                 end: end as u32,
             },
         })
+    }
+
+    /// A key of the block mapping at column `col` that has no `?`, with the properties
+    /// before it (`&a k: v` / `!!str k: v`), which belong to it. Most keys are a plain word
+    /// (`name:`), which its first character tells.
+    fn implicit_key(&mut self, col: usize) -> R<Node> {
+        let key_start = self.mark();
+        let (k, is_key) = if self.peek().is_ascii_alphanumeric() {
+            self.plain_block(col as isize, true)?
+        } else {
+            let mut props = Props::default();
+            if matches!(self.peek(), b'&' | b'!') {
+                self.props(&mut props, Stray::Key)?;
+                self.skip_blanks();
+            }
+            let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
+            props.apply(&mut k);
+            (k, is_key)
+        };
+        if !is_key {
+            // libyaml finds the missing ':' when it fetches the next token: at the end of
+            // input, after `fetch_stream_end` forced a new line.
+            return Err(Error::libyaml(
+                Stage::Scanner,
+                "could not find expected ':'",
+                self.next_token_mark(),
+                Some(key_start.line),
+            ));
+        }
+        Ok(k)
     }
 
     /// Something other than a `-` at the column of a block sequence's items. libyaml's scanner
