@@ -4,7 +4,7 @@
 
 use super::comments::{attach_head, attach_item_head, set_line, Prior};
 use super::properties::{Props, Stray};
-use super::{is_break, spanned, Ctx, Open, OpenKind, Parser, R};
+use super::{count_spaces, is_break, spanned, Ctx, Mark, Open, OpenKind, Parser, R};
 use crate::error::Stage;
 use crate::node::{Node, Pair, Span, Style, Value};
 use crate::Error;
@@ -13,7 +13,60 @@ impl Parser<'_> {
     /// Parses the node that follows an indicator (`key:`, `- `, `? `, `---`) or starts a
     /// document. `indent` is the column of the enclosing block collection (-1 at the root).
     /// `inline` says whether we are still on the indicator's line.
+    ///
+    /// Most values and items are a scalar on the indicator's line (`name: web`,
+    /// `- name: web`): one look at its first character takes them to it, without the
+    /// properties, comments and indentation the general path prepares for.
+    #[inline]
     pub(super) fn node(&mut self, indent: isize, ctx: Ctx, inline: bool) -> R<Node> {
+        if inline && matches!(ctx, Ctx::MapValue | Ctx::SeqItem) {
+            // The general path skips the same way first, and finds nothing more to skip.
+            if ctx == Ctx::SeqItem {
+                self.skip_inline_before_token()?;
+            } else {
+                self.skip_blanks();
+            }
+            // Neither properties, a comment, the end of the line, nor what may be an
+            // indicator: `node_general` would go on to `block_content` as this does.
+            let c = self.peek();
+            let general = matches!(c, b'&' | b'!' | b'#' | b'-' | b'?') || is_break(c);
+            if !general && !self.at_end() {
+                return self.block_content(indent, ctx == Ctx::MapValue);
+            }
+            if ctx == Ctx::MapValue && c == b'\n' {
+                if let Some(next) = self.word_indented_below(indent) {
+                    self.reset(next);
+                    return self.block_content(indent, false);
+                }
+            }
+        }
+        self.node_general(indent, ctx, inline)
+    }
+
+    /// After a key's `:` that ends its line (`metadata:`), the common start of its value: a
+    /// plain word on the next line, indented past the mapping at `indent`, with no comment,
+    /// blank line or tab between. `node_general` would skip to it and read it with
+    /// `block_content`; where it is, if so.
+    fn word_indented_below(&self, indent: isize) -> Option<Mark> {
+        // The `:` right before the break: the line is not blank, which would count as a
+        // blank line on the way.
+        if self.pos <= self.line_start || self.b.get(self.pos - 1) != Some(&b':') {
+            return None;
+        }
+        let line_start = self.pos + 1;
+        let spaces = count_spaces(self.b, line_start);
+        let at = line_start + spaces;
+        let word = self.b.get(at).is_some_and(u8::is_ascii_alphanumeric);
+        (word && spaces as isize > indent).then_some(Mark {
+            pos: at,
+            line: self.line + 1,
+            line_start,
+        })
+    }
+
+    /// Kept out of line: inlined into [`Parser::node`], its frame was set up for every value.
+    #[inline(never)]
+    fn node_general(&mut self, indent: isize, ctx: Ctx, inline: bool) -> R<Node> {
         let stray = Stray::Block(ctx, ctx == Ctx::SeqItem && self.indentless_items);
         let mut inline = inline;
         let mut line_comment = String::new();
@@ -237,7 +290,12 @@ impl Parser<'_> {
         if c == b'|' || c == b'>' {
             return self.block_scalar(indent);
         }
-        let (first, is_key) = self.scalar_or_flow(indent, true)?;
+        // A plain word is what `scalar_or_flow` would find too.
+        let (first, is_key) = if c.is_ascii_alphanumeric() {
+            self.plain_block(indent, true)?
+        } else {
+            self.scalar_or_flow(indent, true)?
+        };
         if is_key {
             if no_map {
                 return self.err("mapping values are not allowed in this context");
@@ -292,26 +350,7 @@ impl Parser<'_> {
                         let k = self.node(col as isize, Ctx::ExplicitKey, true)?;
                         (k, true)
                     } else {
-                        // `&a k: v` / `!!str k: v`: properties before a key belong to it.
-                        let key_start = self.mark();
-                        let mut props = Props::default();
-                        if matches!(self.peek(), b'&' | b'!') {
-                            self.props(&mut props, Stray::Key)?;
-                            self.skip_blanks();
-                        }
-                        let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
-                        if !is_key {
-                            // libyaml finds the missing ':' when it fetches the next token:
-                            // at the end of input, after `fetch_stream_end` forced a new line.
-                            return Err(Error::libyaml(
-                                Stage::Scanner,
-                                "could not find expected ':'",
-                                self.next_token_mark(),
-                                Some(key_start.line),
-                            ));
-                        }
-                        props.apply(&mut k);
-                        (k, false)
+                        (self.implicit_key(col)?, false)
                     }
                 }
             };
@@ -380,6 +419,36 @@ impl Parser<'_> {
                 end: end as u32,
             },
         })
+    }
+
+    /// A key of the block mapping at column `col` that has no `?`, with the properties
+    /// before it (`&a k: v` / `!!str k: v`), which belong to it. Most keys are a plain word
+    /// (`name:`), which its first character tells.
+    fn implicit_key(&mut self, col: usize) -> R<Node> {
+        let key_start = self.mark();
+        let (k, is_key) = if self.peek().is_ascii_alphanumeric() {
+            self.plain_block(col as isize, true)?
+        } else {
+            let mut props = Props::default();
+            if matches!(self.peek(), b'&' | b'!') {
+                self.props(&mut props, Stray::Key)?;
+                self.skip_blanks();
+            }
+            let (mut k, is_key) = self.scalar_or_flow(col as isize, true)?;
+            props.apply(&mut k);
+            (k, is_key)
+        };
+        if !is_key {
+            // libyaml finds the missing ':' when it fetches the next token: at the end of
+            // input, after `fetch_stream_end` forced a new line.
+            return Err(Error::libyaml(
+                Stage::Scanner,
+                "could not find expected ':'",
+                self.next_token_mark(),
+                Some(key_start.line),
+            ));
+        }
+        Ok(k)
     }
 
     /// Something other than a `-` at the column of a block sequence's items. libyaml's scanner

@@ -369,7 +369,10 @@ impl Parser<'_> {
         self.enter()?;
         let open = self.mark();
         self.pos += 1;
-        let mut pairs: Vec<Pair> = Vec::new();
+        // Entries go to `pair_stack` and move into a Vec of exactly their number at the `}`,
+        // as a block mapping's do: pushed into a Vec of their own, they reallocated it as it
+        // grew (three times for a mapping of five).
+        let base = self.pair_stack.len();
         let mut first = true;
         loop {
             let mut tok = self.flow_token();
@@ -387,8 +390,7 @@ impl Parser<'_> {
             if tok == Tok::MapEnd {
                 break;
             }
-            let head =
-                self.settle_flow_gap(pairs.last_mut().map(|p| &mut p.value), self.pos, false);
+            let head = self.settle_gap_after_pair(base, false);
             let (mut key, mut value) = match tok {
                 Tok::Key => {
                     self.pos += 1;
@@ -405,7 +407,8 @@ impl Parser<'_> {
                     let key = self.flow_node(b'}', open)?;
                     let value =
                         if self.flow_token() == Tok::Value && self.simple_key_reaches(key_start) {
-                            self.flow_root = self.flow_hands_over_value_of(&key, &pairs, open);
+                            self.flow_root =
+                                self.flow_hands_over_value_of(&key, &self.pair_stack[base..], open);
                             let value = self.flow_pair_value(Tok::MapEnd, b'}', open);
                             self.flow_root = None;
                             value?
@@ -421,10 +424,11 @@ impl Parser<'_> {
             if !head.is_empty() {
                 attach_head(&mut key, head);
             }
-            pairs.push(Pair { key, value });
+            self.pair_stack.push(Pair { key, value });
         }
-        let foot = self.settle_flow_gap(pairs.last_mut().map(|p| &mut p.value), self.pos, true);
+        let foot = self.settle_gap_after_pair(base, true);
         self.pos += 1;
+        let pairs = self.pair_stack.split_off(base);
         self.check_unique_keys(&pairs)?;
         self.leave();
         let mut map = Node {
@@ -440,6 +444,30 @@ impl Parser<'_> {
             append_foot(&mut map, foot);
         }
         Ok(map)
+    }
+
+    /// [`Parser::settle_flow_gap`] after the last entry of the flow mapping whose entries
+    /// start at `base` in `pair_stack` (its value is the prior node), at the cursor.
+    /// Inline: most entries have no comment around them.
+    #[inline]
+    fn settle_gap_after_pair(&mut self, base: usize, closing: bool) -> String {
+        if self.flow_gap.is_empty() {
+            return String::new();
+        }
+        self.settle_gathered_after_pair(base, closing)
+    }
+
+    #[inline(never)]
+    fn settle_gathered_after_pair(&mut self, base: usize, closing: bool) -> String {
+        // Taken out while the comments are settled: the settling borrows the parser.
+        let mut last = (self.pair_stack.len() > base)
+            .then(|| self.pair_stack.pop())
+            .flatten();
+        let head = self.settle_flow_gap(last.as_mut().map(|p| &mut p.value), self.pos, closing);
+        if let Some(last) = last {
+            self.pair_stack.push(last);
+        }
+        head
     }
 
     /// A single-pair mapping written as an entry of a flow sequence (`[a: b]`), with the

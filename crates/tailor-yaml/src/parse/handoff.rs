@@ -41,7 +41,9 @@ impl Parser<'_> {
     /// `pair_stack`) is the sequence whose entries go to the sink: the first document root's
     /// `items` after a `kind` of ResourceList or List, or `clusters` of a `Tailor`'s `spec`.
     pub(super) fn hands_over_value_of(&mut self, key: &Node, base: usize) -> bool {
-        if self.sink.is_none() || self.docs_done != 0 {
+        // Only keys of the root and of its `spec` qualify: deeper ones (most keys of a
+        // ResourceList) are told apart by the depth alone.
+        if self.sink.is_none() || self.docs_done != 0 || self.depth > 2 {
             return false;
         }
         let key = key.as_scalar();

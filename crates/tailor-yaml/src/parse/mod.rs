@@ -368,6 +368,33 @@ fn count_spaces(b: &[u8], at: usize) -> usize {
     n
 }
 
+const LANE_ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+const LANE_HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+
+/// The eight bytes at `b[at..]` as one word, first byte lowest, if there are eight.
+fn word_at(b: &[u8], at: usize) -> Option<u64> {
+    let chunk = b.get(at..at.checked_add(8)?)?;
+    Some(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?))
+}
+
+/// The bytes of `word` equal to `c`, flagged by their high bit. A borrow only runs from a
+/// flagged byte to higher ones, so the lowest flag (the first such byte of the text) is
+/// exact; flags above it may not be.
+fn lanes_equal(word: u64, c: u8) -> u64 {
+    let x = word ^ (LANE_ONES * u64::from(c));
+    x.wrapping_sub(LANE_ONES) & !x & LANE_HIGHS
+}
+
+/// The bytes of `word` below `n` (at most 0x80), flagged as [`lanes_equal`] flags them.
+fn lanes_below(word: u64, n: u8) -> u64 {
+    word.wrapping_sub(LANE_ONES * u64::from(n)) & !word & LANE_HIGHS
+}
+
+/// The index of the first flagged byte of a non-zero mask.
+fn first_lane(flags: u64) -> usize {
+    (flags.trailing_zeros() / 8) as usize
+}
+
 fn is_break(c: u8) -> bool {
     c == b'\n' || c == b'\r'
 }
@@ -671,7 +698,22 @@ impl<'a> Parser<'a> {
 
     /// Skips spaces, tabs, comments and line breaks up to the next token, collecting comment
     /// lines. Returns whether a line break was crossed.
+    ///
+    /// Inline for its common case: most calls (after a plain scalar that found the next token,
+    /// after each entry of a collection) are already at a token, which one look tells; the
+    /// full loop's frame cost more than the look.
+    #[inline]
     fn skip_to_next_token(&mut self) -> R<bool> {
+        // Past the stream's start (where a byte order mark may stand) a byte that no skip
+        // starts with is the next token, or the end of the input.
+        if self.pos != 0 && !matches!(self.peek(), b' ' | b'\t' | b'#' | b'\n' | b'\r') {
+            return Ok(false);
+        }
+        self.skip_to_next_token_run()
+    }
+
+    #[inline(never)]
+    fn skip_to_next_token_run(&mut self) -> R<bool> {
         let mut crossed = false;
         loop {
             let line_start = self.col() == 0;
@@ -750,6 +792,15 @@ fn first_forbidden_char(b: &[u8]) -> Option<usize> {
     // start.
     const CHUNK: usize = 64;
     for (n, chunk) in b.chunks(CHUNK).enumerate() {
+        // Most manifests are ASCII with no control but the line feed: a chunk of those is
+        // told by two comparisons a byte, half the work of the exact screen below.
+        let mut unusual = 0u8;
+        for &c in chunk {
+            unusual |= ((c.wrapping_sub(0x20) >= 0x5f) & (c != b'\n')) as u8;
+        }
+        if unusual == 0 {
+            continue;
+        }
         let mut suspect = 0u8;
         for &c in chunk {
             let control = (c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r');

@@ -32,7 +32,17 @@ impl Props {
         self.anchor.is_none() && self.tag.is_none()
     }
 
+    /// Inline for the common case, a node without properties: `start` is set with the first
+    /// anchor or tag read, so without it there is nothing to apply.
+    #[inline]
     pub(super) fn apply(self, node: &mut Node) {
+        if self.start.is_some() {
+            self.apply_to(node);
+        }
+    }
+
+    #[inline(never)]
+    fn apply_to(self, node: &mut Node) {
         if let Some(start) = self.start {
             node.span.start = start as u32;
         }

@@ -693,3 +693,59 @@ fn a_comment_left_of_a_dedented_token_is_the_foot_of_what_precedes_it() {
     let item = items[0].pairs().unwrap();
     assert_eq!(item[1].key.comments().unwrap().foot, "# c");
 }
+
+/// The shortcuts for common shapes (a word after `key:` or `- `, a word on the line below
+/// `key:`, a scalar ending at a dedented line, a quoted scalar on one line) give what the
+/// general paths give: the cases right at their edges.
+#[test]
+fn shortcuts_read_what_the_general_paths_read() {
+    let root = |src: &str| parse_stream(src).expect("parses").remove(0).root;
+    let scalar = |n: &Node| n.as_scalar().map(str::to_string);
+    // A word below `key:` with a comment or a blank line between still takes them.
+    let n = root("a:\n  # above\n  b: c\nd:\n\n  e: f\n");
+    let Value::Mapping(pairs) = &n.value else {
+        panic!("not a mapping");
+    };
+    assert_eq!(
+        pairs[0].value.comments().map(|c| c.head.as_str()),
+        None,
+        "the head goes to the first key"
+    );
+    let Value::Mapping(inner) = &pairs[0].value.value else {
+        panic!("not a mapping");
+    };
+    assert_eq!(
+        inner[0].key.comments().map(|c| c.head.as_str()),
+        Some("# above")
+    );
+    // A scalar continued on a more indented line is folded; at the key's column it ends.
+    let n = root("a: one\n  two\nb: x\n");
+    let Value::Mapping(pairs) = &n.value else {
+        panic!("not a mapping");
+    };
+    assert_eq!(scalar(&pairs[0].value).as_deref(), Some("one two"));
+    assert_eq!(pairs[0].value.span, Span { start: 3, end: 12 });
+    assert_eq!(pairs[1].key.span, Span { start: 13, end: 14 });
+    // Single-quoted: a doubled quote or a line break takes the general path.
+    let n = root("a: 'it''s'\nb: 'x\n  y'\nc: 'plain'\n");
+    let Value::Mapping(pairs) = &n.value else {
+        panic!("not a mapping");
+    };
+    let texts: Vec<_> = pairs.iter().map(|p| scalar(&p.value)).collect();
+    assert_eq!(
+        texts,
+        [
+            Some("it's".into()),
+            Some("x y".into()),
+            Some("plain".into())
+        ]
+    );
+    assert_eq!(pairs[2].value.span, Span { start: 25, end: 32 });
+    // A word where no value may be a key is refused where the general path refuses it.
+    assert_errors(&[(
+        "a: b: c\n",
+        "mapping values are not allowed in this context",
+        0,
+        6,
+    )]);
+}
