@@ -328,6 +328,8 @@ pub struct PassThrough {
     pub text: SourceText,
     /// Where each document's text in a stream (from after its `---` line) lies in `text`, in
     /// order; none when `text` is the file written back for --output-dir from its objects.
+    /// Empty once [`crate::package::Passed`] holds the file: it keeps every file's documents
+    /// in one list.
     pub documents: Box<[(u32, u32)]>,
 }
 
@@ -339,7 +341,7 @@ impl PassThrough {
     /// are its only content, each taken as it is by a stream); else its output is written
     /// now, as the writers write it.
     pub fn of(
-        rel: &str,
+        rel: String,
         objects: &[Resource],
         inert: &mut dyn FnMut(&Resource) -> bool,
         rendering: Option<Rendering>,
@@ -360,7 +362,7 @@ impl PassThrough {
             else {
                 return None;
             };
-            if !Arc::ptr_eq(s, source) || &**file != rel || !inert(o) {
+            if !Arc::ptr_eq(s, source) || **file != *rel || !inert(o) {
                 return None;
             }
             match o.rendered() {
@@ -380,15 +382,19 @@ impl PassThrough {
             written(rendering?, &refs, &texts)?
         };
         Some(PassThrough {
-            rel: rel.to_string(),
+            rel,
             text,
             documents: documents.into_boxed_slice(),
         })
     }
 
-    /// The documents' texts as a stream writes them.
-    pub fn stream_documents(&self) -> impl Iterator<Item = &str> {
-        self.documents
+    /// The texts of `documents` (where this file's documents lie in `text`) as a stream
+    /// writes them.
+    pub fn stream_documents<'a>(
+        &'a self,
+        documents: &'a [(u32, u32)],
+    ) -> impl Iterator<Item = &'a str> {
+        documents
             .iter()
             .map(|&(from, to)| self.text.get(from as usize..to as usize).unwrap_or(""))
     }
