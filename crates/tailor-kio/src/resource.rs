@@ -199,7 +199,8 @@ impl Header {
     /// mapping is looked through once for all the keys read from it (this runs on every
     /// object of a list as it is read).
     fn of(node: &Node, keys: &[&str], source: &str) -> Header {
-        let [api_version, kind, metadata] = first_entries(node, ["apiVersion", "kind", "metadata"]);
+        let root = first_entries(node, ["apiVersion", "kind", "metadata"]);
+        let [api_version, kind, metadata] = root;
         let meta = metadata.map(|p| &p.value);
         let [name, namespace, annotations] = meta.map_or([None; 3], |m| {
             first_entries(m, ["name", "namespace", "annotations"]).map(|p| p.map(|p| &p.value))
@@ -231,7 +232,7 @@ impl Header {
         let written = fields.map(|(n, text)| n.and_then(|n| written_at(source, n.span, text)));
         let (head, mark) = (
             node_head_comment(node).unwrap_or(""),
-            header_fanned_out_for(node).unwrap_or(""),
+            header_fanned_out_for(node, root).unwrap_or(""),
         );
         // The spill is sized once: a copy held as its rendered text (a fan-out's) spills all.
         let spilled_len: usize = fields
@@ -516,14 +517,11 @@ fn node_fanned_out_for(node: &Node) -> Option<&str> {
 
 /// [`cluster_mark`] as a deferred object's header always answered it: the header listed the
 /// object's apiVersion, kind and metadata entries, in that order, whatever the source order,
-/// and looked above the first of them and above apiVersion and kind.
-fn header_fanned_out_for(node: &Node) -> Option<&str> {
-    let entry = |key: &str| {
-        node.pairs()
-            .and_then(|ps| ps.iter().find(|p| p.key.as_scalar() == Some(key)))
-    };
-    let (api_version, kind) = (entry("apiVersion"), entry("kind"));
-    let metadata = entry("metadata").filter(|_| api_version.is_none() && kind.is_none());
+/// and looked above the first of them and above apiVersion and kind. `entries` are those
+/// three, as [`Header::of`] found them ([`first_entries`]).
+fn header_fanned_out_for<'n>(node: &'n Node, entries: [Option<&'n Pair>; 3]) -> Option<&'n str> {
+    let [api_version, kind, metadata] = entries;
+    let metadata = metadata.filter(|_| api_version.is_none() && kind.is_none());
     cluster_mark(node, [api_version, kind, metadata].into_iter().flatten())
 }
 
