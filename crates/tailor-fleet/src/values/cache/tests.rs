@@ -38,6 +38,16 @@ targetCustomizations:
       global: {region: "${ get .ClusterLabels \"region\" }"}
 "##;
 
+/// What the values' templates of `c` see (a cluster of no Fleet object of its own).
+fn data_of(c: &Cluster) -> tailor_go::Value {
+    let labels = c
+        .labels
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    template_data(c, &FleetCluster::default(), &labels)
+}
+
 /// The values of `cluster` read whole, as before the cache.
 fn whole(yaml: &str, c: &Cluster, budget: &Budget) -> Map<String, Value> {
     let config = parse_fleet_yaml::<()>(yaml).unwrap();
@@ -46,12 +56,7 @@ fn whole(yaml: &str, c: &Cluster, budget: &Budget) -> Map<String, Value> {
     };
     let helm = options.helm.unwrap();
     let values = helm["values"].as_object().unwrap();
-    let labels = c
-        .labels
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let data = template_data(c, &FleetCluster::default(), &labels);
+    let data = data_of(c);
     read_rendered(&render(&to_yaml(values), &data, budget).unwrap(), budget).unwrap()
 }
 
@@ -136,12 +141,7 @@ fn pieces_that_cannot_stand_alone_are_read_whole() {
             panic!()
         };
         let helm = options.helm.unwrap();
-        let labels = c
-            .labels
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let data = template_data(&c, &FleetCluster::default(), &labels);
+        let data = data_of(&c);
         let budget = Budget::unlimited();
         let want = render(
             &to_yaml(helm["values"].as_object().unwrap()),
@@ -217,12 +217,7 @@ fn templated_keys_are_read_alone_and_the_rest_once() {
         .collect();
     // aaa, cluster, env, global, zzz.
     assert_eq!(kinds, [false, true, true, true, false]);
-    let labels = c
-        .labels
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let data = template_data(&c, &FleetCluster::default(), &labels);
+    let data = data_of(&c);
     let budget = Budget::unlimited();
     let output = render(&prepared.text, &data, &budget).unwrap();
     let read = prepared
