@@ -351,14 +351,11 @@ fn spanned(mut n: Node, start: usize, end: usize) -> Node {
 fn count_spaces(b: &[u8], at: usize) -> usize {
     const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
     let mut n = 0;
-    while let Some(chunk) = b.get(at + n..at + n + 8) {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        // Little-endian: the first byte that is not a space is the lowest one set.
-        let other = u64::from_le_bytes(word) ^ SPACES;
+    while let Some(word) = word_at(b, at + n) {
+        // The bytes that are not a space are the non-zero ones: the lowest is the first.
+        let other = word ^ SPACES;
         if other != 0 {
-            return n + (other.trailing_zeros() / 8) as usize;
+            return n + first_lane(other);
         }
         n += 8;
     }
@@ -390,7 +387,8 @@ fn lanes_below(word: u64, n: u8) -> u64 {
     word.wrapping_sub(LANE_ONES * u64::from(n)) & !word & LANE_HIGHS
 }
 
-/// The index of the first flagged byte of a non-zero mask.
+/// The index of the first byte with a bit set in a non-zero word (the first flagged byte of a
+/// mask from [`lanes_equal`] or [`lanes_below`]).
 fn first_lane(flags: u64) -> usize {
     (flags.trailing_zeros() / 8) as usize
 }
