@@ -67,6 +67,13 @@ row() { # shape n input_bytes
     printf "\n" }'
 }
 
+# Ends the line of a run best_pair just timed: the baseline's wall (with DIGITS decimals) and
+# peak, when there is a baseline.
+baseline_end() { # digits
+  [ -z "$base" ] || printf ' (baseline %.*f s, %.1f MB)' "$1" "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
+  printf '\n'
+}
+
 measure() { # n
   local n=$1 shape input dir="$WORK/dir-$1"
   rm -rf "$dir"
@@ -117,7 +124,7 @@ done
 # TAILOR_BENCH_SHAPES_ONLY=1: the shapes above and their goals only (a minute, against the
 # half hour of the fan-outs and bundles below), for a change to the reading and writing path.
 if [ -n "${TAILOR_BENCH_SHAPES_ONLY:-}" ]; then
-  exit $status
+  exit "$status"
 fi
 
 # One-line against pretty-printed JSON, the same list, one-line about 16 MB.
@@ -148,8 +155,7 @@ for n in 1000 8000; do
   STDIN= best_pair "$runs" -- "$smp_dir/tailor.yaml" "$smp_dir/web-$n.yaml"
   wall[smp,$n]=$T_WALL
   printf 'strategic merge, %5d env entries: %.3f s, peak %.1f MB' "$n" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.3f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
+  baseline_end 3
   # The same patch on a list that is not regular: N `ports`, one in three with a `protocol`
   # (merge keys containerPort and protocol; kustomize's element algorithm, through indexes).
   awk -v n="$n" 'BEGIN {
@@ -159,8 +165,7 @@ for n in 1000 8000; do
   STDIN= best_pair "$runs" -- "$smp_dir/tailor.yaml" "$smp_dir/ports-$n.yaml"
   wall[smp-ports,$n]=$T_WALL
   printf 'strategic merge, %5d ports (irregular): %.3f s, peak %.1f MB' "$n" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.3f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
+  baseline_end 3
 done
 rm -rf "$smp_dir"
 for what in smp:env smp-ports:ports; do
@@ -187,8 +192,7 @@ split_list() { # the generator's ResourceList, into CONFIG and objects
 # One line for the run best_pair just timed: LABEL: wall, peak (and the baseline's).
 timed_line() {
   printf '%s: %.2f s, peak %.1f MB' "$1" "$T_WALL" "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
+  baseline_end 2
 }
 mkdir -p "$fan_dir"
 read -r -a fan_counts <<<"${TAILOR_BENCH_FANOUT:-250 2000 20000}"
@@ -254,8 +258,7 @@ for c in "${fh_counts[@]}"; do
   printf 'fleet helm, 50 templates to %4d clusters: %.2f s (%.2f ms a cluster), peak %.1f MB' \
     "$c" "$T_WALL" "$(awk -v t="$T_WALL" -v c="$c" 'BEGIN { print t * 1000 / c }')" \
     "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
+  baseline_end 2
 done
 # A Fleet Helm bundle whose values are large (tailor-bench-gen fleet-values: a 1 MB values file
 # of 2,000 components of nested maps and lists, `${ }` cluster values, two customizations; a
@@ -270,8 +273,7 @@ for c in "${fv_counts[@]}"; do
   printf 'fleet helm, 1 MB of values to %4d clusters: %.2f s, %.1f ms of CPU a cluster, peak %.1f MB' \
     "$c" "$T_WALL" "$(awk -v t="$T_CPU" -v c="$c" 'BEGIN { print t * 1000 / c }')" \
     "$(awk -v k="$T_KB" 'BEGIN { print k / 1024 }')"
-  [ -z "$base" ] || printf ' (baseline %.2f s, %.1f MB)' "$B_WALL" "$(awk -v k="$B_KB" 'BEGIN { print k / 1024 }')"
-  printf '\n'
+  baseline_end 2
 done
 rm -rf "$fv_dir"
 STDIN= best_pair "$runs" -- helm template bench "$fh_dir/bundle/chart"
